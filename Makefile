@@ -1,0 +1,75 @@
+# hv: a minimal type-1 hypervisor booted by UEFI.
+#   make            build build/$(ARCH)/hv.efi
+#   make run        boot it in QEMU with the default Linux guest (serial console)
+#   make test       unit tests + emulator tests, ends with "N passed, N failed"
+#   make unit       host unit tests only (ASan + UBSan)
+#   make guests     build the default guest images from Debian packages
+ARCH ?= x86_64
+BUILD := build/$(ARCH)
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+ifeq ($(ARCH),x86_64)
+ARCH_DIR := arch/x86
+EFI_INC := -I/usr/include/efi -I/usr/include/efi/x86_64
+EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
+EFI_LDS := /usr/lib/elf_x86_64_efi.lds
+EFI_LIBS := -L/usr/lib -lgnuefi
+ARCH_CFLAGS := -mno-red-zone -mgeneral-regs-only -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI
+EFI_TARGET := efi-app-x86_64
+else
+$(error ARCH=$(ARCH) is not supported yet)
+endif
+
+CC := gcc
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-stack-protector -fpic \
+	-fshort-wchar -fno-strict-aliasing -fno-builtin -I. $(EFI_INC) $(ARCH_CFLAGS) \
+	-DHV_VERSION=\"$(VERSION)\" -DHV_VERSION_W=L\"$(VERSION)\"
+SRCS := $(wildcard boot/*.c hv/*.c drivers/*.c $(ARCH_DIR)/*.c $(ARCH_DIR)/*/*.c)
+ASMS := $(wildcard $(ARCH_DIR)/*.asm $(ARCH_DIR)/*/*.asm)
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(ASMS:%.asm=$(BUILD)/%.asm.o)
+HDRS := $(wildcard */*.h */*/*.h */*/*/*.h)
+
+.PHONY: all deps unit guests run test bench clean
+all: $(BUILD)/hv.efi
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/%.asm.o: %.asm
+	@mkdir -p $(dir $@)
+	nasm -f elf64 -I$(dir $<) $< -o $@
+
+$(BUILD)/hv.so: $(OBJS)
+	ld -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFI_LDS) $(EFI_CRT0) $(OBJS) -o $@ $(EFI_LIBS)
+
+$(BUILD)/hv.efi: $(BUILD)/hv.so
+	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j '.rel.*' \
+		-j '.rela.*' -j .reloc --target $(EFI_TARGET) --subsystem=10 $< $@
+	@echo "built $@"
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
+UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -DHV_UNIT_TEST
+build/unit/%: tests/unit/%.c $(HDRS) $(SRCS)
+	@mkdir -p build/unit
+	$(CC) $(UNIT_CFLAGS) $< -o $@
+
+unit: $(UNIT_BINS)
+	@tests/run.sh unit
+
+guests:
+	@scripts/guest/build.sh $(ARCH)
+
+run: deps all guests
+	@scripts/run.sh
+
+test: deps all guests $(UNIT_BINS)
+	@tests/run.sh all
+
+clean:
+	rm -rf build

@@ -1,0 +1,35 @@
+/* Fixed-width types and small helpers shared by every part of the hypervisor.
+ * Only freestanding headers: this builds both into hv.efi and into host unit tests. */
+#ifndef HV_TYPES_H
+#define HV_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((u64)(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((u64)(a) - 1))
+#define BIT(n) (1ull << (n))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define PAGE_SIZE 4096ull
+#define KiB 1024ull
+#define MiB (1024ull * KiB)
+#define GiB (1024ull * MiB)
+
+#define PACKED __attribute__((packed))
+#define UNUSED __attribute__((unused))
+#define NORETURN __attribute__((noreturn))
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+#endif

@@ -1,0 +1,36 @@
+#!/bin/sh
+# usage: tests/run.sh unit|all
+# Runs the host unit tests (build/unit/test_*) and, for `all`, every emulator test
+# tests/emu/*.sh (one QEMU at a time). Logs go to build/test-logs/. Ends with the line
+# "N passed, N failed" and exits non-zero when anything failed.
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+LOGS=$TOP/build/test-logs
+mkdir -p "$LOGS"
+pass=0 fail=0
+result() { # name rc seconds
+	if [ "$2" = 0 ]; then pass=$((pass + 1)); echo "PASS $1 (${3}s)"; else fail=$((fail + 1)); echo "FAIL $1 (${3}s, log: $LOGS/$1.log)"; fi
+}
+for t in "$TOP"/build/unit/test_*; do
+	[ -x "$t" ] || continue
+	n=unit/$(basename "$t")
+	mkdir -p "$LOGS/unit"
+	s=$(date +%s)
+	"$t" > "$LOGS/$n.log" 2>&1
+	rc=$?
+	result "$n" $rc $(($(date +%s) - s))
+	[ $rc = 0 ] || sed 's/^/    /' "$LOGS/$n.log" | tail -n 20
+done
+if [ "$1" = all ]; then
+	mkdir -p "$LOGS/emu"
+	for t in "$TOP"/tests/emu/*.sh; do
+		[ -f "$t" ] || continue
+		n=emu/$(basename "$t" .sh)
+		s=$(date +%s)
+		sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
+		rc=$?
+		result "$n" $rc $(($(date +%s) - s))
+		sed 's/^/    /' "$LOGS/$n.result"
+	done
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
