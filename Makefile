@@ -13,7 +13,7 @@ ARCH_DIR := arch/x86
 EFI_INC := -I/usr/include/efi -I/usr/include/efi/x86_64
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
 EFI_LDS := /usr/lib/elf_x86_64_efi.lds
-EFI_LIBS := -L/usr/lib -lgnuefi
+EFI_LIBS := -L/usr/lib -lgnuefi $(shell gcc -print-libgcc-file-name)
 ARCH_CFLAGS := -mno-red-zone -mgeneral-regs-only -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI
 EFI_TARGET := efi-app-x86_64
 else
@@ -21,7 +21,7 @@ $(error ARCH=$(ARCH) is not supported yet)
 endif
 
 CC := gcc
-CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-stack-protector -fpic \
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-stack-protector -fpic -I$(ARCH_DIR)/include \
 	-fshort-wchar -fno-strict-aliasing -fno-builtin -I. $(EFI_INC) $(ARCH_CFLAGS) \
 	-DHV_VERSION=\"$(VERSION)\" -DHV_VERSION_W=L\"$(VERSION)\"
 SRCS := $(wildcard boot/*.c hv/*.c drivers/*.c $(ARCH_DIR)/*.c $(ARCH_DIR)/*/*.c)
@@ -37,14 +37,16 @@ deps:
 
 $(BUILD)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "  CC $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/%.asm.o: %.asm
 	@mkdir -p $(dir $@)
-	nasm -f elf64 -I$(dir $<) $< -o $@
+	@echo "  AS $<"
+	@nasm -f elf64 -I$(dir $<) $< -o $@
 
-$(BUILD)/hv.so: $(OBJS)
-	ld -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFI_LDS) $(EFI_CRT0) $(OBJS) -o $@ $(EFI_LIBS)
+$(BUILD)/hv.so: $(OBJS) Makefile
+	ld -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined -T $(EFI_LDS) $(EFI_CRT0) $(OBJS) -o $@ $(EFI_LIBS)
 
 $(BUILD)/hv.efi: $(BUILD)/hv.so
 	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j '.rel.*' \
@@ -53,7 +55,7 @@ $(BUILD)/hv.efi: $(BUILD)/hv.so
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
-UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -fsanitize=address,undefined \
+UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -Iarch/x86/include -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -DHV_UNIT_TEST
 build/unit/%: tests/unit/%.c $(HDRS) $(SRCS)
 	@mkdir -p build/unit

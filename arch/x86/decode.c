@@ -1,0 +1,257 @@
+/* MMIO instruction decoder: see decode.h. References: Intel SDM Vol. 2 chapter 2
+ * (instruction format), AMD APM Vol. 3 chapter 1. */
+#include "hv/types.h"
+#include "hv/lib.h"
+#include "arch/x86/decode.h"
+
+#define REX_R BIT(2)
+#define REX_W BIT(3)
+
+/*
+ * Position just past ModRM, SIB and displacement, starting with the ModRM byte at
+ * b[i]; -1 if mod=11 (a register, not memory) or the bytes run past lim.
+ * SDM Vol. 2 Table 2-1 (16-bit forms), Tables 2-2/2-3 (32/64-bit forms), 2.2.1.6
+ * (RIP-relative). REX.B and REX.X do not change the length: rm=100 always means a
+ * SIB byte and base=101 with mod=00 always means disp32 (SDM Table 2-5).
+ */
+static int modrm_end(const u8 *b, size_t i, size_t lim, unsigned int asize)
+{
+	u8 modrm, mod, rm;
+	size_t disp = 0;
+
+	if (i >= lim)
+		return -1;
+	modrm = b[i++];
+	mod = modrm >> 6;
+	rm = modrm & 7;
+	if (mod == 3)
+		return -1;
+
+	if (asize == 2) {
+		/* mod 00 rm 110 is [disp16]; mod 01 disp8; mod 10 disp16; never a SIB */
+		if (mod == 1)
+			disp = 1;
+		else if (mod == 2 || rm == 6)
+			disp = 2;
+	} else {
+		if (rm == 4) {
+			if (i >= lim)
+				return -1;
+			/* SIB base=101 with mod=00: no base, disp32 */
+			if (mod == 0 && (b[i] & 7) == 5)
+				disp = 4;
+			i++;
+		} else if (mod == 0 && rm == 5) {
+			/* disp32: absolute in 16/32-bit modes, RIP-relative in 64-bit mode */
+			disp = 4;
+		}
+		if (mod == 1)
+			disp = 1;
+		else if (mod == 2)
+			disp = 4;
+	}
+	if (i + disp > lim)
+		return -1;
+	return (int)(i + disp);
+}
+
+/* An 8-bit register operand: without any REX prefix, 4..7 are AH, CH, DH, BH
+ * (SDM Vol. 2 2.2.1, Table 3-1). */
+static void set_reg8(struct x86_mmio_insn *out, unsigned int r, u8 rex)
+{
+	if (!rex && r >= 4 && r <= 7) {
+		out->reg = r - 4;
+		out->high8 = true;
+	} else {
+		out->reg = r;
+	}
+}
+
+int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_insn *out)
+{
+	size_t lim = MIN(avail, (size_t)X86_MAX_INSN_LEN), i, imm_len = 0;
+	bool opsz = false, adsz = false, byte_op = false;
+	unsigned int osize, asize, reg;
+	u8 rex = 0, op;
+	int end;
+
+	memset(out, 0, sizeof(*out));
+	if (!bytes || (mode != 16 && mode != 32 && mode != 64))
+		return -1;
+
+	/*
+	 * Legacy prefixes in any order, then REX (64-bit mode only). A REX that is not
+	 * immediately followed by the opcode is ignored (SDM Vol. 2 2.2.1); with several,
+	 * the last one counts. F0 (LOCK) on MOV raises #UD before any memory access, so
+	 * it never reaches us: accepting it is harmless. F2/F3 are refused.
+	 */
+	for (i = 0;; i++) {
+		if (i >= lim)
+			return -1;
+		switch (bytes[i]) {
+		case 0x66:
+			opsz = true;
+			rex = 0;
+			continue;
+		case 0x67:
+			adsz = true;
+			rex = 0;
+			continue;
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:
+		case 0xf0:
+			/* segment overrides: the fault already gave the address */
+			rex = 0;
+			continue;
+		}
+		if (mode == 64 && (bytes[i] & 0xf0) == 0x40) {
+			rex = bytes[i];
+			continue;
+		}
+		break;
+	}
+	op = bytes[i++];
+
+	/* Operand size: SDM Vol. 1 3.6.1 Table 3-4; REX.W overrides 66 in 64-bit mode. */
+	if (rex & REX_W)
+		osize = 8;
+	else if (mode == 16)
+		osize = opsz ? 4 : 2;
+	else
+		osize = opsz ? 2 : 4;
+	/* Address size: 67 toggles 64->32, 32->16, 16->32 (SDM Vol. 1 3.6.1). */
+	if (mode == 64)
+		asize = adsz ? 4 : 8;
+	else if (mode == 32)
+		asize = adsz ? 2 : 4;
+	else
+		asize = adsz ? 4 : 2;
+
+	/* moffs forms: no ModRM, the offset has the address size; register is rAX */
+	if (op >= 0xa0 && op <= 0xa3) {
+		end = (int)(i + asize);
+		if ((size_t)end > lim)
+			return -1;
+		out->op = (op & 2) ? X86_MMIO_STORE : X86_MMIO_LOAD;
+		out->size = (op & 1) ? osize : 1;
+		out->dst_size = out->op == X86_MMIO_LOAD ? out->size : 0;
+		out->reg = 0;
+		out->len = end;
+		return 0;
+	}
+
+	switch (op) {
+	case 0x88: /* mov r/m8, r8 */
+	case 0x89: /* mov r/m, r */
+		out->op = X86_MMIO_STORE;
+		byte_op = op == 0x88;
+		break;
+	case 0x8a: /* mov r8, r/m8 */
+	case 0x8b: /* mov r, r/m */
+		out->op = X86_MMIO_LOAD;
+		byte_op = op == 0x8a;
+		break;
+	case 0xc6: /* mov r/m8, imm8 */
+	case 0xc7: /* mov r/m, imm16/32 */
+		out->op = X86_MMIO_STORE;
+		out->has_imm = true;
+		byte_op = op == 0xc6;
+		imm_len = byte_op ? 1 : MIN(osize, 4u);
+		break;
+	case 0x0f:
+		if (i >= lim)
+			return -1;
+		op = bytes[i++];
+		if (op != 0xb6 && op != 0xb7 && op != 0xbe && op != 0xbf)
+			return -1;
+		/* movzx/movsx r, r/m8 or r/m16: the destination is never a high8 reg */
+		out->op = X86_MMIO_LOAD;
+		out->size = (op & 1) ? 2 : 1;
+		out->dst_size = osize;
+		out->sign_extend = op >= 0xbe;
+		break;
+	default:
+		return -1;
+	}
+
+	if (i >= lim)
+		return -1;
+	reg = ((bytes[i] >> 3) & 7) | ((rex & REX_R) ? 8 : 0);
+	end = modrm_end(bytes, i, lim, asize);
+	if (end < 0)
+		return -1;
+
+	if (out->size == 0) /* not movzx/movsx */
+		out->size = byte_op ? 1 : osize;
+	if (out->has_imm) {
+		u64 imm = 0;
+		size_t k;
+
+		/* C6/C7 are group 11: only /0 is MOV */
+		if (reg & 7)
+			return -1;
+		if ((size_t)end + imm_len > lim)
+			return -1;
+		for (k = 0; k < imm_len; k++)
+			imm |= (u64)bytes[end + k] << (8 * k);
+		/* C7 with REX.W: imm32 sign-extended to 64 bits (SDM Vol. 2 MOV) */
+		if (out->size == 8)
+			imm = (u64)(s64)(s32)(u32)imm;
+		out->imm = imm;
+		end += imm_len;
+	} else if (byte_op) {
+		set_reg8(out, reg, rex);
+	} else {
+		out->reg = reg;
+	}
+	if (out->op == X86_MMIO_LOAD && out->dst_size == 0)
+		out->dst_size = out->size;
+	out->len = end;
+	return 0;
+}
+
+static u64 zext_size(u64 v, unsigned int size)
+{
+	return size >= 8 ? v : v & (BIT(8 * size) - 1);
+}
+
+u64 x86_mmio_store_value(const struct x86_mmio_insn *insn, const u64 gpr[16])
+{
+	if (insn->has_imm)
+		return zext_size(insn->imm, insn->size);
+	if (insn->high8)
+		return (gpr[insn->reg & 3] >> 8) & 0xff;
+	return zext_size(gpr[insn->reg & 15], insn->size);
+}
+
+void x86_mmio_load_complete(const struct x86_mmio_insn *insn, u64 gpr[16], u64 value)
+{
+	u64 v = zext_size(value, insn->size);
+	u64 *r;
+
+	if (insn->sign_extend && insn->size < 8) {
+		u64 sign = BIT(8 * insn->size - 1);
+
+		v = (v ^ sign) - sign;
+	}
+	if (insn->high8) {
+		r = &gpr[insn->reg & 3];
+		*r = (*r & ~0xff00ull) | ((v & 0xff) << 8);
+		return;
+	}
+	r = &gpr[insn->reg & 15];
+	switch (insn->dst_size) {
+	case 1:
+		*r = (*r & ~0xffull) | (v & 0xff);
+		break;
+	case 2:
+		*r = (*r & ~0xffffull) | (v & 0xffff);
+		break;
+	case 4:
+		/* 32-bit results zero-extend to 64 bits (SDM Vol. 1 3.4.1.1) */
+		*r = (u32)v;
+		break;
+	default:
+		*r = v;
+		break;
+	}
+}

@@ -1,0 +1,54 @@
+/* Decoder for the few x86 instructions a guest uses to touch an emulated MMIO page.
+ *
+ * Without decode assists a nested page fault gives the faulting guest-physical address
+ * but neither the instruction bytes nor its length: the hypervisor fetches up to 15
+ * bytes at the guest RIP and decodes them here. Only MOV forms are supported:
+ *   88/89 mov r/m, r        8A/8B mov r, r/m        C6 /0 ib, C7 /0 iw/id mov r/m, imm
+ *   A0-A3 mov rAX <-> moffs 0F B6/B7 movzx          0F BE/BF movsx
+ * Guest GPRs are indexed in x86 encoding order: 0 rax, 1 rcx, 2 rdx, 3 rbx, 4 rsp,
+ * 5 rbp, 6 rsi, 7 rdi, 8..15 r8..r15.
+ */
+#ifndef ARCH_X86_DECODE_H
+#define ARCH_X86_DECODE_H
+
+#include "hv/types.h"
+
+#define X86_MAX_INSN_LEN 15
+
+enum x86_mmio_op { X86_MMIO_LOAD, X86_MMIO_STORE };
+
+struct x86_mmio_insn {
+	u8 len;			/* total instruction length, to advance RIP */
+	u8 size;		/* access size in bytes: 1, 2, 4, 8 */
+	enum x86_mmio_op op;
+	/* for STORE: the value source is either a register or an immediate */
+	bool has_imm;
+	u64 imm;		/* already sign-extended to 64 bits for C7 with REX.W */
+	/*
+	 * GPR index (encoding order) of the register operand. With high8 set it is the
+	 * GPR whose bits 15:8 are meant: AH -> 0, CH -> 1, DH -> 2, BH -> 3.
+	 */
+	u8 reg;
+	bool high8;		/* AH/CH/DH/BH (legacy 8-bit encoding without REX) */
+	u8 dst_size;		/* LOAD: bytes written to the destination register */
+	bool sign_extend;	/* LOAD via movsx */
+};
+
+/*
+ * Decodes one instruction from bytes[0..avail). mode: 64 (long mode, CS.L=1), 32 or 16
+ * (CS.D). Returns 0, or -1 if the bytes are not a supported memory access, are cut
+ * short by avail, or would exceed 15 bytes (the caller injects #UD/#GP or stops the VM).
+ */
+int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_insn *out);
+
+/* Value a STORE writes (register or immediate), truncated to insn->size. */
+u64 x86_mmio_store_value(const struct x86_mmio_insn *insn, const u64 gpr[16]);
+
+/*
+ * Completes a LOAD: writes `value` (insn->size bytes read) into the destination
+ * register with x86 semantics: 32-bit destinations zero-extend into 64 bits, 8/16-bit
+ * destinations keep the other bits, AH..BH write bits 15:8, movzx/movsx widen.
+ */
+void x86_mmio_load_complete(const struct x86_mmio_insn *insn, u64 gpr[16], u64 value);
+
+#endif

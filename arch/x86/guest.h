@@ -1,0 +1,42 @@
+/* The x86 guest platform: what the SVM exit handlers call into. */
+#ifndef ARCH_X86_GUEST_H
+#define ARCH_X86_GUEST_H
+
+#include "hv/vm.h"
+
+/* Guest-physical layout. */
+#define GPA_START_INFO 0x6000ull   /* PVH start info, memory map, module list */
+#define GPA_CMDLINE 0x7000ull
+#define GPA_ACPI 0x8000ull         /* ACPI tables, 32 KiB */
+#define GPA_ACPI_SIZE 0x8000ull
+#define GPA_IOAPIC 0xFEC00000ull
+#define GPA_LOW_RAM_END 0xC0000000ull /* guest RAM must end below the 32-bit MMIO hole */
+
+#define PORT_COM1 0x3F8
+#define PORT_PM_BASE 0x600         /* PM1a event (0x600), control (0x604), timer (0x608) */
+#define PORT_RESET 0xCF9
+#define IRQ_COM1 4
+
+/* CPUID as the guest sees it (cpuid.c). */
+void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4]);
+/* Guest MSR accesses (msr.c): 0, or -1 to inject #GP. */
+int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val);
+int x86_wrmsr(struct vcpu *v, u32 msr, u64 val);
+/* Interrupt delivery (virq.c). */
+void x86_vcpu_irq_init(struct vcpu *v);
+void x86_vm_irq_init(struct vm *vm);
+/* Loads the PVH kernel, initrd, command line, ACPI tables (linux_pvh.c); sets *entry. */
+int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
+		   u64 *entry, u64 *start_info);
+/* Platform devices: UART, ACPI PM block, reset port (platform.c). */
+void x86_platform_init(struct vm *vm);
+
+/* SVM (svm/svm.c). */
+int svm_check_support(const char **why);
+int svm_vm_init(struct vm *vm);
+int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info);
+/* A STARTUP IPI's effect on a vCPU waiting for it: real mode at vector << 12. */
+void svm_vcpu_sipi(struct vcpu *v, u8 vector);
+bool svm_vcpu_interruptible(struct vcpu *v);
+
+#endif

@@ -1,0 +1,59 @@
+/* x86 instructions the hypervisor uses, as inline functions. */
+#ifndef ARCH_X86_CPU_H
+#define ARCH_X86_CPU_H
+
+#include "hv/types.h"
+
+static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
+static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port)); }
+static inline void outl(u16 port, u32 v) { __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port)); }
+static inline u8 inb(u16 port)
+{
+	u8 v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline u64 rdmsr(u32 msr)
+{
+	u32 lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void wrmsr(u32 msr, u64 v)
+{
+	__asm__ volatile("wrmsr" ::"c"(msr), "a"((u32)v), "d"((u32)(v >> 32)) : "memory");
+}
+
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
+}
+
+static inline u64 read_cr0(void) { u64 v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
+static inline u64 read_cr3(void) { u64 v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }
+static inline u64 read_cr4(void) { u64 v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
+static inline void write_cr4(u64 v) { __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory"); }
+
+static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
+static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
+/* Lets pending host interrupts in (their handlers only set flags), then masks again. */
+static inline void irq_window(void) { __asm__ volatile("sti; nop; cli" ::: "memory"); }
+/* Sleeps until the next host interrupt; sti's one-instruction shadow closes the race. */
+static inline void wait_for_interrupt(void) { __asm__ volatile("sti; hlt; cli" ::: "memory"); }
+
+#define MSR_EFER 0xC0000080u
+#define MSR_GS_BASE 0xC0000101u
+#define MSR_VM_CR 0xC0010114u
+#define MSR_VM_HSAVE_PA 0xC0010117u
+#define EFER_SVME BIT(12)
+
+#endif

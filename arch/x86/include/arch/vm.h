@@ -1,0 +1,34 @@
+/* The x86 backend's part of struct vm and struct vcpu. */
+#ifndef ARCH_X86_VM_H
+#define ARCH_X86_VM_H
+
+#include "hv/types.h"
+#include "arch/x86/vlapic.h"
+#include "arch/x86/vioapic.h"
+
+enum { GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSP, GPR_RBP, GPR_RSI, GPR_RDI,
+       GPR_R8, GPR_R9, GPR_R10, GPR_R11, GPR_R12, GPR_R13, GPR_R14, GPR_R15 };
+
+struct arch_vcpu {
+	u64 gpr[16];          /* x86 encoding order; RAX and RSP live in the VMCB while in guest */
+	u8 *vmcb;             /* page, identity-mapped (host address == physical address) */
+	struct vlapic lapic;
+	u8 fpu[512] __attribute__((aligned(16))); /* FXSAVE image while another vCPU uses the pCPU */
+	u64 dr[4];
+	bool nmi_pending;     /* set atomically by senders */
+	bool init_pending;    /* INIT IPI received (atomic) */
+	s32 sipi_vector;      /* STARTUP vector received (atomic), -1 none */
+	bool flush_tlb;       /* flush this ASID's TLB at next entry */
+	u32 last_pcpu_run;
+	u64 bad_msr_logged;
+};
+
+struct arch_vm {
+	u64 *npt_root;        /* nested page table (PML4) */
+	u32 asid;
+	struct vioapic ioapic;
+	u16 pm1_en, pm1_sts, pm1_cnt;
+	u64 pm_timer_base;    /* TSC at which the ACPI PM timer read 0 */
+};
+
+#endif

@@ -1,0 +1,57 @@
+/* Guest MSRs that exit (everything not switched by the VMCB, see svm_vm_init). The local
+ * APIC ones go to the virtual x2APIC; a few architectural ones are emulated; anything
+ * else gets #GP, as on a CPU that lacks the MSR, and is counted by the caller. */
+#include "arch/cpu.h"
+#include "arch/x86/guest.h"
+
+#define MSR_TSC 0x10
+#define MSR_PLATFORM_ID 0x17
+#define MSR_MISC_ENABLE 0x1A0
+#define MSR_MTRRCAP 0xFE
+#define MSR_MCG_CAP 0x179
+#define MSR_MCG_STATUS 0x17A
+#define MSR_K7_HWCR 0xC0010015
+#define MSR_AMD64_PATCH_LEVEL 0x8B
+
+int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
+{
+	struct vlapic *l = &v->arch.lapic;
+	if (msr == MSR_IA32_APIC_BASE || msr == MSR_IA32_TSC_DEADLINE ||
+	    (msr >= MSR_X2APIC_FIRST && msr <= MSR_X2APIC_LAST))
+		return vlapic_rdmsr(l, msr, val, rdtsc());
+	switch (msr) {
+	case MSR_TSC:
+		*val = rdtsc();
+		return 0;
+	case MSR_MTRRCAP:
+	case MSR_MCG_CAP:
+	case MSR_MCG_STATUS:
+	case MSR_AMD64_PATCH_LEVEL:
+	case MSR_PLATFORM_ID:
+	case MSR_MISC_ENABLE:
+		*val = 0;
+		return 0;
+	case MSR_K7_HWCR:
+		*val = BIT(24); /* TscFreqSel: the TSC counts at the P0 frequency */
+		return 0;
+	}
+	return -1;
+}
+
+int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
+{
+	struct vlapic *l = &v->arch.lapic;
+	if (msr == MSR_IA32_APIC_BASE || msr == MSR_IA32_TSC_DEADLINE ||
+	    (msr >= MSR_X2APIC_FIRST && msr <= MSR_X2APIC_LAST)) {
+		int r = vlapic_wrmsr(l, msr, val, rdtsc());
+		if (msr == MSR_IA32_TSC_DEADLINE || msr == 0x838)
+			vcpu_kick(v); /* the pCPU re-arms its host timer for the new deadline */
+		return r;
+	}
+	switch (msr) {
+	case MSR_MCG_STATUS:
+	case MSR_K7_HWCR:
+		return 0; /* accepted and ignored */
+	}
+	return -1;
+}

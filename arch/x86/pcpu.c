@@ -1,0 +1,287 @@
+/* x86 physical CPU setup (see pcpu.h). The local APIC is used in xAPIC mode through its
+ * MMIO page, which the firmware's identity map covers (QEMU TCG offers no x2APIC). */
+#include "pcpu.h"
+#include "arch/cpu.h"
+#include "hv/arch.h"
+#include "hv/console.h"
+#include "hv/lib.h"
+#include "hv/mem.h"
+#include "hv/sched.h"
+#include "hv/vm.h"
+
+struct x86_pcpu x86_pcpus[MAX_PCPUS];
+u64 arch_time_hz;
+static u64 lapic_hz;
+static volatile u32 *lapic;
+
+#define LAPIC_ID 0x20
+#define LAPIC_EOI 0xB0
+#define LAPIC_SVR 0xF0
+#define LAPIC_ICR_LO 0x300
+#define LAPIC_ICR_HI 0x310
+#define LAPIC_LVT_TIMER 0x320
+#define LAPIC_TIMER_ICR 0x380
+#define LAPIC_TIMER_DCR 0x3E0
+#define ICR_BUSY BIT(12)
+
+static inline u32 lapic_read(u32 reg) { return lapic[reg / 4]; }
+static inline void lapic_write(u32 reg, u32 v) { lapic[reg / 4] = v; }
+
+static void lapic_setup(void)
+{
+	lapic = (volatile u32 *)(uintptr_t)(rdmsr(0x1B) & ~0xFFFull);
+	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
+	lapic_write(LAPIC_TIMER_DCR, 0xB); /* divide by 1 */
+	lapic_write(LAPIC_LVT_TIMER, VEC_TIMER); /* one-shot */
+	lapic_write(LAPIC_TIMER_ICR, 0);
+}
+
+u32 x86_lapic_id(void)
+{
+	return lapic_read(LAPIC_ID) >> 24;
+}
+
+u64 x86_tsc_hz(void)
+{
+	return arch_time_hz;
+}
+
+void x86_calibrate(void (*stall_us)(u64 us))
+{
+	lapic_setup();
+	lapic_write(LAPIC_LVT_TIMER, BIT(16) | VEC_TIMER); /* masked while measuring */
+	lapic_write(LAPIC_TIMER_ICR, 0xFFFFFFFF);
+	u64 t0 = rdtsc();
+	stall_us(20000);
+	u64 t1 = rdtsc();
+	u32 left = lapic_read(0x390);
+	lapic_write(LAPIC_TIMER_ICR, 0);
+	arch_time_hz = (t1 - t0) * 50;
+	lapic_hz = (u64)(0xFFFFFFFFu - left) * 50;
+}
+
+u64 arch_time_now(void)
+{
+	return rdtsc();
+}
+
+void arch_timer_arm(u64 deadline)
+{
+	if (!deadline) {
+		lapic_write(LAPIC_TIMER_ICR, 0);
+		return;
+	}
+	u64 now = rdtsc();
+	u64 delta = deadline > now ? deadline - now : 1;
+	u64 count = (u64)((unsigned __int128)delta * lapic_hz / arch_time_hz);
+	lapic_write(LAPIC_TIMER_ICR, (u32)MIN(MAX(count, 1ull), 0xFFFFFFFFull));
+}
+
+static void send_ipi(u32 apic_id, u32 icr_lo)
+{
+	while (lapic_read(LAPIC_ICR_LO) & ICR_BUSY)
+		cpu_relax();
+	lapic_write(LAPIC_ICR_HI, apic_id << 24);
+	lapic_write(LAPIC_ICR_LO, icr_lo);
+}
+
+void arch_send_kick(u32 pcpu)
+{
+	send_ipi(x86_pcpus[pcpu].apic_id, VEC_KICK);
+}
+
+u32 arch_pcpu_id(void)
+{
+	struct x86_pcpu *p;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
+	return p->id;
+}
+
+void arch_idle(void)
+{
+	wait_for_interrupt();
+}
+
+void arch_irq_window(void)
+{
+	irq_window();
+}
+
+NORETURN void arch_power_off(void)
+{
+	outb(0xf4, 0); /* QEMU isa-debug-exit: the emulator exits */
+	outw(0x604, 0x2000); /* QEMU q35 / PIIX ACPI PM1a control: SLP_EN with S5 type 0 */
+	printk("hv: power-off did not take effect; halting\n");
+	for (;;)
+		wait_for_interrupt();
+}
+
+/* ---- descriptor tables ---- */
+
+static u64 gdt[3] = { 0, 0x00AF9A000000FFFFull /* 0x08 code64 */, 0x00CF92000000FFFFull /* 0x10 data */ };
+
+struct idt_entry {
+	u16 off_lo, sel;
+	u8 ist, type;
+	u16 off_mid;
+	u32 off_hi, zero;
+} PACKED;
+static struct idt_entry idt[256];
+
+struct table_ptr {
+	u16 limit;
+	u64 base;
+} PACKED;
+
+extern void *trap_table[32];
+extern char trap_0xf0[], trap_0xf1[], trap_0xff[];
+
+static void idt_set(int vec, void *handler)
+{
+	u64 a = (u64)(uintptr_t)handler;
+	idt[vec] = (struct idt_entry){ (u16)a, 0x08, 0, 0x8E, (u16)(a >> 16), (u32)(a >> 32), 0 };
+}
+
+static void tables_load(void)
+{
+	struct table_ptr g = { sizeof(gdt) - 1, (u64)(uintptr_t)gdt };
+	struct table_ptr i = { sizeof(idt) - 1, (u64)(uintptr_t)idt };
+	__asm__ volatile("lgdt %0\n\t"
+			 "mov $0x10, %%ax\n\t"
+			 "mov %%ax, %%ds\n\t mov %%ax, %%es\n\t mov %%ax, %%ss\n\t"
+			 "xor %%ax, %%ax\n\t mov %%ax, %%fs\n\t mov %%ax, %%gs\n\t"
+			 "pushq $0x08\n\t"
+			 "lea 1f(%%rip), %%rax\n\t"
+			 "pushq %%rax\n\t"
+			 "lretq\n"
+			 "1: lidt %1"
+			 :
+			 : "m"(g), "m"(i)
+			 : "rax", "memory");
+}
+
+struct trap_frame {
+	u64 r15, r14, r13, r12, r11, r10, r9, r8, rdi, rsi, rbp, rbx, rdx, rcx, rax;
+	u64 vector, error, rip, cs, rflags, rsp, ss;
+};
+
+void x86_trap(struct trap_frame *f);
+void x86_trap(struct trap_frame *f)
+{
+	struct x86_pcpu *p;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
+	switch (f->vector) {
+	case VEC_KICK:
+		p->kick_irqs++;
+		lapic_write(LAPIC_EOI, 0);
+		return;
+	case VEC_TIMER:
+		p->timer_irqs++;
+		lapic_write(LAPIC_EOI, 0);
+		return;
+	case VEC_SPURIOUS:
+		return;
+	}
+	u64 cr2;
+	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
+	extern char ImageBase[];
+	printk("\nhv: FATAL: exception %llu (error %llx) on pcpu%u at rip=%llx (hv.so+%llx) rsp=%llx cr2=%llx\n"
+	       "hv: rax=%llx rbx=%llx rcx=%llx rdx=%llx rsi=%llx rdi=%llx\n",
+	       (unsigned long long)f->vector, (unsigned long long)f->error, p->id,
+	       (unsigned long long)f->rip, (unsigned long long)(f->rip - (u64)(uintptr_t)ImageBase),
+	       (unsigned long long)f->rsp, (unsigned long long)cr2,
+	       (unsigned long long)f->rax, (unsigned long long)f->rbx, (unsigned long long)f->rcx,
+	       (unsigned long long)f->rdx, (unsigned long long)f->rsi, (unsigned long long)f->rdi);
+	arch_power_off();
+}
+
+void x86_pcpu_init(u32 id, u32 apic_id)
+{
+	struct x86_pcpu *p = &x86_pcpus[id];
+	p->self = p;
+	p->id = id;
+	p->apic_id = apic_id;
+	if (!idt[0].type) {
+		for (int v = 0; v < 32; v++)
+			idt_set(v, trap_table[v]);
+		idt_set(VEC_KICK, trap_0xf0);
+		idt_set(VEC_TIMER, trap_0xf1);
+		idt_set(VEC_SPURIOUS, trap_0xff);
+	}
+	tables_load();
+	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)p);
+	lapic_setup();
+	write_cr4(read_cr4() | BIT(9) | BIT(10)); /* OSFXSR, OSXMMEXCPT: FXSAVE of guest state */
+	p->hsave = alloc_pages(1);
+	p->host_save = alloc_pages(1);
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
+	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)p->hsave);
+	pcpus[id].id = id;
+	pcpus[id].apic_id = apic_id;
+}
+
+/* ---- application processors ---- */
+
+extern char ap_trampoline_start[], ap_trampoline_end[], ap_tramp_params[];
+extern char ap_tramp_gdt_base[], ap_tramp_pm_jump[], ap_tramp_lm_jump[];
+extern u64 ap_tramp_off_gdt, ap_tramp_off_pm, ap_tramp_off_lm;
+
+struct tramp_params {
+	u64 cr0, cr3, cr4, efer, stack, entry;
+};
+
+static void (*ap_main_fn)(u32 id);
+static volatile u32 ap_started_id;
+static volatile u32 ap_next_id;
+
+static void delay_us(u64 us)
+{
+	u64 end = rdtsc() + arch_time_hz / 1000000 * us;
+	while (rdtsc() < end)
+		cpu_relax();
+}
+
+static void ap_entry(void)
+{
+	u32 id = ap_next_id;
+	x86_pcpu_init(id, x86_lapic_id());
+	ap_started_id = id;
+	ap_main_fn(id);
+}
+
+u32 x86_start_aps(const u32 *apic_ids, u32 n, u64 tramp_page, void (*ap_main)(u32 id))
+{
+	u8 *t = (u8 *)(uintptr_t)tramp_page;
+	size_t len = (size_t)(ap_trampoline_end - ap_trampoline_start);
+	memcpy(t, ap_trampoline_start, len);
+	*(u32 *)(t + (ap_tramp_gdt_base - ap_trampoline_start)) = (u32)(tramp_page + ap_tramp_off_gdt);
+	*(u32 *)(t + (ap_tramp_pm_jump - ap_trampoline_start)) = (u32)(tramp_page + ap_tramp_off_pm);
+	*(u32 *)(t + (ap_tramp_lm_jump - ap_trampoline_start)) = (u32)(tramp_page + ap_tramp_off_lm);
+	struct tramp_params *tp = (struct tramp_params *)(t + (ap_tramp_params - ap_trampoline_start));
+	tp->cr0 = read_cr0();
+	tp->cr3 = read_cr3();
+	tp->cr4 = read_cr4();
+	tp->efer = rdmsr(MSR_EFER) & ~EFER_SVME;
+	tp->entry = (u64)(uintptr_t)ap_entry;
+	ap_main_fn = ap_main;
+	u32 up = 1;
+	for (u32 i = 1; i < n; i++) {
+		ap_next_id = up;
+		ap_started_id = 0;
+		tp->stack = (u64)(uintptr_t)alloc_pages(16) + 16 * PAGE_SIZE;
+		send_ipi(apic_ids[i], 0x4500); /* INIT */
+		delay_us(10000);
+		for (int k = 0; k < 2; k++) {
+			send_ipi(apic_ids[i], 0x4600 | (u32)(tramp_page >> 12)); /* STARTUP */
+			delay_us(200);
+		}
+		u64 give_up = rdtsc() + arch_time_hz; /* 1 s */
+		while (ap_started_id != up && rdtsc() < give_up)
+			cpu_relax();
+		if (ap_started_id == up)
+			up++;
+		else
+			printk("hv: pcpu with APIC ID %u did not start; continuing without it\n", apic_ids[i]);
+	}
+	return up;
+}

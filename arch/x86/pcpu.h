@@ -1,0 +1,36 @@
+/* x86 physical CPUs: descriptor tables, the local APIC, host timer and IPIs, and
+ * bringing up the application processors after the firmware is gone. */
+#ifndef ARCH_X86_PCPU_H
+#define ARCH_X86_PCPU_H
+
+#include "hv/types.h"
+
+#define VEC_KICK 0xf0
+#define VEC_TIMER 0xf1
+#define VEC_SPURIOUS 0xff
+
+struct x86_pcpu {
+	struct x86_pcpu *self;   /* %gs:0 */
+	u32 id;
+	u32 apic_id;
+	u8 *stack_top;
+	u8 *hsave;               /* VM_HSAVE_PA page */
+	u8 *host_save;           /* VMSAVE area for host FS/GS/TR... */
+	struct vcpu *last_vcpu;  /* the vCPU whose TLB entries this pCPU may hold */
+	u64 timer_irqs, kick_irqs;
+};
+
+extern struct x86_pcpu x86_pcpus[];
+
+/* Before ExitBootServices (boot CPU): measures the TSC and local APIC timer against a
+ * firmware delay. */
+void x86_calibrate(void (*stall_us)(u64 us));
+/* On every pCPU once it owns the machine: GDT, IDT, local APIC, %gs, SVM. */
+void x86_pcpu_init(u32 id, u32 apic_id);
+/* Starts the APs listed (boot CPU, after ExitBootServices); each runs ap_main(id).
+ * tramp_page: a page below 1 MiB set aside before the takeover. Returns how many came up. */
+u32 x86_start_aps(const u32 *apic_ids, u32 n, u64 tramp_page, void (*ap_main)(u32 id));
+u32 x86_lapic_id(void);
+u64 x86_tsc_hz(void);
+
+#endif

@@ -1,0 +1,130 @@
+/* The devices of an x86 VM besides the interrupt controllers: the COM1 UART, the ACPI
+ * PM register block (power off, PM timer), the reset port, and an absent 8259 PIC. */
+#include "arch/cpu.h"
+#include "arch/x86/guest.h"
+#include "arch/x86/guest_acpi.h"
+#include "hv/arch.h"
+#include "hv/lib.h"
+
+#define PM_TIMER_HZ 3579545ull
+#define PM1_CNT_SCI_EN BIT(0)
+#define PM1_CNT_SLP_EN BIT(13)
+
+static u64 uart_read(void *opaque, u64 off, unsigned size)
+{
+	struct vm *vm = opaque;
+	(void)size;
+	spin_lock(&vm->dev_lock);
+	u8 v = vuart_read(&vm->uart, (unsigned)off);
+	spin_unlock(&vm->dev_lock);
+	return v;
+}
+
+static void uart_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	struct vm *vm = opaque;
+	(void)size;
+	spin_lock(&vm->dev_lock);
+	vuart_write(&vm->uart, (unsigned)off, (u8)val);
+	spin_unlock(&vm->dev_lock);
+}
+
+void arch_vm_uart_irq(void *ctx, bool level)
+{
+	struct vm *vm = ctx;
+	vioapic_set_irq(&vm->arch.ioapic, IRQ_COM1, level); /* dev_lock is held by the caller */
+}
+
+/* PM1a status (0-1), enable (2-3), control (4-5), timer (8-11): ACPI 6.4, 4.8.3. */
+static u64 pm_read(void *opaque, u64 off, unsigned size)
+{
+	struct vm *vm = opaque;
+	(void)size;
+	switch (off) {
+	case 0: return vm->arch.pm1_sts;
+	case 2: return vm->arch.pm1_en;
+	case 4: return vm->arch.pm1_cnt | PM1_CNT_SCI_EN; /* always in ACPI mode (no SMI_CMD) */
+	case 8: return (u64)((unsigned __int128)(rdtsc() - vm->arch.pm_timer_base) * PM_TIMER_HZ /
+			     arch_time_hz) & 0xFFFFFF;
+	}
+	return 0;
+}
+
+static void pm_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	struct vm *vm = opaque;
+	(void)size;
+	switch (off) {
+	case 0:
+		vm->arch.pm1_sts &= (u16)~val; /* write 1 to clear */
+		break;
+	case 2:
+		vm->arch.pm1_en = (u16)val;
+		break;
+	case 4:
+		vm->arch.pm1_cnt = (u16)val & ~PM1_CNT_SLP_EN;
+		if ((val & PM1_CNT_SLP_EN) && ((val >> 10) & 7) == GUEST_ACPI_SLP_TYP_S5)
+			vm_request_stop(vm, VM_POWEROFF);
+		break;
+	}
+}
+
+static u64 reset_read(void *opaque, u64 off, unsigned size)
+{
+	(void)opaque, (void)off, (void)size;
+	return 0;
+}
+
+static void reset_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	(void)off, (void)size;
+	if (val & BIT(2)) /* reset control register: RST_CPU */
+		vm_request_stop(opaque, VM_RESET);
+}
+
+/* No 8259: Linux writes the mask register and reads it back to probe for one; reading
+ * zero (not the 0xff it wrote) makes it use no legacy PIC at all. */
+static u64 pic_read(void *opaque, u64 off, unsigned size)
+{
+	(void)opaque, (void)off, (void)size;
+	return 0;
+}
+
+static void pic_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	(void)opaque, (void)off, (void)size, (void)val;
+}
+
+static u64 ioapic_read(void *opaque, u64 off, unsigned size)
+{
+	struct vm *vm = opaque;
+	(void)size;
+	spin_lock(&vm->dev_lock);
+	u32 v = vioapic_mmio_read(&vm->arch.ioapic, off);
+	spin_unlock(&vm->dev_lock);
+	return v;
+}
+
+static void ioapic_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	struct vm *vm = opaque;
+	(void)size;
+	spin_lock(&vm->dev_lock);
+	vioapic_mmio_write(&vm->arch.ioapic, off, (u32)val);
+	spin_unlock(&vm->dev_lock);
+}
+
+void x86_platform_init(struct vm *vm)
+{
+	vm->arch.pm_timer_base = rdtsc();
+	const struct io_region regions[] = {
+		{ IO_PORT, PORT_COM1, 8, uart_read, uart_write, vm },
+		{ IO_PORT, PORT_PM_BASE, 12, pm_read, pm_write, vm },
+		{ IO_PORT, PORT_RESET, 1, reset_read, reset_write, vm },
+		{ IO_PORT, 0x20, 2, pic_read, pic_write, vm },
+		{ IO_PORT, 0xA0, 2, pic_read, pic_write, vm },
+		{ IO_MMIO, GPA_IOAPIC, PAGE_SIZE, ioapic_read, ioapic_write, vm },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(regions); i++)
+		iobus_register(&vm->bus, &regions[i]);
+}

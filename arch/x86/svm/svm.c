@@ -1,0 +1,468 @@
+/* AMD SVM backend: VMCB setup, nested paging, the run loop and exit handling
+ * (AMD APM vol. 2, chapter 15). Written for CPUs without NRIP save or decode assists
+ * (QEMU TCG): the next RIP is computed here, MMIO instructions are decoded in software. */
+#include "arch/x86/svm/vmcb.h"
+#include "arch/cpu.h"
+#include "arch/x86/decode.h"
+#include "arch/x86/guest.h"
+#include "arch/x86/guest_walk.h"
+#include "arch/x86/pcpu.h"
+#include "hv/arch.h"
+#include "hv/console.h"
+#include "hv/lib.h"
+#include "hv/mem.h"
+
+static u8 *msrpm, *iopm;
+static u32 max_asid;
+static bool has_nrips;
+
+#define NPT_RWX_USER 0x7ull /* present, writable, user: NPT walks are user accesses (APM 15.25.5) */
+#define NPT_LARGE BIT(7)
+
+int svm_check_support(const char **why)
+{
+	u32 a, b, c, d;
+	cpuid(0x80000001, 0, &a, &b, &c, &d);
+	if (!(c & BIT(2))) {
+		*why = "the CPU has no AMD SVM (CPUID 8000_0001h ECX[2])";
+		return -1;
+	}
+	if (rdmsr(MSR_VM_CR) & BIT(4)) {
+		*why = "SVM is disabled by the firmware (VM_CR.SVMDIS)";
+		return -1;
+	}
+	cpuid(0x8000000A, 0, &a, &b, &c, &d);
+	if (!(d & BIT(0))) {
+		*why = "the CPU has no nested paging (CPUID 8000_000Ah EDX[0])";
+		return -1;
+	}
+	max_asid = b;
+	has_nrips = d & BIT(3);
+	return 0;
+}
+
+static void msrpm_passthrough(u32 msr)
+{
+	u32 base;
+	if (msr < 0x2000)
+		base = 0;
+	else if (msr >= 0xC0000000 && msr < 0xC0002000)
+		base = 0x800 * 8, msr -= 0xC0000000;
+	else
+		return;
+	u32 bit = base + msr * 2;
+	msrpm[bit / 8] &= (u8)~(3u << (bit % 8));
+}
+
+static void npt_map_2m(u64 *root, u64 gpa, u64 hpa)
+{
+	u64 *table = root;
+	for (int level = 3; level > 1; level--) {
+		u64 *e = &table[(gpa >> (12 + 9 * level)) & 511];
+		if (!*e)
+			*e = (u64)(uintptr_t)alloc_pages(1) | NPT_RWX_USER;
+		table = (u64 *)(uintptr_t)(*e & ~0xFFFull);
+	}
+	table[(gpa >> 21) & 511] = hpa | NPT_RWX_USER | NPT_LARGE;
+}
+
+int svm_vm_init(struct vm *vm)
+{
+	if (!msrpm) {
+		msrpm = alloc_pages(2);
+		iopm = alloc_pages(3);
+		memset(msrpm, 0xFF, 2 * PAGE_SIZE);
+		memset(iopm, 0xFF, 3 * PAGE_SIZE);
+		/* State that VMRUN/VMLOAD/VMSAVE switch through the VMCB: no exit needed. */
+		static const u32 passthrough[] = {
+			0x174, 0x175, 0x176,             /* SYSENTER_CS/ESP/EIP */
+			0x277,                           /* PAT (G_PAT) */
+			0xC0000080,                      /* EFER */
+			0xC0000081, 0xC0000082, 0xC0000083, 0xC0000084, /* STAR LSTAR CSTAR SFMASK */
+			0xC0000100, 0xC0000101, 0xC0000102, /* FS/GS/KERNEL_GS base */
+		};
+		for (size_t i = 0; i < ARRAY_SIZE(passthrough); i++)
+			msrpm_passthrough(passthrough[i]);
+	}
+	vm->arch.asid = vm->id + 1;
+	if (vm->arch.asid >= max_asid) {
+		printk("hv: VM '%s': no ASID left (the CPU has %u)\n", vm->name, max_asid);
+		return -1;
+	}
+	/* Nested page table: exactly the guest's RAM, nothing else (MMIO faults). */
+	vm->arch.npt_root = alloc_pages(1);
+	for (u64 gpa = 0; gpa < vm->ram_size; gpa += 2 * MiB)
+		npt_map_2m(vm->arch.npt_root, gpa, (u64)(uintptr_t)vm->ram + gpa);
+	return 0;
+}
+
+static void set_seg(u8 *vmcb, u32 off, u16 sel, u16 attr, u32 limit, u64 base)
+{
+	V16(vmcb, off) = sel;
+	V16(vmcb, off + 2) = attr;
+	V32(vmcb, off + 4) = limit;
+	V64(vmcb, off + 8) = base;
+}
+
+static void reset_common(u8 *vmcb)
+{
+	memset(vmcb + 0x400, 0, PAGE_SIZE - 0x400);
+	set_seg(vmcb, VMCB_LDTR, 0, 0x82, 0xFFFF, 0);
+	set_seg(vmcb, VMCB_TR, 0, 0x8B, 0xFFFF, 0);
+	set_seg(vmcb, VMCB_GDTR, 0, 0, 0xFFFF, 0);
+	set_seg(vmcb, VMCB_IDTR, 0, 0, 0xFFFF, 0);
+	V64(vmcb, VMCB_EFER) = EFER_SVME; /* required by VMRUN; the guest never sees SVM in CPUID */
+	V64(vmcb, VMCB_DR6) = 0xFFFF0FF0;
+	V64(vmcb, VMCB_DR7) = 0x400;
+	V64(vmcb, VMCB_RFLAGS) = 2;
+	V64(vmcb, VMCB_GPAT) = 0x0007040600070406ull;
+}
+
+void svm_vcpu_sipi(struct vcpu *v, u8 vector)
+{
+	u8 *vmcb = v->arch.vmcb;
+	reset_common(vmcb);
+	set_seg(vmcb, VMCB_CS, (u16)vector << 8, 0x9B, 0xFFFF, (u64)vector << 12);
+	for (u32 s = VMCB_ES; s <= VMCB_GS; s += 0x10)
+		if (s != VMCB_CS)
+			set_seg(vmcb, s, 0, 0x93, 0xFFFF, 0);
+	V64(vmcb, VMCB_CR0) = 0x10; /* ET; real mode */
+	V64(vmcb, VMCB_RIP) = 0;
+	memset(v->arch.gpr, 0, sizeof v->arch.gpr);
+	v->arch.flush_tlb = true;
+}
+
+int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info)
+{
+	struct vm *vm = v->vm;
+	u8 *vmcb = alloc_pages(1);
+	v->arch.vmcb = vmcb;
+	V32(vmcb, VMCB_ICPT_MISC1) = ICPT_INTR | ICPT_NMI | ICPT_SMI | ICPT_INIT | ICPT_CPUID |
+				     ICPT_INVD | ICPT_HLT | ICPT_INVLPGA | ICPT_IOIO | ICPT_MSR |
+				     ICPT_TASK_SWITCH | ICPT_SHUTDOWN;
+	V32(vmcb, VMCB_ICPT_MISC2) = ICPT2_VMRUN | ICPT2_VMMCALL | ICPT2_VMLOAD | ICPT2_VMSAVE |
+				     ICPT2_STGI | ICPT2_CLGI | ICPT2_SKINIT | ICPT2_ICEBP |
+				     ICPT2_MONITOR | ICPT2_MWAIT | ICPT2_XSETBV;
+	V64(vmcb, VMCB_IOPM) = (u64)(uintptr_t)iopm;
+	V64(vmcb, VMCB_MSRPM) = (u64)(uintptr_t)msrpm;
+	V32(vmcb, VMCB_ASID) = vm->arch.asid;
+	/* Host interrupts exit instead of entering the guest IDT (APM 15.21.1). */
+	V64(vmcb, VMCB_VINTR) = VINTR_MASKING;
+	V64(vmcb, VMCB_NP_ENABLE) = 1;
+	V64(vmcb, VMCB_NCR3) = (u64)(uintptr_t)vm->arch.npt_root;
+	/* FXSAVE image of a freshly reset FPU: FCW 0x37F, MXCSR 0x1F80. */
+	*(u16 *)&v->arch.fpu[0] = 0x37F;
+	*(u32 *)&v->arch.fpu[24] = 0x1F80;
+	v->arch.sipi_vector = -1;
+	v->arch.flush_tlb = true;
+	if (v->id == 0) {
+		/* PVH entry: 32-bit flat protected mode, paging off, EBX = start info. */
+		reset_common(vmcb);
+		set_seg(vmcb, VMCB_CS, 0x10, 0xC9B, 0xFFFFFFFF, 0);
+		for (u32 s = VMCB_ES; s <= VMCB_GS; s += 0x10)
+			if (s != VMCB_CS)
+				set_seg(vmcb, s, 0x18, 0xC93, 0xFFFFFFFF, 0);
+		V64(vmcb, VMCB_CR0) = 0x11; /* PE, ET */
+		V64(vmcb, VMCB_RIP) = entry;
+		v->arch.gpr[GPR_RBX] = start_info;
+	}
+	return 0;
+}
+
+/* ---- exits ---- */
+
+static void advance(struct vcpu *v, u64 len)
+{
+	u8 *vmcb = v->arch.vmcb;
+	V64(vmcb, VMCB_RIP) = has_nrips ? V64(vmcb, VMCB_NRIP) : V64(vmcb, VMCB_RIP) + len;
+	V64(vmcb, VMCB_INT_SHADOW) = 0;
+}
+
+static void inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
+{
+	V64(v->arch.vmcb, VMCB_EVENTINJ) = vector | EVENT_TYPE_EXC | EVENT_VALID |
+					   (has_err ? EVENT_HAS_ERR | ((u64)err << 32) : 0);
+}
+
+static void inject_ud(struct vcpu *v) { inject_exception(v, 6, false, 0); }
+static void inject_gp(struct vcpu *v) { inject_exception(v, 13, true, 0); }
+
+static void bad_access(struct vcpu *v, const char *what, u64 a, u64 b)
+{
+	v->stats.bad_accesses++;
+	if (v->stats.bad_accesses <= 8)
+		printk("hv: VM '%s' vcpu%u: %s (%llx, %llx) at rip %llx\n", v->vm->name, v->id, what,
+		       (unsigned long long)a, (unsigned long long)b,
+		       (unsigned long long)V64(v->arch.vmcb, VMCB_RIP));
+}
+
+static void handle_cpuid(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u32 r[4];
+	x86_cpuid(v, (u32)V64(vmcb, VMCB_RAX), (u32)v->arch.gpr[GPR_RCX], r);
+	V64(vmcb, VMCB_RAX) = r[0];
+	v->arch.gpr[GPR_RBX] = r[1];
+	v->arch.gpr[GPR_RCX] = r[2];
+	v->arch.gpr[GPR_RDX] = r[3];
+	advance(v, 2);
+}
+
+static void handle_msr(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u32 msr = (u32)v->arch.gpr[GPR_RCX];
+	if (V64(vmcb, VMCB_EXITINFO1)) {
+		u64 val = (V64(vmcb, VMCB_RAX) & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
+		if (x86_wrmsr(v, msr, val)) {
+			bad_access(v, "wrmsr #GP", msr, val);
+			return inject_gp(v);
+		}
+	} else {
+		u64 val;
+		if (x86_rdmsr(v, msr, &val)) {
+			bad_access(v, "rdmsr #GP", msr, 0);
+			return inject_gp(v);
+		}
+		V64(vmcb, VMCB_RAX) = (u32)val;
+		v->arch.gpr[GPR_RDX] = val >> 32;
+	}
+	advance(v, 2);
+}
+
+static void handle_io(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u64 info = V64(vmcb, VMCB_EXITINFO1);
+	u16 port = (u16)(info >> 16);
+	unsigned size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
+	if (info & BIT(2)) { /* INS/OUTS: no guest of ours uses string port I/O */
+		bad_access(v, "string port I/O (unsupported)", port, info);
+		return inject_gp(v);
+	}
+	u64 val = V64(vmcb, VMCB_RAX);
+	u64 mask = size == 4 ? 0xFFFFFFFFull : (1ull << (size * 8)) - 1;
+	if (info & 1) {
+		iobus_access(&v->vm->bus, IO_PORT, port, size, false, &val);
+		/* A 32-bit IN writes EAX, which zero-extends into RAX. */
+		V64(vmcb, VMCB_RAX) = size == 4 ? (u32)val : (V64(vmcb, VMCB_RAX) & ~mask) | (val & mask);
+	} else {
+		val &= mask;
+		iobus_access(&v->vm->bus, IO_PORT, port, size, true, &val);
+	}
+	V64(vmcb, VMCB_RIP) = V64(vmcb, VMCB_EXITINFO2); /* IOIO gives the next RIP (APM 15.10.2) */
+}
+
+static bool read_guest(void *ctx, u64 gpa, void *buf, size_t len)
+{
+	void *p = gpa_to_hva(ctx, gpa, len);
+	if (p)
+		memcpy(buf, p, len);
+	return p != NULL;
+}
+
+/* Fetches the instruction at CS:RIP through the guest's page tables. */
+static size_t fetch_insn(struct vcpu *v, u8 *buf, size_t want)
+{
+	u8 *vmcb = v->arch.vmcb;
+	struct x86_paging pg = { V64(vmcb, VMCB_CR0), V64(vmcb, VMCB_CR3), V64(vmcb, VMCB_CR4),
+				 V64(vmcb, VMCB_EFER) };
+	u64 la = V64(vmcb, VMCB_CS + 8) + V64(vmcb, VMCB_RIP);
+	size_t got = 0;
+	while (got < want) {
+		u64 gpa;
+		if (x86_gva_to_gpa(&pg, la + got, read_guest, v->vm, &gpa) != WALK_OK)
+			break;
+		size_t chunk = MIN(want - got, PAGE_SIZE - ((la + got) & 0xFFF));
+		if (!read_guest(v->vm, gpa, buf + got, chunk))
+			break;
+		got += chunk;
+	}
+	return got;
+}
+
+static bool handle_npf(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u64 gpa = V64(vmcb, VMCB_EXITINFO2);
+	u8 bytes[15];
+	size_t n = fetch_insn(v, bytes, sizeof bytes);
+	u16 cs_attr = V16(vmcb, VMCB_CS + 2);
+	int mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (cs_attr & BIT(9)) ? 64 : (cs_attr & BIT(10)) ? 32 : 16;
+	struct x86_mmio_insn insn;
+	if (gpa < v->vm->ram_size || x86_decode_mmio(bytes, n, mode, &insn)) {
+		printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x %02x %02x); stopping the VM\n",
+		       v->vm->name, v->id, (unsigned long long)gpa,
+		       (unsigned long long)V64(vmcb, VMCB_RIP), bytes[0], bytes[1], bytes[2], bytes[3]);
+		vm_request_stop(v->vm, VM_FATAL);
+		return false;
+	}
+	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
+	v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
+	u64 val;
+	if (insn.op == X86_MMIO_STORE) {
+		val = x86_mmio_store_value(&insn, v->arch.gpr);
+		iobus_access(&v->vm->bus, IO_MMIO, gpa, insn.size, true, &val);
+	} else {
+		iobus_access(&v->vm->bus, IO_MMIO, gpa, insn.size, false, &val);
+		x86_mmio_load_complete(&insn, v->arch.gpr, val);
+		V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
+		V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];
+	}
+	V64(vmcb, VMCB_RIP) += insn.len;
+	V64(vmcb, VMCB_INT_SHADOW) = 0;
+	return true;
+}
+
+/* ---- interrupt injection ---- */
+
+bool svm_vcpu_interruptible(struct vcpu *v)
+{
+	return (V64(v->arch.vmcb, VMCB_RFLAGS) & BIT(9)) && !(V64(v->arch.vmcb, VMCB_INT_SHADOW) & 1);
+}
+
+static void inject_pending(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u64 pending_event = V64(vmcb, VMCB_EXITINTINFO);
+	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_VINTR;
+	V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
+	if (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID)
+		return; /* an exception from the exit handler goes first */
+	if (pending_event & EVENT_VALID) {
+		/* The exit interrupted an event delivery: deliver it again (APM 15.7.2). */
+		V64(vmcb, VMCB_EVENTINJ) = pending_event;
+		return;
+	}
+	if (__atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
+		V64(vmcb, VMCB_EVENTINJ) = 2 | EVENT_TYPE_NMI | EVENT_VALID;
+		v->stats.nmis_injected++;
+		return;
+	}
+	int vec = vlapic_pending_vector(&v->arch.lapic);
+	if (vec < 0)
+		return;
+	if (svm_vcpu_interruptible(v)) {
+		vlapic_ack(&v->arch.lapic, (u8)vec);
+		V64(vmcb, VMCB_EVENTINJ) = (u64)vec | EVENT_TYPE_INTR | EVENT_VALID;
+		v->stats.irqs_injected++;
+	} else {
+		/* Ask for an exit as soon as the guest can take an interrupt (APM 15.21.4). */
+		V64(vmcb, VMCB_VINTR) |= VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT);
+		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_VINTR;
+	}
+}
+
+/* ---- the run loop ---- */
+
+extern u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa);
+
+static enum exit_kind exit_kind_of(u64 code)
+{
+	switch (code) {
+	case SVM_EXIT_INTR: case SVM_EXIT_NMI: case SVM_EXIT_SMI: case SVM_EXIT_INIT:
+		return EXIT_HOST_IRQ;
+	case SVM_EXIT_IOIO: return EXIT_IO;
+	case SVM_EXIT_NPF: return EXIT_MMIO;
+	case SVM_EXIT_MSR: return EXIT_MSR;
+	case SVM_EXIT_CPUID: return EXIT_CPUID;
+	case SVM_EXIT_HLT: return EXIT_HALT;
+	case SVM_EXIT_VMMCALL: return EXIT_HYPERCALL;
+	case SVM_EXIT_VINTR: return EXIT_IRQ_WINDOW;
+	case SVM_EXIT_SHUTDOWN: return EXIT_SHUTDOWN;
+	default:
+		return code >= SVM_EXIT_EXC_BASE && code < SVM_EXIT_EXC_BASE + 32 ? EXIT_EXCEPTION : EXIT_OTHER;
+	}
+}
+
+enum run_result arch_vcpu_run(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	struct x86_pcpu *p = &x86_pcpus[v->pcpu];
+	for (;;) {
+		__atomic_store_n(&v->in_guest, true, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&v->kick_pending, __ATOMIC_SEQ_CST) || vm_stopping(v->vm)) {
+			__atomic_store_n(&v->in_guest, false, __ATOMIC_SEQ_CST);
+			return RUN_PREEMPTED;
+		}
+		inject_pending(v);
+		if (v->arch.flush_tlb || p->last_vcpu != v) {
+			V32(vmcb, VMCB_TLB_CTL) = 1; /* flush everything: TCG has no flush-by-ASID */
+			v->arch.flush_tlb = false;
+			p->last_vcpu = v;
+		}
+		svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
+		__atomic_store_n(&v->in_guest, false, __ATOMIC_SEQ_CST);
+		V32(vmcb, VMCB_TLB_CTL) = 0;
+		/* An injected event that the exit interrupted is in EXITINTINFO. */
+		V64(vmcb, VMCB_EVENTINJ) = 0;
+		u64 code = V64(vmcb, VMCB_EXITCODE);
+		v->stats.exits[exit_kind_of(code)]++;
+		switch (code) {
+		case SVM_EXIT_INTR:
+		case SVM_EXIT_NMI:
+		case SVM_EXIT_SMI:
+		case SVM_EXIT_INIT:
+			return RUN_PREEMPTED;
+		case SVM_EXIT_VINTR:
+			break; /* inject_pending delivers it on the next entry */
+		case SVM_EXIT_CPUID:
+			handle_cpuid(v);
+			break;
+		case SVM_EXIT_MSR:
+			handle_msr(v);
+			if (__atomic_load_n(&v->kick_pending, __ATOMIC_RELAXED))
+				return RUN_PREEMPTED; /* e.g. an IPI to a vCPU on this pCPU */
+			break;
+		case SVM_EXIT_IOIO:
+			handle_io(v);
+			if (vm_stopping(v->vm))
+				return RUN_STOPPED;
+			break;
+		case SVM_EXIT_NPF:
+			if (!handle_npf(v))
+				return RUN_STOPPED;
+			break;
+		case SVM_EXIT_HLT:
+			advance(v, 1);
+			return RUN_HALTED;
+		case SVM_EXIT_VMMCALL:
+			V64(vmcb, VMCB_RAX) = (u64)-1000; /* -KVM_ENOSYS: no hypercalls yet */
+			advance(v, 3);
+			break;
+		case SVM_EXIT_SHUTDOWN:
+			printk("hv: VM '%s' vcpu%u: triple fault at rip %llx\n", v->vm->name, v->id,
+			       (unsigned long long)V64(vmcb, VMCB_RIP));
+			vm_request_stop(v->vm, VM_TRIPLE_FAULT);
+			return RUN_STOPPED;
+		case SVM_EXIT_INVD:
+			advance(v, 2);
+			break;
+		default:
+			if (code == (u64)-1 || (u32)code == 0xFFFFFFFFu) {
+				printk("hv: VM '%s' vcpu%u: VMRUN refused the guest state (VMEXIT_INVALID); stopping the VM\n",
+				       v->vm->name, v->id);
+				vm_request_stop(v->vm, VM_FATAL);
+				return RUN_STOPPED;
+			}
+			/* SVM instructions, MONITOR/MWAIT, XSETBV, task switches: not offered. */
+			bad_access(v, "unsupported instruction, #UD", code, V64(vmcb, VMCB_EXITINFO1));
+			inject_ud(v);
+			break;
+		}
+	}
+}
+
+void arch_vcpu_load(struct vcpu *v)
+{
+	__asm__ volatile("fxrstor64 %0" ::"m"(v->arch.fpu));
+	__asm__ volatile("mov %0, %%db0\n\tmov %1, %%db1\n\tmov %2, %%db2\n\tmov %3, %%db3" ::"r"(v->arch.dr[0]),
+			 "r"(v->arch.dr[1]), "r"(v->arch.dr[2]), "r"(v->arch.dr[3]));
+}
+
+void arch_vcpu_put(struct vcpu *v)
+{
+	__asm__ volatile("fxsave64 %0" : "=m"(v->arch.fpu));
+	__asm__ volatile("mov %%db0, %0\n\tmov %%db1, %1\n\tmov %%db2, %2\n\tmov %%db3, %3"
+			 : "=r"(v->arch.dr[0]), "=r"(v->arch.dr[1]), "=r"(v->arch.dr[2]), "=r"(v->arch.dr[3]));
+}

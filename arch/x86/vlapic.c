@@ -1,0 +1,594 @@
+/* Virtual local APIC in x2APIC mode (see vlapic.h). References are to Intel SDM
+ * vol. 3, chapter 11. */
+#include "arch/x86/vlapic.h"
+#include "hv/lib.h"
+
+/* x2APIC register MSRs (SDM Table 11-6): 0x800 + (xAPIC offset >> 4) */
+#define X2APIC_ID 0x802
+#define X2APIC_VERSION 0x803
+#define X2APIC_TPR 0x808
+#define X2APIC_PPR 0x80a
+#define X2APIC_EOI 0x80b
+#define X2APIC_LDR 0x80d
+#define X2APIC_SVR 0x80f
+#define X2APIC_ISR0 0x810
+#define X2APIC_TMR0 0x818
+#define X2APIC_IRR0 0x820
+#define X2APIC_ESR 0x828
+#define X2APIC_LVT_CMCI 0x82f
+#define X2APIC_ICR 0x830
+#define X2APIC_LVT_TIMER 0x832
+#define X2APIC_LVT_ERROR 0x837
+#define X2APIC_TIMER_ICR 0x838
+#define X2APIC_TIMER_CCR 0x839
+#define X2APIC_TIMER_DCR 0x83e
+#define X2APIC_SELF_IPI 0x83f
+
+/* IA32_APIC_BASE: bits 7:0 and 9 are reserved; 63:52 lie above any MAXPHYADDR. */
+#define APIC_BASE_RSVD (0xffull | BIT(9) | (0xfffull << 52))
+
+/* Writable bits of each LVT (SDM Figure 11-8). Delivery status (12) and remote IRR
+ * (14) are read-only: written values are ignored. Anything else is reserved. */
+#define LVT_VEC 0xffu
+#define LVT_DM (7u << 8)
+#define LVT_POLARITY BIT(13)
+#define LVT_TRIGGER BIT(15)
+#define LVT_TIMER_MODE (3u << 17)
+#define LVT_RO (BIT(12) | BIT(14))
+
+static const u32 lvt_writable[VLAPIC_NR_LVT] = {
+	[VLAPIC_LVT_CMCI] = LVT_VEC | LVT_DM | APIC_LVT_MASKED,
+	[VLAPIC_LVT_TIMER] = LVT_VEC | APIC_LVT_MASKED | LVT_TIMER_MODE,
+	[VLAPIC_LVT_THERMAL] = LVT_VEC | LVT_DM | APIC_LVT_MASKED,
+	[VLAPIC_LVT_PERF] = LVT_VEC | LVT_DM | APIC_LVT_MASKED,
+	[VLAPIC_LVT_LINT0] = LVT_VEC | LVT_DM | LVT_POLARITY | LVT_TRIGGER | APIC_LVT_MASKED,
+	[VLAPIC_LVT_LINT1] = LVT_VEC | LVT_DM | LVT_POLARITY | LVT_TRIGGER | APIC_LVT_MASKED,
+	[VLAPIC_LVT_ERROR] = LVT_VEC | APIC_LVT_MASKED,
+};
+
+/* SVR: vector, APIC enable, focus checking (kept as storage). Bit 12 (EOI broadcast
+ * suppression) is reserved because the version register does not offer it. */
+#define SVR_WRITABLE 0x3ffu
+
+/* ICR in x2APIC mode (SDM Figure 11-28): 13:12, 17:16 and 31:20 are reserved. */
+#define ICR_RSVD (BIT(12) | BIT(13) | BIT(16) | BIT(17) | 0xfff00000ull)
+
+/* floor(a * b / c), saturated to ~0. The 128-by-64 division is done by hand: the
+ * hypervisor does not link libgcc, so no __udivti3. */
+static u64 mul_div(u64 a, u64 b, u64 c)
+{
+	unsigned __int128 n = (unsigned __int128)a * b;
+	u64 hi = (u64)(n >> 64), lo = (u64)n, q = 0;
+
+	if (hi >= c)
+		return ~0ull;
+	if (!hi)
+		return lo / c;
+	/* Restoring division; the remainder hi stays below c. */
+	for (int i = 0; i < 64; i++) {
+		bool carry = hi >> 63;
+
+		hi = (hi << 1) | (lo >> 63);
+		lo <<= 1;
+		q <<= 1;
+		if (carry || hi >= c) {
+			hi -= c;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+static u64 sat_add(u64 a, u64 b)
+{
+	return a + b < a ? ~0ull : a + b;
+}
+
+/* Highest set bit of a 256-bit register, or -1. */
+static int highest_bit(const u32 *reg, bool atomic)
+{
+	for (int i = 7; i >= 0; i--) {
+		u32 w = atomic ? __atomic_load_n(&reg[i], __ATOMIC_ACQUIRE) : reg[i];
+
+		if (w)
+			return i * 32 + 31 - __builtin_clz(w);
+	}
+	return -1;
+}
+
+static bool test_vec(const u32 *reg, u8 vec)
+{
+	return __atomic_load_n(&reg[vec / 32], __ATOMIC_ACQUIRE) & (1u << (vec % 32));
+}
+
+static bool hw_enabled(const struct vlapic *l)
+{
+	return __atomic_load_n(&l->apic_base, __ATOMIC_RELAXED) & APIC_BASE_EN;
+}
+
+static bool x2apic_mode(const struct vlapic *l)
+{
+	u64 base = l->apic_base;
+
+	return (base & APIC_BASE_EN) && (base & APIC_BASE_EXTD);
+}
+
+static bool sw_enabled(const struct vlapic *l)
+{
+	return __atomic_load_n(&l->svr, __ATOMIC_RELAXED) & APIC_SVR_ENABLE;
+}
+
+static u32 timer_mode(const struct vlapic *l)
+{
+	return APIC_LVT_TIMER_MODE(l->lvt[VLAPIC_LVT_TIMER]);
+}
+
+/* Divide configuration (SDM Figure 11-10): bits 3,1:0; 111b means divide by 1. */
+static u32 timer_divisor(u32 dcr)
+{
+	u32 v = ((dcr >> 1) & 4) | (dcr & 3);
+
+	return v == 7 ? 1 : 2u << v;
+}
+
+static u64 ticks_to_tsc(const struct vlapic *l, u64 ticks)
+{
+	return mul_div(ticks, l->tsc_hz, VLAPIC_BUS_HZ);
+}
+
+static void timer_stop(struct vlapic *l)
+{
+	l->timer_deadline = 0;
+	l->timer_period = 0;
+}
+
+static void reset_regs(struct vlapic *l)
+{
+	for (int i = 0; i < 8; i++) {
+		__atomic_store_n(&l->irr[i], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->tmr[i], 0, __ATOMIC_RELAXED);
+		l->isr[i] = 0;
+	}
+	l->tpr = 0;
+	__atomic_store_n(&l->svr, 0xff, __ATOMIC_RELAXED);
+	l->esr = 0;
+	l->esr_pending = 0;
+	for (int i = 0; i < VLAPIC_NR_LVT; i++)
+		l->lvt[i] = APIC_LVT_MASKED;
+	l->icr = 0;
+	l->timer_icr = 0;
+	l->timer_dcr = 0;
+	l->tsc_deadline_msr = 0;
+	timer_stop(l);
+}
+
+void vlapic_init(struct vlapic *l, u32 id, bool bsp, u64 tsc_hz, const struct vlapic_ops *ops,
+		 void *ctx)
+{
+	memset(l, 0, sizeof(*l));
+	l->id = id;
+	l->apic_base = APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD | (bsp ? APIC_BASE_BSP : 0);
+	l->tsc_hz = tsc_hz ? tsc_hz : VLAPIC_BUS_HZ;
+	l->ops = ops;
+	l->ctx = ctx;
+	reset_regs(l);
+}
+
+void vlapic_reset(struct vlapic *l)
+{
+	reset_regs(l);
+}
+
+bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
+{
+	u32 bit = 1u << (vector % 32);
+
+	if (vector < 16 || !hw_enabled(l) || !sw_enabled(l))
+		return false;
+	/* TMR first, so the owner sees it once it sees the IRR bit (SDM 11.8.4: TMR is
+	 * set on acceptance of a level interrupt, cleared for an edge one). */
+	if (level)
+		__atomic_fetch_or(&l->tmr[vector / 32], bit, __ATOMIC_SEQ_CST);
+	else if (__atomic_load_n(&l->tmr[vector / 32], __ATOMIC_RELAXED) & bit)
+		__atomic_fetch_and(&l->tmr[vector / 32], ~bit, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&l->irr[vector / 32], bit, __ATOMIC_SEQ_CST);
+	return true;
+}
+
+/* Records an error (SDM 11.5.3) and raises the error LVT the first time it is seen
+ * since the last ESR write. */
+static void set_error(struct vlapic *l, u32 bit)
+{
+	u32 lvt = l->lvt[VLAPIC_LVT_ERROR];
+
+	if (l->esr_pending & bit)
+		return;
+	l->esr_pending |= bit;
+	if (!(lvt & APIC_LVT_MASKED))
+		vlapic_accept(l, lvt & LVT_VEC, false);	/* vector < 16: dropped */
+}
+
+/* An interrupt generated inside this APIC (LVT, SELF IPI). */
+static void deliver_local(struct vlapic *l, u8 vector)
+{
+	if (vector < 16)
+		set_error(l, APIC_ESR_RECV_ILLEGAL_VECTOR);
+	else
+		vlapic_accept(l, vector, false);
+}
+
+u32 vlapic_ppr(const struct vlapic *l)
+{
+	int isrv = highest_bit(l->isr, false);
+	u32 isr_class = isrv < 0 ? 0 : (u32)isrv & 0xf0;
+
+	/* SDM 11.8.3.1: PPR = TPR if TPR[7:4] >= ISRV[7:4], else ISRV[7:4] << 4 */
+	return (l->tpr & 0xf0) >= isr_class ? l->tpr : isr_class;
+}
+
+int vlapic_pending_vector(struct vlapic *l)
+{
+	int v;
+
+	if (!hw_enabled(l))
+		return -1;
+	v = highest_bit(l->irr, true);
+	if (v < 0 || (u32)(v >> 4) <= vlapic_ppr(l) >> 4)
+		return -1;
+	return v;
+}
+
+void vlapic_ack(struct vlapic *l, u8 vector)
+{
+	u32 bit = 1u << (vector % 32);
+
+	__atomic_fetch_and(&l->irr[vector / 32], ~bit, __ATOMIC_SEQ_CST);
+	l->isr[vector / 32] |= bit;
+}
+
+bool vlapic_has_pending_irr(struct vlapic *l)
+{
+	return highest_bit(l->irr, true) >= 0;
+}
+
+bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical)
+{
+	u32 ldr;
+
+	if (dest == APIC_BROADCAST)
+		return true;
+	if (!logical)
+		return dest == l->id;
+	/* SDM 11.12.10.2: LDR = x2APIC ID[19:4] << 16 | 1 << x2APIC ID[3:0] */
+	ldr = ((l->id >> 4) << 16) | (1u << (l->id & 0xf));
+	return (dest >> 16) == (ldr >> 16) && (dest & ldr & 0xffff);
+}
+
+static void eoi(struct vlapic *l)
+{
+	int v = highest_bit(l->isr, false);
+
+	l->eois++;
+	if (v < 0)
+		return;
+	l->isr[v / 32] &= ~(1u << (v % 32));
+	/* SDM 11.8.5: a level-triggered EOI is broadcast to the IOAPICs. */
+	if (test_vec(l->tmr, (u8)v) && l->ops && l->ops->eoi_level)
+		l->ops->eoi_level(l->ctx, (u8)v);
+}
+
+static void send_icr(struct vlapic *l, u64 val)
+{
+	struct vlapic_ipi ipi = {
+		.vector = val & 0xff,
+		.mode = (val >> 8) & 7,
+		.logical = val & BIT(11),
+		.level_assert = val & BIT(14),
+		.level_trigger = val & BIT(15),
+		.shorthand = (val >> 18) & 3,
+		.dest = (u32)(val >> 32),
+	};
+
+	l->icr = val;
+	switch (ipi.mode) {
+	case APIC_DM_FIXED:
+	case APIC_DM_LOWEST:
+		if (ipi.vector < 16) {
+			set_error(l, APIC_ESR_SEND_ILLEGAL_VECTOR);
+			return;
+		}
+		break;
+	case APIC_DM_INIT:
+		/* INIT level de-assert: no effect on P4 and later (SDM 11.6.1). */
+		if (!ipi.level_assert)
+			return;
+		break;
+	case APIC_DM_SMI:
+	case APIC_DM_NMI:
+	case APIC_DM_STARTUP:
+		break;
+	default:		/* 3 and 7 (ExtINT) are reserved in the ICR */
+		return;
+	}
+	l->ipis_sent++;
+	if (l->ops && l->ops->send_ipi)
+		l->ops->send_ipi(l->ctx, &ipi);
+}
+
+static u32 timer_ccr(const struct vlapic *l, u64 now)
+{
+	u64 left, count;
+
+	if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE || !l->timer_deadline || !l->timer_period)
+		return 0;
+	if (now < l->timer_deadline) {
+		left = l->timer_deadline - now;
+	} else if (timer_mode(l) == APIC_TIMER_PERIODIC) {
+		/* Expired, vlapic_timer_update not run yet: into a later period. */
+		left = l->timer_period - (now - l->timer_deadline) % l->timer_period;
+	} else {
+		return 0;
+	}
+	/* Proportional to the armed period, so a later DCR write does not skew it. */
+	count = mul_div(left, l->timer_icr, l->timer_period);
+	return count > l->timer_icr ? l->timer_icr : (u32)count;
+}
+
+void vlapic_timer_update(struct vlapic *l, u64 now)
+{
+	u32 lvt = l->lvt[VLAPIC_LVT_TIMER];
+
+	if (!l->timer_deadline || now < l->timer_deadline)
+		return;
+	l->timer_fires++;
+	if (!(lvt & APIC_LVT_MASKED))
+		deliver_local(l, lvt & LVT_VEC);
+	switch (APIC_LVT_TIMER_MODE(lvt)) {
+	case APIC_TIMER_PERIODIC:
+		if (l->timer_period) {
+			/* Next = prev + period, past now: missed periods are dropped. */
+			u64 missed = (now - l->timer_deadline) / l->timer_period;
+
+			l->timer_deadline = sat_add(l->timer_deadline,
+						    (missed + 1) * l->timer_period);
+			break;
+		}
+		timer_stop(l);
+		break;
+	case APIC_TIMER_TSC_DEADLINE:
+		l->tsc_deadline_msr = 0;
+		timer_stop(l);
+		break;
+	default:
+		timer_stop(l);
+		break;
+	}
+}
+
+u64 vlapic_next_deadline(const struct vlapic *l)
+{
+	return l->timer_deadline;
+}
+
+static void write_lvt(struct vlapic *l, int idx, u32 val)
+{
+	u32 old = l->lvt[idx];
+
+	val = (val & lvt_writable[idx]) | (old & LVT_RO);
+	/* SDM 11.4.7.2: while software-disabled, the mask bits stay set. */
+	if (!sw_enabled(l))
+		val |= APIC_LVT_MASKED;
+	l->lvt[idx] = val;
+	/* SDM 11.5.4.1: switching to or from TSC-deadline mode disarms the timer.
+	 * One-shot <-> periodic keeps it running; the new mode applies at expiry. */
+	if (idx == VLAPIC_LVT_TIMER &&
+	    (APIC_LVT_TIMER_MODE(old) == APIC_TIMER_TSC_DEADLINE) !=
+		    (APIC_LVT_TIMER_MODE(val) == APIC_TIMER_TSC_DEADLINE)) {
+		l->timer_icr = 0;
+		l->tsc_deadline_msr = 0;
+		timer_stop(l);
+	}
+}
+
+static int lvt_index(u32 msr)
+{
+	if (msr == X2APIC_LVT_CMCI)
+		return VLAPIC_LVT_CMCI;
+	if (msr >= X2APIC_LVT_TIMER && msr <= X2APIC_LVT_ERROR)
+		return (int)(msr - 0x831);
+	return -1;
+}
+
+/* SDM 11.12.5: EN=0/EXTD=1 is invalid; x2APIC -> xAPIC and disabled -> x2APIC are
+ * illegal transitions. The base address cannot be moved: other values are ignored
+ * and 0xFEE00000 reads back. BSP is read-only. Going to disabled resets the APIC. */
+static int write_apic_base(struct vlapic *l, u64 val)
+{
+	u64 old = l->apic_base;
+	bool en = val & APIC_BASE_EN, extd = val & APIC_BASE_EXTD;
+	bool old_en = old & APIC_BASE_EN, old_extd = old & APIC_BASE_EXTD;
+
+	if ((val & APIC_BASE_RSVD) || (!en && extd))
+		return -1;
+	if (old_en && old_extd && en && !extd)
+		return -1;
+	if (!old_en && en && extd)
+		return -1;
+	if (old_en && !en)
+		reset_regs(l);
+	__atomic_store_n(&l->apic_base,
+			 APIC_DEFAULT_BASE | (val & (APIC_BASE_EN | APIC_BASE_EXTD)) |
+				 (old & APIC_BASE_BSP),
+			 __ATOMIC_RELAXED);
+	return 0;
+}
+
+int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
+{
+	int idx;
+
+	if (msr == MSR_IA32_APIC_BASE) {
+		*val = l->apic_base;
+		return 0;
+	}
+	if (msr == MSR_IA32_TSC_DEADLINE) {
+		*val = timer_mode(l) == APIC_TIMER_TSC_DEADLINE ? l->tsc_deadline_msr : 0;
+		return 0;
+	}
+	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !x2apic_mode(l))
+		return -1;
+
+	if (msr >= X2APIC_ISR0 && msr < X2APIC_ISR0 + 8) {
+		*val = l->isr[msr - X2APIC_ISR0];
+		return 0;
+	}
+	if (msr >= X2APIC_TMR0 && msr < X2APIC_TMR0 + 8) {
+		*val = __atomic_load_n(&l->tmr[msr - X2APIC_TMR0], __ATOMIC_ACQUIRE);
+		return 0;
+	}
+	if (msr >= X2APIC_IRR0 && msr < X2APIC_IRR0 + 8) {
+		*val = __atomic_load_n(&l->irr[msr - X2APIC_IRR0], __ATOMIC_ACQUIRE);
+		return 0;
+	}
+	idx = lvt_index(msr);
+	if (idx >= 0) {
+		*val = l->lvt[idx];
+		return 0;
+	}
+	switch (msr) {
+	case X2APIC_ID:
+		*val = l->id;
+		return 0;
+	case X2APIC_VERSION:
+		*val = VLAPIC_VERSION;
+		return 0;
+	case X2APIC_TPR:
+		*val = l->tpr;
+		return 0;
+	case X2APIC_PPR:
+		*val = vlapic_ppr(l);
+		return 0;
+	case X2APIC_LDR:
+		*val = ((l->id >> 4) << 16) | (1u << (l->id & 0xf));
+		return 0;
+	case X2APIC_SVR:
+		*val = l->svr;
+		return 0;
+	case X2APIC_ESR:
+		*val = l->esr;
+		return 0;
+	case X2APIC_ICR:
+		*val = l->icr;	/* delivery status (bit 12) is always 0 */
+		return 0;
+	case X2APIC_TIMER_ICR:
+		*val = l->timer_icr;
+		return 0;
+	case X2APIC_TIMER_CCR:
+		*val = timer_ccr(l, now);
+		return 0;
+	case X2APIC_TIMER_DCR:
+		*val = l->timer_dcr;
+		return 0;
+	default:		/* EOI and SELF IPI are write-only; the rest is absent */
+		return -1;
+	}
+}
+
+int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
+{
+	int idx;
+
+	if (msr == MSR_IA32_APIC_BASE)
+		return write_apic_base(l, val);
+	if (msr == MSR_IA32_TSC_DEADLINE) {
+		/* SDM 11.5.4.1: ignored outside TSC-deadline mode; 0 disarms. */
+		if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE) {
+			l->tsc_deadline_msr = val;
+			l->timer_deadline = val;
+			l->timer_period = 0;
+		}
+		return 0;
+	}
+	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !x2apic_mode(l))
+		return -1;
+	if (msr == X2APIC_ICR) {
+		if (val & ICR_RSVD)
+			return -1;
+		send_icr(l, val);
+		return 0;
+	}
+	/* Every other register is 32 bits wide: 63:32 are reserved. */
+	if (val >> 32)
+		return -1;
+
+	idx = lvt_index(msr);
+	if (idx >= 0) {
+		if (val & ~(u64)(lvt_writable[idx] | LVT_RO))
+			return -1;
+		/* Timer mode 11b is reserved (SDM Figure 11-8). */
+		if (idx == VLAPIC_LVT_TIMER && APIC_LVT_TIMER_MODE(val) == 3)
+			return -1;
+		write_lvt(l, idx, (u32)val);
+		return 0;
+	}
+	switch (msr) {
+	case X2APIC_TPR:
+		if (val & ~0xffull)
+			return -1;
+		l->tpr = (u32)val;
+		return 0;
+	case X2APIC_EOI:
+		if (val)
+			return -1;
+		eoi(l);
+		return 0;
+	case X2APIC_SVR:
+		if (val & ~(u64)SVR_WRITABLE)
+			return -1;
+		__atomic_store_n(&l->svr, (u32)val, __ATOMIC_RELAXED);
+		/* SDM 11.4.7.2: software disable sets every LVT mask bit. */
+		if (!(val & APIC_SVR_ENABLE))
+			for (int i = 0; i < VLAPIC_NR_LVT; i++)
+				l->lvt[i] |= APIC_LVT_MASKED;
+		return 0;
+	case X2APIC_ESR:
+		/* Table 11-6: non-zero writes #GP. A write latches the new errors. */
+		if (val)
+			return -1;
+		l->esr = l->esr_pending;
+		l->esr_pending = 0;
+		return 0;
+	case X2APIC_TIMER_ICR:
+		/* SDM 11.5.4.1: ignored in TSC-deadline mode. */
+		if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE)
+			return 0;
+		l->timer_icr = (u32)val;
+		if (!val) {
+			timer_stop(l);
+			return 0;
+		}
+		l->timer_period = ticks_to_tsc(l, val * timer_divisor(l->timer_dcr));
+		if (!l->timer_period)
+			l->timer_period = 1;
+		l->timer_deadline = sat_add(now, l->timer_period);
+		return 0;
+	case X2APIC_TIMER_DCR:
+		/* Takes effect at the next initial-count write. */
+		if (val & ~0xbull)
+			return -1;
+		l->timer_dcr = (u32)val;
+		return 0;
+	case X2APIC_SELF_IPI:
+		if (val & ~0xffull)
+			return -1;
+		if (val < 16) {
+			set_error(l, APIC_ESR_RECV_ILLEGAL_VECTOR);
+			return 0;
+		}
+		l->self_ipis++;
+		vlapic_accept(l, (u8)val, false);
+		return 0;
+	default:		/* read-only (ID, version, PPR, LDR, ISR/TMR/IRR, CCR) or absent */
+		return -1;
+	}
+}

@@ -1,0 +1,176 @@
+/* Virtual local APIC in x2APIC mode, one per vCPU (Intel SDM vol. 3, chapter 11).
+ *
+ * The guest reaches it only through MSRs: the x2APIC registers 0x800-0x8FF,
+ * IA32_APIC_BASE (0x1B) and IA32_TSC_DEADLINE (0x6E0). There is no xAPIC MMIO page:
+ * vCPUs start with x2APIC already enabled. The xAPIC state (EN=1, EXTD=0) can be
+ * entered through IA32_APIC_BASE (disabled -> xAPIC -> x2APIC is the SDM's way back
+ * from a disabled APIC), but in it the registers are not reachable at all.
+ *
+ * Concurrency: everything belongs to the physical CPU that runs the vCPU, except
+ * irr[] and tmr[], which vlapic_accept() may set from any physical CPU (__atomic
+ * builtins on both sides), and the svr / apic_base reads done by vlapic_accept().
+ *
+ * Time is the TSC (u64 cycles, absolute). The APIC timer counts at a fixed virtual
+ * bus frequency of VLAPIC_BUS_HZ (1 GHz) before the divide configuration, converted
+ * to TSC cycles with the tsc_hz given to vlapic_init(). Guests that do not use
+ * TSC-deadline mode calibrate it (or are told it through CPUID 0x15 / a PV leaf).
+ *
+ * Not modelled: LINT0/LINT1 pins, thermal/perf/CMCI sources (their LVTs are plain
+ * storage), directed EOI (version bit 24 = 0), lowest-priority arbitration (the VM
+ * layer resolves targets), xAPIC MMIO. */
+#ifndef ARCH_X86_VLAPIC_H
+#define ARCH_X86_VLAPIC_H
+
+#include "hv/types.h"
+
+#define VLAPIC_BUS_HZ 1000000000ull	/* APIC timer input clock (before the divider) */
+
+#define MSR_IA32_APIC_BASE 0x1b
+#define MSR_IA32_TSC_DEADLINE 0x6e0
+#define MSR_X2APIC_FIRST 0x800
+#define MSR_X2APIC_LAST 0x8ff
+
+#define APIC_BASE_BSP BIT(8)
+#define APIC_BASE_EXTD BIT(10)
+#define APIC_BASE_EN BIT(11)
+#define APIC_DEFAULT_BASE 0xfee00000ull
+
+/* Version register: version 0x14, max LVT entry 6 (CMCI present), no directed EOI. */
+#define VLAPIC_VERSION ((6u << 16) | 0x14)
+
+/* lvt[] index; x2APIC MSR = 0x831 + index, except CMCI at 0x82F. */
+enum vlapic_lvt {
+	VLAPIC_LVT_CMCI,	/* 0x82F */
+	VLAPIC_LVT_TIMER,	/* 0x832 */
+	VLAPIC_LVT_THERMAL,	/* 0x833 */
+	VLAPIC_LVT_PERF,	/* 0x834 */
+	VLAPIC_LVT_LINT0,	/* 0x835 */
+	VLAPIC_LVT_LINT1,	/* 0x836 */
+	VLAPIC_LVT_ERROR,	/* 0x837 */
+	VLAPIC_NR_LVT
+};
+
+#define APIC_LVT_MASKED BIT(16)
+#define APIC_LVT_TIMER_MODE(v) (((v) >> 17) & 3)
+#define APIC_TIMER_ONESHOT 0
+#define APIC_TIMER_PERIODIC 1
+#define APIC_TIMER_TSC_DEADLINE 2
+
+#define APIC_SVR_ENABLE BIT(8)
+
+/* ESR bits (SDM 11.5.3) */
+#define APIC_ESR_SEND_ILLEGAL_VECTOR BIT(5)
+#define APIC_ESR_RECV_ILLEGAL_VECTOR BIT(6)
+
+/* ICR delivery modes (also struct vlapic_ipi.mode) */
+#define APIC_DM_FIXED 0
+#define APIC_DM_LOWEST 1
+#define APIC_DM_SMI 2
+#define APIC_DM_NMI 4
+#define APIC_DM_INIT 5
+#define APIC_DM_STARTUP 6
+#define APIC_DM_EXTINT 7
+
+/* ICR destination shorthands */
+#define APIC_SH_NONE 0
+#define APIC_SH_SELF 1
+#define APIC_SH_ALL 2
+#define APIC_SH_OTHERS 3
+
+#define APIC_BROADCAST 0xffffffffu	/* x2APIC broadcast destination */
+
+/* A decoded ICR write. The vlapic drops, before calling send_ipi: INIT level
+ * de-assert (mode 5, level_assert 0; obsolete since the Pentium 4, SDM 11.6.1),
+ * the reserved modes 3 and 7, and fixed/lowest-priority IPIs with a vector < 16
+ * (ESR "send illegal vector" instead). */
+struct vlapic_ipi {
+	u8 vector;
+	u8 mode;		/* APIC_DM_* */
+	bool logical;		/* destination mode */
+	bool level_assert;	/* ICR bit 14 */
+	bool level_trigger;	/* ICR bit 15 */
+	u8 shorthand;		/* APIC_SH_* */
+	u32 dest;		/* ICR[63:32], x2APIC destination */
+};
+
+struct vlapic_ops {
+	/* ICR write (not the SELF IPI register): the VM layer resolves the targets,
+	 * including shorthand "self", and calls vlapic_accept() (fixed/lowest) or its
+	 * own NMI/INIT/SIPI handling on each. Called on the owner's CPU. */
+	void (*send_ipi)(void *ctx, const struct vlapic_ipi *ipi);
+	/* EOI of a vector whose TMR bit was set (level-triggered): for the IOAPIC. */
+	void (*eoi_level)(void *ctx, u8 vector);
+};
+
+struct vlapic {
+	u32 id;			/* x2APIC ID */
+	u64 apic_base;		/* IA32_APIC_BASE */
+	u32 irr[8];		/* __atomic: set by any CPU */
+	u32 tmr[8];		/* __atomic: set/cleared by vlapic_accept() on any CPU */
+	u32 isr[8];
+	u32 tpr, svr;
+	u32 esr;		/* value the guest reads */
+	u32 esr_pending;	/* errors since the last ESR write */
+	u32 lvt[VLAPIC_NR_LVT];
+	u64 icr;		/* last ICR write */
+	u32 timer_icr, timer_dcr;
+	u64 timer_deadline;	/* absolute TSC of the next expiry, 0 = none */
+	u64 timer_period;	/* TSC cycles of one full count (one-shot/periodic) */
+	u64 tsc_deadline_msr;	/* IA32_TSC_DEADLINE as the guest reads it */
+	u64 tsc_hz;
+	const struct vlapic_ops *ops;
+	void *ctx;
+	/* counters */
+	u64 ipis_sent;		/* send_ipi calls */
+	u64 self_ipis;		/* SELF IPI register writes delivered */
+	u64 timer_fires;	/* timer expiries, masked ones included */
+	u64 eois;		/* EOI register writes */
+};
+
+/* Power-up state: x2APIC enabled (EN|EXTD, BSP for vCPU 0), software-disabled
+ * (SVR 0xFF), every LVT masked, timer stopped. tsc_hz 0 is taken as VLAPIC_BUS_HZ. */
+void vlapic_init(struct vlapic *l, u32 id, bool bsp, u64 tsc_hz, const struct vlapic_ops *ops,
+		 void *ctx);
+
+/* INIT (SDM 11.4.7.3): registers back to their power-up values, keeping the ID,
+ * IA32_APIC_BASE (so an AP stays in x2APIC mode), the TSC rate and the counters. */
+void vlapic_reset(struct vlapic *l);
+
+/* MSR accesses (0x1B, 0x6E0, 0x800-0x8FF). 0, or -1: inject #GP(0) and change nothing.
+ * #GP: unknown x2APIC register, read of a write-only / write of a read-only register,
+ * a reserved bit set (RsvdZ, SDM 11.12.1.3; bits 63:32 of every register but ICR), a
+ * non-zero EOI/ESR write, x2APIC mode not enabled, an invalid IA32_APIC_BASE
+ * transition (SDM 11.12.5). now: current guest TSC. */
+int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now);
+int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now);
+
+/* Accepts a fixed interrupt: sets IRR, and TMR when level (clears it when edge).
+ * Callable from any CPU. False (nothing set) if vector < 16 or the APIC is hardware-
+ * or software-disabled. The caller then kicks the owner if needed. */
+bool vlapic_accept(struct vlapic *l, u8 vector, bool level);
+
+/* Highest IRR vector whose priority class is above PPR's, else -1. */
+int vlapic_pending_vector(struct vlapic *l);
+
+/* The vector was injected into the guest: IRR -> ISR (PPR rises). */
+void vlapic_ack(struct vlapic *l, u8 vector);
+
+/* Any IRR bit set (wakes a halted vCPU; vlapic_pending_vector decides delivery). */
+bool vlapic_has_pending_irr(struct vlapic *l);
+
+/* Fires the timer if now >= its deadline: the LVT timer vector goes to IRR unless
+ * masked. Periodic rearms at prev + period, skipping missed periods (one interrupt
+ * however late); one-shot and TSC-deadline disarm (IA32_TSC_DEADLINE reads 0). */
+void vlapic_timer_update(struct vlapic *l, u64 now);
+
+/* Absolute TSC of the next timer expiry, or 0 if none is armed. */
+u64 vlapic_next_deadline(const struct vlapic *l);
+
+/* x2APIC destination match (SDM 11.12.10): physical: dest == id; logical: cluster
+ * dest[31:16] == id >> 4 and dest[15:0] has bit id & 15; 0xFFFFFFFF matches all. */
+bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical);
+
+/* Current PPR (SDM 11.8.3.1). */
+u32 vlapic_ppr(const struct vlapic *l);
+
+#endif

@@ -1,0 +1,59 @@
+/* The x86 side of VM and vCPU life: creation, start requests and timers. */
+#include "arch/cpu.h"
+#include "arch/x86/guest.h"
+#include "boot/config.h"
+#include "hv/arch.h"
+#include "hv/console.h"
+
+static u64 boot_entry, boot_start_info;
+
+int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img)
+{
+	if (vm->ram_size > GPA_LOW_RAM_END || (vm->ram_size & (2 * MiB - 1))) {
+		printk("hv: VM '%s': memory must be a multiple of 2 MiB and at most %llu MiB\n", vm->name,
+		       (unsigned long long)(GPA_LOW_RAM_END >> 20));
+		return -1;
+	}
+	if (svm_vm_init(vm))
+		return -1;
+	x86_vm_irq_init(vm);
+	x86_platform_init(vm);
+	return x86_linux_load(vm, cfg, img, &boot_entry, &boot_start_info);
+}
+
+int arch_vcpu_create(struct vcpu *v)
+{
+	x86_vcpu_irq_init(v);
+	return svm_vcpu_init(v, boot_entry, boot_start_info);
+}
+
+void arch_vcpu_poll(struct vcpu *v, u64 now)
+{
+	if (__atomic_exchange_n(&v->arch.init_pending, false, __ATOMIC_ACQ_REL) && v->id != 0) {
+		v->state = VCPU_WAIT_SIPI;
+		vlapic_reset(&v->arch.lapic);
+		__atomic_store_n(&v->arch.sipi_vector, -1, __ATOMIC_RELEASE);
+	}
+	s32 sipi = __atomic_exchange_n(&v->arch.sipi_vector, -1, __ATOMIC_ACQ_REL);
+	if (sipi >= 0 && v->state == VCPU_WAIT_SIPI) {
+		svm_vcpu_sipi(v, (u8)sipi);
+		v->state = VCPU_RUNNABLE;
+	}
+	if (v->state != VCPU_WAIT_SIPI)
+		vlapic_timer_update(&v->arch.lapic, now);
+}
+
+bool arch_vcpu_wants_to_run(struct vcpu *v)
+{
+	if (v->state == VCPU_WAIT_SIPI)
+		return false;
+	if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE))
+		return true;
+	/* HLT with interrupts off waits for NMI/INIT only (SDM vol. 2, HLT). */
+	return vlapic_pending_vector(&v->arch.lapic) >= 0 && svm_vcpu_interruptible(v);
+}
+
+u64 arch_vcpu_next_timer(struct vcpu *v)
+{
+	return vlapic_next_deadline(&v->arch.lapic);
+}

@@ -1,0 +1,397 @@
+/* Configuration file parser (see config.h). Works on (pointer, length) slices of
+ * the text, so lines may be arbitrarily long and nothing is copied until a value
+ * is stored. */
+#include "boot/config.h"
+#include "hv/lib.h"
+
+struct slice {
+	const char *s;
+	size_t n;
+};
+
+enum section { SEC_NONE, SEC_HV, SEC_VM };
+
+enum key { K_PCPUS, K_CONSOLE, K_KERNEL, K_INITRD, K_CMDLINE, K_VCPUS, K_MEMORY };
+
+static const struct {
+	const char *name;
+	enum section sec;
+} keys[] = {
+	[K_PCPUS] = { "pcpus", SEC_HV },
+	[K_CONSOLE] = { "console", SEC_HV },
+	[K_KERNEL] = { "kernel", SEC_VM },
+	[K_INITRD] = { "initrd", SEC_VM },
+	[K_CMDLINE] = { "cmdline", SEC_VM },
+	[K_VCPUS] = { "vcpus", SEC_VM },
+	[K_MEMORY] = { "memory", SEC_VM },
+};
+
+struct parser {
+	struct hv_config *cfg;
+	struct cfg_error *err;
+	int line;
+	enum section sec;
+	struct vm_config *vm;	/* current [vm] section */
+	u32 seen;		/* bitmask of keys seen in the current section */
+	bool have_hv;
+	int console_line;
+};
+
+/* Longest excerpt of the input quoted in an error message. */
+#define SHOW_MAX 48
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static struct slice trim(const char *s, size_t n)
+{
+	while (n && is_space(*s))
+		s++, n--;
+	while (n && is_space(s[n - 1]))
+		n--;
+	return (struct slice){ s, n };
+}
+
+static bool slice_eq(struct slice a, const char *b)
+{
+	size_t n = strlen(b);
+	return a.n == n && !memcmp(a.s, b, n);
+}
+
+/* Copies an excerpt of the input into buf for an error message: shortened with
+ * "..." and with unprintable bytes replaced, so it is safe on a serial console. */
+static const char *show(char *buf, struct slice v)
+{
+	size_t n = v.n > SHOW_MAX ? SHOW_MAX - 3 : v.n;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u8 c = (u8)v.s[i];
+		buf[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (n < v.n) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+static int fail(struct parser *ps, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static int fail(struct parser *ps, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->err) {
+		ps->err->line = line;
+		va_start(ap, fmt);
+		vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
+		va_end(ap);
+	}
+	/* Never hand back a half-parsed configuration. */
+	memset(ps->cfg, 0, sizeof(*ps->cfg));
+	return -1;
+}
+
+static int digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Decimal or 0x hex, no sign; -1 on anything else or on overflow. */
+static int parse_u64(struct slice v, u64 *out)
+{
+	unsigned int base = 10;
+	size_t i = 0;
+	u64 x = 0;
+
+	if (v.n > 2 && v.s[0] == '0' && (v.s[1] | 0x20) == 'x') {
+		base = 16;
+		i = 2;
+	}
+	if (i == v.n)
+		return -1;
+	for (; i < v.n; i++) {
+		int d = digit(v.s[i]);
+
+		if (d < 0 || (unsigned int)d >= base)
+			return -1;
+		if (x > (UINT64_MAX - (unsigned int)d) / base)
+			return -1;
+		x = x * base + (unsigned int)d;
+	}
+	*out = x;
+	return 0;
+}
+
+/* A number with an optional K, M or G suffix (any case). */
+static int parse_size(struct slice v, u64 *out)
+{
+	unsigned int shift = 0;
+	u64 x;
+
+	if (v.n) {
+		switch (v.s[v.n - 1] | 0x20) {
+		case 'k':
+			shift = 10;
+			break;
+		case 'm':
+			shift = 20;
+			break;
+		case 'g':
+			shift = 30;
+			break;
+		}
+	}
+	if (shift)
+		v.n--;
+	if (parse_u64(v, &x) || x > (UINT64_MAX >> shift))
+		return -1;
+	*out = x << shift;
+	return 0;
+}
+
+static bool valid_name(struct slice v)
+{
+	size_t i;
+
+	if (v.n == 0 || v.n >= CFG_NAME_MAX)
+		return false;
+	for (i = 0; i < v.n; i++) {
+		char c = v.s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+static void copy_str(char *dst, struct slice v)
+{
+	memcpy(dst, v.s, v.n);
+	dst[v.n] = 0;
+}
+
+static int set_str(struct parser *ps, char *dst, size_t size, struct slice v, const char *key)
+{
+	if (v.n >= size)
+		return fail(ps, ps->line, "value too long for %s (max %u characters)", key,
+			    (unsigned int)(size - 1));
+	copy_str(dst, v);
+	return 0;
+}
+
+static int set_num(struct parser *ps, u32 *dst, struct slice v, const char *key, u32 max)
+{
+	char buf[SHOW_MAX + 1];
+	u64 x;
+
+	if (parse_u64(v, &x) || x < 1 || x > max)
+		return fail(ps, ps->line, "bad value '%s' for %s: expected a number 1..%u",
+			    show(buf, v), key, max);
+	*dst = (u32)x;
+	return 0;
+}
+
+static int set_memory(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+	u64 x;
+
+	if (parse_size(v, &x) || x < CFG_MIN_MEMORY || x > CFG_MAX_MEMORY || x % PAGE_SIZE)
+		return fail(ps, ps->line,
+			    "bad value '%s' for memory: expected a size 16M..64G, a multiple of 4K",
+			    show(buf, v));
+	ps->vm->memory = x;
+	return 0;
+}
+
+static int parse_section(struct parser *ps, struct slice l)
+{
+	char buf[SHOW_MAX + 1];
+	struct hv_config *cfg = ps->cfg;
+	struct slice in, name;
+	struct vm_config *vm;
+	u32 i;
+
+	if (l.n < 2 || l.s[l.n - 1] != ']')
+		return fail(ps, ps->line, "bad section header '%s': expected '[hv]' or '[vm NAME]'",
+			    show(buf, l));
+	in = trim(l.s + 1, l.n - 2);
+	ps->seen = 0;
+	if (slice_eq(in, "hv")) {
+		if (ps->have_hv)
+			return fail(ps, ps->line, "duplicate [hv] section");
+		ps->have_hv = true;
+		ps->sec = SEC_HV;
+		return 0;
+	}
+	if (in.n < 2 || memcmp(in.s, "vm", 2) || (in.n > 2 && !is_space(in.s[2])))
+		return fail(ps, ps->line, "unknown section '%s'", show(buf, l));
+
+	name = trim(in.s + 2, in.n - 2);
+	if (!name.n)
+		return fail(ps, ps->line, "missing VM name in '[vm NAME]'");
+	if (!valid_name(name))
+		return fail(ps, ps->line,
+			    "bad VM name '%s': expected 1..%u characters of A-Z a-z 0-9 _ -",
+			    show(buf, name), (unsigned int)CFG_NAME_MAX - 1);
+	for (i = 0; i < cfg->nvms; i++)
+		if (slice_eq(name, cfg->vms[i].name))
+			return fail(ps, ps->line, "duplicate VM name '%s'", cfg->vms[i].name);
+	if (cfg->nvms == CFG_MAX_VMS)
+		return fail(ps, ps->line, "too many VMs (max %u)", (unsigned int)CFG_MAX_VMS);
+
+	vm = &cfg->vms[cfg->nvms++];
+	copy_str(vm->name, name);
+	vm->vcpus = 1;
+	vm->memory = CFG_DEFAULT_MEMORY;
+	vm->line = ps->line;
+	ps->vm = vm;
+	ps->sec = SEC_VM;
+	return 0;
+}
+
+static int parse_key(struct parser *ps, struct slice l)
+{
+	char buf[SHOW_MAX + 1];
+	struct hv_config *cfg = ps->cfg;
+	struct slice k, v;
+	const char *name;
+	size_t eq;
+	u32 id;
+
+	for (eq = 0; eq < l.n && l.s[eq] != '='; eq++)
+		;
+	if (eq == l.n)
+		return fail(ps, ps->line, "line is not 'key = value'");
+	k = trim(l.s, eq);
+	v = trim(l.s + eq + 1, l.n - eq - 1);
+	if (!k.n)
+		return fail(ps, ps->line, "line is not 'key = value'");
+	if (ps->sec == SEC_NONE)
+		return fail(ps, ps->line, "key outside of a section");
+
+	for (id = 0; id < ARRAY_SIZE(keys); id++)
+		if (keys[id].sec == ps->sec && slice_eq(k, keys[id].name))
+			break;
+	if (id == ARRAY_SIZE(keys)) {
+		if (ps->sec == SEC_HV)
+			return fail(ps, ps->line, "unknown key '%s' in [hv]", show(buf, k));
+		return fail(ps, ps->line, "unknown key '%s' in [vm %s]", show(buf, k), ps->vm->name);
+	}
+	name = keys[id].name;
+	if (ps->seen & BIT(id))
+		return fail(ps, ps->line, "duplicate key '%s'", name);
+	ps->seen |= BIT(id);
+	if (!v.n && id != K_CMDLINE)
+		return fail(ps, ps->line, "empty value for %s", name);
+
+	switch ((enum key)id) {
+	case K_PCPUS:
+		return set_num(ps, &cfg->pcpus, v, name, CFG_MAX_PCPUS);
+	case K_CONSOLE:
+		ps->console_line = ps->line;
+		return set_str(ps, cfg->console, sizeof(cfg->console), v, name);
+	case K_KERNEL:
+		return set_str(ps, ps->vm->kernel, sizeof(ps->vm->kernel), v, name);
+	case K_INITRD:
+		return set_str(ps, ps->vm->initrd, sizeof(ps->vm->initrd), v, name);
+	case K_CMDLINE:
+		return set_str(ps, ps->vm->cmdline, sizeof(ps->vm->cmdline), v, name);
+	case K_VCPUS:
+		return set_num(ps, &ps->vm->vcpus, v, name, CFG_MAX_VCPUS);
+	case K_MEMORY:
+		return set_memory(ps, v);
+	}
+	return 0;
+}
+
+static int parse_line(struct parser *ps, const char *s, size_t n)
+{
+	struct slice l = trim(s, n);
+	size_t i;
+
+	if (!l.n || l.s[0] == '#' || l.s[0] == ';')
+		return 0;
+	/* Whitespace followed by '#' starts a trailing comment. */
+	for (i = 1; i < l.n; i++) {
+		if (l.s[i] == '#' && (l.s[i - 1] == ' ' || l.s[i - 1] == '\t')) {
+			l = trim(l.s, i);
+			break;
+		}
+	}
+	if (l.s[0] == '[')
+		return parse_section(ps, l);
+	return parse_key(ps, l);
+}
+
+static int check_nul(struct parser *ps, const char *text, size_t len)
+{
+	int line = 1;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] == '\n')
+			line++;
+		if (text[i])
+			continue;
+		if (len >= 2 && (((u8)text[0] == 0xff && (u8)text[1] == 0xfe) ||
+				 ((u8)text[0] == 0xfe && (u8)text[1] == 0xff)))
+			return fail(ps, line, "NUL byte in file (UTF-16? save it as ASCII or UTF-8)");
+		return fail(ps, line, "NUL byte in file");
+	}
+	return 0;
+}
+
+int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg_error *err)
+{
+	struct parser ps = { .cfg = cfg, .err = err };
+	char buf[SHOW_MAX + 1];
+	size_t pos = 0, end;
+	struct slice con;
+	u32 i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (err) {
+		err->line = 0;
+		err->msg[0] = 0;
+	}
+	if (check_nul(&ps, text, len))
+		return -1;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		pos = 3;	/* UTF-8 byte order mark */
+
+	while (pos < len) {
+		for (end = pos; end < len && text[end] != '\n'; end++)
+			;
+		ps.line++;
+		if (parse_line(&ps, text + pos, end - pos))
+			return -1;
+		pos = end + 1;
+	}
+
+	if (!cfg->nvms)
+		return fail(&ps, 0, "no [vm ...] section");
+	for (i = 0; i < cfg->nvms; i++)
+		if (!cfg->vms[i].kernel[0])
+			return fail(&ps, cfg->vms[i].line, "[vm %s] has no kernel", cfg->vms[i].name);
+	if (!cfg->console[0]) {
+		memcpy(cfg->console, cfg->vms[0].name, sizeof(cfg->console));
+		return 0;
+	}
+	for (i = 0; i < cfg->nvms; i++)
+		if (!strcmp(cfg->console, cfg->vms[i].name))
+			return 0;
+	con = (struct slice){ cfg->console, strlen(cfg->console) };
+	return fail(&ps, ps.console_line, "console '%s' is not a configured VM", show(buf, con));
+}

@@ -1,0 +1,58 @@
+/* Parser for the hypervisor configuration file (INI style).
+ *
+ *   # comment                 ; comment
+ *   [hv]
+ *   pcpus = 4                 # 0 or absent: every CPU the firmware lists
+ *   console = linux0          # VM that gets serial input first (default: first VM)
+ *   [vm linux0]
+ *   kernel = \vmlinux         # required
+ *   initrd = \initrd.gz
+ *   cmdline = console=ttyS0 quiet
+ *   vcpus = 2                 # 1..64, default 1
+ *   memory = 512M             # N, NK, NM, NG; 16M..64G, multiple of 4K; default 256M
+ *
+ * Whitespace followed by '#' starts a trailing comment. Sections and keys are
+ * case-sensitive; numbers are decimal or 0x hex. Only cmdline may be empty. */
+#ifndef BOOT_CONFIG_H
+#define BOOT_CONFIG_H
+
+#include "hv/types.h"
+
+#define CFG_MAX_VMS 8
+#define CFG_NAME_MAX 32
+#define CFG_PATH_MAX 128
+#define CFG_CMDLINE_MAX 1024
+
+#define CFG_MAX_VCPUS 64
+#define CFG_MAX_PCPUS 256
+#define CFG_DEFAULT_MEMORY (256 * MiB)
+#define CFG_MIN_MEMORY (16 * MiB)
+#define CFG_MAX_MEMORY (64 * GiB)
+
+struct vm_config {
+	char name[CFG_NAME_MAX];	/* from [vm NAME] */
+	char kernel[CFG_PATH_MAX];	/* required */
+	char initrd[CFG_PATH_MAX];	/* "" if absent */
+	char cmdline[CFG_CMDLINE_MAX];	/* "" if absent */
+	u32 vcpus;			/* 1..64, default 1 */
+	u64 memory;			/* bytes, 16M..64G, multiple of 4K, default 256M */
+	int line;			/* line of the [vm ...] header */
+};
+
+struct hv_config {
+	u32 pcpus;			/* 1..256; 0 (default) = all the firmware lists */
+	char console[CFG_NAME_MAX];	/* VM that gets serial input first */
+	u32 nvms;
+	struct vm_config vms[CFG_MAX_VMS];
+};
+
+struct cfg_error {
+	int line;			/* 1-based; 0 when about the whole file */
+	char msg[160];
+};
+
+/* Parses len bytes of text (need not be NUL-terminated) into *cfg. Returns 0, or
+ * -1 with *err (if non-NULL) set to the line and reason of the first error. */
+int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg_error *err);
+
+#endif

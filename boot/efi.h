@@ -1,0 +1,24 @@
+/* The few UEFI boot services the hypervisor uses before it takes the machine. */
+#ifndef BOOT_EFI_H
+#define BOOT_EFI_H
+
+#include <efi.h>
+#include "hv/types.h"
+
+extern EFI_SYSTEM_TABLE *efi_st;
+extern EFI_HANDLE efi_image;
+
+/* Reads a whole file from the volume hv.efi was loaded from; path uses '/'. On error
+ * returns NULL and sets *why. The buffer is firmware pool memory (efi_free). */
+void *efi_read_file(const char *path, u64 *len, const char **why);
+void efi_free(void *p);
+/* Pages of memory the firmware will not touch again; NULL on failure. */
+void *efi_alloc_pages(u64 npages, u64 max_addr);
+void efi_stall_us(u64 us);
+void efi_console_write(const char *s, size_t n);
+const void *efi_acpi_rsdp(void);
+u64 efi_ram_bytes(void);
+/* Leaves boot services; returns false when the firmware refused. */
+bool efi_exit_boot_services(void);
+
+#endif

@@ -1,0 +1,45 @@
+/* What the architecture-neutral core asks of a backend. Each architecture implements
+ * these once; the core never includes an architecture header other than through
+ * arch/vm.h (the backend's part of struct vm and struct vcpu). */
+#ifndef HV_ARCH_H
+#define HV_ARCH_H
+
+#include "types.h"
+
+struct vm;
+struct vcpu;
+struct vm_config;
+struct guest_images;
+
+/* Physical CPUs and time. Time is in ticks of arch_time_hz (the TSC / counter). */
+u32 arch_pcpu_id(void);
+u64 arch_time_now(void);
+extern u64 arch_time_hz;
+void arch_timer_arm(u64 deadline); /* one-shot host timer interrupt at `deadline` */
+void arch_send_kick(u32 pcpu);     /* host IPI: makes that pCPU leave guest mode or wake */
+void arch_idle(void);              /* sleep until the next host interrupt */
+void arch_irq_window(void);        /* let pending host interrupts run */
+NORETURN void arch_power_off(void);
+
+/* VMs and vCPUs. */
+/* Memory map, devices and the guest image; prints the reason and returns -1 on error. */
+int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img);
+int arch_vcpu_create(struct vcpu *v);
+/* The VM's console UART changed its interrupt line (ctx is the struct vm). */
+void arch_vm_uart_irq(void *ctx, bool level);
+
+enum run_result {
+	RUN_PREEMPTED, /* a host interrupt or the end of the time slice: back to the scheduler */
+	RUN_HALTED,    /* the guest waits for an interrupt */
+	RUN_STOPPED,   /* the VM is stopping */
+};
+/* Runs the guest until something the scheduler must see. */
+enum run_result arch_vcpu_run(struct vcpu *v);
+/* Work posted by other pCPUs (INIT/SIPI, interrupts) and due timers, done by the owner. */
+void arch_vcpu_poll(struct vcpu *v, u64 now);
+bool arch_vcpu_wants_to_run(struct vcpu *v); /* an interrupt or start request is pending */
+u64 arch_vcpu_next_timer(struct vcpu *v);     /* absolute time of its next timer, 0 if none */
+void arch_vcpu_load(struct vcpu *v);          /* about to run on this pCPU after another vCPU */
+void arch_vcpu_put(struct vcpu *v);           /* another vCPU is about to run here */
+
+#endif

@@ -1,0 +1,23 @@
+/* The hypervisor's console: its own messages, and each VM's serial output line by line
+ * with a "[name] " prefix. Input from the machine's serial port goes to the VM that has
+ * the console focus; Ctrl-T moves the focus to the next VM. */
+#ifndef HV_CONSOLE_H
+#define HV_CONSOLE_H
+
+#include "types.h"
+
+struct vm;
+
+/* Where bytes go: UEFI ConOut before ExitBootServices, the serial port after. */
+void console_set_sink(void (*write)(const char *s, size_t n));
+void printk(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+void console_guest_putc(struct vm *vm, u8 c);
+void console_register_vm(struct vm *vm);
+void console_unregister_vm(struct vm *vm);
+/* Polls the serial port and forwards input to the focused VM (called by pCPU 0). */
+void console_poll_input(void);
+/* Gives the console input to the VM of that name. */
+void console_focus(const char *name);
+
+#endif

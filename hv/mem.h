@@ -1,0 +1,14 @@
+/* The hypervisor's own memory: one pool of identity-mapped pages set aside before the
+ * firmware hands over the machine. */
+#ifndef HV_MEM_H
+#define HV_MEM_H
+
+#include "types.h"
+
+void mem_init(u64 base, u64 bytes);
+/* Zeroed, page-aligned memory; never returns NULL (running out is fatal and reported). */
+void *alloc_pages(u64 npages);
+void *alloc_zeroed(u64 bytes);
+u64 mem_free_bytes(void);
+
+#endif

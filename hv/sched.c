@@ -1,0 +1,166 @@
+/* Per-pCPU scheduling. Each pCPU owns a fixed list of vCPUs (placed before start) and
+ * runs the runnable ones round robin, a time slice each when they share the pCPU. A
+ * halted vCPU costs nothing: the pCPU sleeps in arch_idle() until a host interrupt (its
+ * timer or a kick) arrives. Other pCPUs never touch a vCPU's state; they set
+ * kick_pending (plus whatever atomic state the backend keeps) and kick. */
+#include "sched.h"
+#include "arch.h"
+#include "console.h"
+#include "vm.h"
+
+struct pcpu pcpus[MAX_PCPUS];
+u32 npcpus;
+static u32 vms_alive;
+static bool pcpu_idle[MAX_PCPUS];
+
+#define CONSOLE_POLL_US 2000
+
+void sched_place(struct vcpu *v)
+{
+	struct pcpu *best = &pcpus[(v->vm->id + v->id) % npcpus];
+	for (u32 i = 0; i < npcpus; i++)
+		if (pcpus[i].nvcpus < best->nvcpus)
+			best = &pcpus[i];
+	v->pcpu = best->id;
+	struct vcpu **tail = &best->runq;
+	while (*tail)
+		tail = &(*tail)->rq_next;
+	*tail = v;
+	best->nvcpus++;
+	if (v->id == 0)
+		__atomic_fetch_add(&vms_alive, 1, __ATOMIC_RELAXED);
+}
+
+void vcpu_kick(struct vcpu *v)
+{
+	__atomic_store_n(&v->kick_pending, true, __ATOMIC_SEQ_CST);
+	if (v->pcpu == arch_pcpu_id())
+		return; /* its own pCPU looks at it before the next guest entry */
+	/* Pairs with the owner's store of in_guest / idle followed by its check of
+	 * kick_pending: either the owner sees the flag or we see it in guest or idle. */
+	if (__atomic_load_n(&v->in_guest, __ATOMIC_SEQ_CST) ||
+	    __atomic_load_n(&pcpu_idle[v->pcpu], __ATOMIC_SEQ_CST)) {
+		struct vcpu *self = pcpus[arch_pcpu_id()].current;
+		if (self)
+			self->stats.kicks_sent++;
+		arch_send_kick(v->pcpu);
+	}
+}
+
+static bool any_kick_pending(struct pcpu *p)
+{
+	for (struct vcpu *v = p->runq; v; v = v->rq_next)
+		if (__atomic_load_n(&v->kick_pending, __ATOMIC_SEQ_CST))
+			return true;
+	return false;
+}
+
+/* Brings every vCPU of this pCPU up to date; returns the earliest timer among them. */
+static u64 poll_vcpus(struct pcpu *p, u64 now)
+{
+	u64 earliest = ~0ull;
+	for (struct vcpu *v = p->runq; v; v = v->rq_next) {
+		if (v->state == VCPU_STOPPED)
+			continue;
+		if (vm_stopping(v->vm)) {
+			v->state = VCPU_STOPPED;
+			vm_vcpu_stopped(v);
+			continue;
+		}
+		__atomic_store_n(&v->kick_pending, false, __ATOMIC_SEQ_CST);
+		arch_vcpu_poll(v, now);
+		if (v->state == VCPU_HALTED && arch_vcpu_wants_to_run(v)) {
+			v->state = VCPU_RUNNABLE;
+			v->stats.wakeups++;
+		}
+		u64 t = arch_vcpu_next_timer(v);
+		if (t && t < earliest)
+			earliest = t;
+	}
+	return earliest;
+}
+
+static struct vcpu *pick_next(struct pcpu *p, u64 now, u64 *slice_end)
+{
+	struct vcpu *cur = p->current;
+	if (cur && cur->state == VCPU_RUNNABLE && now < *slice_end)
+		return cur;
+	struct vcpu *start = cur && cur->rq_next ? cur->rq_next : p->runq;
+	struct vcpu *v = start;
+	do {
+		if (v->state == VCPU_RUNNABLE) {
+			if (v != cur)
+				*slice_end = now + arch_time_hz / 1000000 * SCHED_SLICE_US;
+			return v;
+		}
+		v = v->rq_next ? v->rq_next : p->runq;
+	} while (v != start);
+	return NULL;
+}
+
+static u32 runnable_count(struct pcpu *p)
+{
+	u32 n = 0;
+	for (struct vcpu *v = p->runq; v; v = v->rq_next)
+		n += v->state == VCPU_RUNNABLE;
+	return n;
+}
+
+NORETURN void sched_loop(void)
+{
+	struct pcpu *p = &pcpus[arch_pcpu_id()];
+	u64 slice_end = 0;
+	p->online = true;
+	for (;;) {
+		arch_irq_window();
+		if (p->id == 0)
+			console_poll_input();
+		u64 now = arch_time_now();
+		u64 deadline = poll_vcpus(p, now);
+		if (p->id == 0)
+			deadline = MIN(deadline, now + arch_time_hz / 1000000 * CONSOLE_POLL_US);
+		if (!p->runq) {
+			arch_timer_arm(deadline == ~0ull ? 0 : deadline);
+			arch_idle();
+			continue;
+		}
+		struct vcpu *v = pick_next(p, now, &slice_end);
+		if (!v) {
+			arch_timer_arm(deadline == ~0ull ? 0 : deadline);
+			__atomic_store_n(&pcpu_idle[p->id], true, __ATOMIC_SEQ_CST);
+			if (!any_kick_pending(p)) {
+				p->idle_ticks++;
+				arch_idle();
+			}
+			__atomic_store_n(&pcpu_idle[p->id], false, __ATOMIC_SEQ_CST);
+			continue;
+		}
+		if (v != p->current) {
+			if (p->current)
+				arch_vcpu_put(p->current);
+			arch_vcpu_load(v);
+			p->current = v;
+			p->switches++;
+		}
+		if (runnable_count(p) > 1)
+			deadline = MIN(deadline, slice_end);
+		arch_timer_arm(deadline == ~0ull ? 0 : deadline);
+		switch (arch_vcpu_run(v)) {
+		case RUN_HALTED:
+			if (!arch_vcpu_wants_to_run(v))
+				v->state = VCPU_HALTED;
+			break;
+		case RUN_PREEMPTED:
+		case RUN_STOPPED:
+			break;
+		}
+	}
+}
+
+void sched_vm_gone(void)
+{
+	if (__atomic_sub_fetch(&vms_alive, 1, __ATOMIC_SEQ_CST) == 0) {
+		printk("hv: no VM left, powering off\n");
+		arch_power_off();
+	}
+}

@@ -1,0 +1,20 @@
+#include "stats.h"
+
+const char *exit_kind_name(enum exit_kind k)
+{
+	static const char *const names[EXIT_KINDS] = {
+		[EXIT_HOST_IRQ] = "host-irq", [EXIT_IO] = "io", [EXIT_MMIO] = "mmio",
+		[EXIT_MSR] = "msr", [EXIT_CPUID] = "cpuid", [EXIT_HALT] = "halt",
+		[EXIT_HYPERCALL] = "hypercall", [EXIT_IRQ_WINDOW] = "irq-window",
+		[EXIT_EXCEPTION] = "exception", [EXIT_SHUTDOWN] = "shutdown", [EXIT_OTHER] = "other",
+	};
+	return k < EXIT_KINDS ? names[k] : "?";
+}
+
+void stats_add(struct vcpu_stats *sum, const struct vcpu_stats *v)
+{
+	const u64 *src = (const u64 *)v;
+	u64 *dst = (u64 *)sum;
+	for (size_t i = 0; i < sizeof(*v) / sizeof(u64); i++)
+		dst[i] += src[i];
+}

@@ -1,0 +1,118 @@
+/* VM lifetime: creation from the configuration, stop, and the report printed when the
+ * last vCPU of a VM has stopped. */
+#include "vm.h"
+#include "arch.h"
+#include "boot/config.h"
+#include "console.h"
+#include "lib.h"
+#include "mem.h"
+#include "sched.h"
+
+static void uart_tx(void *ctx, u8 byte)
+{
+	console_guest_putc(ctx, byte);
+}
+
+struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struct guest_images *img)
+{
+	struct vm *vm = alloc_zeroed(sizeof(*vm));
+	vm->id = id;
+	strlcpy(vm->name, cfg->name, sizeof vm->name);
+	vm->ram = ram;
+	vm->ram_size = cfg->memory;
+	vm->nvcpus = cfg->vcpus;
+	static const struct vuart_ops uart_ops = { .tx = uart_tx, .irq = arch_vm_uart_irq };
+	vuart_init(&vm->uart, &uart_ops, vm);
+	for (u32 i = 0; i < vm->nvcpus; i++) {
+		struct vcpu *v = alloc_zeroed(sizeof(*v));
+		v->vm = vm;
+		v->id = i;
+		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_WAIT_SIPI;
+		vm->vcpus[i] = v;
+	}
+	if (arch_vm_create(vm, cfg, img))
+		return NULL;
+	for (u32 i = 0; i < vm->nvcpus; i++) {
+		if (arch_vcpu_create(vm->vcpus[i]))
+			return NULL;
+		sched_place(vm->vcpus[i]);
+	}
+	console_register_vm(vm);
+	return vm;
+}
+
+void vm_console_input(struct vm *vm, u8 c)
+{
+	spin_lock(&vm->dev_lock);
+	vuart_rx_push(&vm->uart, c);
+	spin_unlock(&vm->dev_lock);
+}
+
+void vm_request_stop(struct vm *vm, enum vm_stop_reason why)
+{
+	enum vm_stop_reason running = VM_RUNNING;
+	if (!__atomic_compare_exchange_n(&vm->stop_reason, &running, why, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		return;
+	for (u32 i = 0; i < vm->nvcpus; i++)
+		vcpu_kick(vm->vcpus[i]);
+}
+
+bool vm_stopping(const struct vm *vm)
+{
+	return __atomic_load_n(&vm->stop_reason, __ATOMIC_ACQUIRE) != VM_RUNNING;
+}
+
+const char *vm_stop_reason_name(enum vm_stop_reason r)
+{
+	switch (r) {
+	case VM_RUNNING: return "running";
+	case VM_POWEROFF: return "powered off";
+	case VM_RESET: return "reset";
+	case VM_TRIPLE_FAULT: return "triple fault";
+	case VM_FATAL: return "stopped by a fatal error";
+	}
+	return "?";
+}
+
+static void report(struct vm *vm)
+{
+	struct vcpu_stats sum = { 0 };
+	for (u32 i = 0; i < vm->nvcpus; i++)
+		stats_add(&sum, &vm->vcpus[i]->stats);
+	u64 total = 0;
+	for (int k = 0; k < EXIT_KINDS; k++)
+		total += sum.exits[k];
+	console_unregister_vm(vm);
+	printk("hv: VM '%s' %s; %llu exits:", vm->name, vm_stop_reason_name(vm->stop_reason),
+	       (unsigned long long)total);
+	for (int k = 0; k < EXIT_KINDS; k++)
+		if (sum.exits[k])
+			printk(" %s=%llu", exit_kind_name(k), (unsigned long long)sum.exits[k]);
+	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; IPIs fixed=%llu nmi=%llu init=%llu "
+	       "sipi=%llu self=%llu; kicks=%llu wakeups=%llu bad-accesses=%llu unclaimed-io=%llu\n",
+	       vm->name, (unsigned long long)sum.irqs_injected, (unsigned long long)sum.nmis_injected,
+	       (unsigned long long)sum.ipi_fixed, (unsigned long long)sum.ipi_nmi,
+	       (unsigned long long)sum.ipi_init, (unsigned long long)sum.ipi_sipi,
+	       (unsigned long long)sum.ipi_self, (unsigned long long)sum.kicks_sent,
+	       (unsigned long long)sum.wakeups, (unsigned long long)sum.bad_accesses,
+	       (unsigned long long)vm->bus.unclaimed);
+	for (u32 i = 0; i < vm->nvcpus; i++) {
+		struct vcpu_stats *s = &vm->vcpus[i]->stats;
+		u64 n = 0;
+		for (int k = 0; k < EXIT_KINDS; k++)
+			n += s->exits[k];
+		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu\n", vm->name, i,
+		       vm->vcpus[i]->pcpu, (unsigned long long)n, (unsigned long long)s->irqs_injected,
+		       (unsigned long long)s->exits[EXIT_HALT]);
+	}
+}
+
+void vm_vcpu_stopped(struct vcpu *v)
+{
+	struct vm *vm = v->vm;
+	if (__atomic_add_fetch(&vm->vcpus_stopped, 1, __ATOMIC_SEQ_CST) == vm->nvcpus) {
+		report(vm);
+		sched_vm_gone();
+	}
+}

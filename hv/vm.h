@@ -1,0 +1,85 @@
+/* Virtual machines and virtual CPUs: the architecture-neutral part. Each backend adds
+ * its own state through struct arch_vm / struct arch_vcpu (arch/<arch>/include/arch/vm.h). */
+#ifndef HV_VM_H
+#define HV_VM_H
+
+#include "types.h"
+#include "iobus.h"
+#include "stats.h"
+#include "vuart.h"
+#include "spinlock.h"
+#include "arch/vm.h"
+
+#define MAX_VCPUS 64
+#define MAX_VMS 8
+#define MAX_PCPUS 64
+
+enum vcpu_state {
+	VCPU_WAIT_SIPI, /* not started yet (x86: waiting for INIT/SIPI; arm64: for PSCI CPU_ON) */
+	VCPU_RUNNABLE,
+	VCPU_HALTED,    /* waiting for an interrupt */
+	VCPU_STOPPED,   /* its VM has stopped */
+};
+
+struct vm;
+struct vm_config;
+
+struct vcpu {
+	struct vm *vm;
+	u32 id;
+	u32 pcpu;                 /* the physical CPU it runs on */
+	enum vcpu_state state;    /* written by its own pCPU only */
+	bool in_guest;            /* true while its pCPU is in guest mode running it */
+	bool kick_pending;        /* someone queued work for it: re-evaluate before the next entry */
+	struct vcpu *rq_next;     /* the pCPU's run list */
+	struct vcpu_stats stats;
+	struct arch_vcpu arch;
+};
+
+enum vm_stop_reason { VM_RUNNING, VM_POWEROFF, VM_RESET, VM_TRIPLE_FAULT, VM_FATAL };
+
+struct vm {
+	u32 id;
+	char name[32];
+	u64 ram_size;
+	u8 *ram;                  /* host address of guest-physical 0 (identity-mapped host memory) */
+	u32 nvcpus;
+	struct vcpu *vcpus[MAX_VCPUS];
+	struct iobus bus;
+	struct spinlock dev_lock; /* serialises the emulated devices (UART, interrupt controller) */
+	struct vuart uart;
+	enum vm_stop_reason stop_reason;
+	u32 vcpus_stopped;
+	struct arch_vm arch;
+};
+
+/* Host pointer for a guest-physical range, or NULL when it is not all guest RAM. */
+static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
+{
+	if (gpa >= vm->ram_size || len > vm->ram_size - gpa)
+		return NULL;
+	return vm->ram + gpa;
+}
+
+/* Builds a VM from its configuration section (before the machine is taken over): RAM
+ * (already allocated by the caller), vCPUs, devices and the guest image. NULL on error,
+ * after printing the reason. */
+struct guest_images {
+	const void *kernel, *initrd;
+	u64 kernel_len, initrd_len;
+};
+struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struct guest_images *img);
+/* A byte typed on the console for this VM. */
+void vm_console_input(struct vm *vm, u8 c);
+
+/* Makes the vCPU's pCPU look at it again: wakes it if halted, interrupts the guest if it
+ * runs. Only the pCPU that runs the target is disturbed, and only when needed. */
+void vcpu_kick(struct vcpu *v);
+/* Stops the whole VM (any vCPU may call this); its vCPUs leave the guest at their next exit. */
+void vm_request_stop(struct vm *vm, enum vm_stop_reason why);
+bool vm_stopping(const struct vm *vm);
+const char *vm_stop_reason_name(enum vm_stop_reason r);
+/* Called by each vCPU's pCPU when it drops a stopped vCPU; the last one reports the VM. */
+void vm_vcpu_stopped(struct vcpu *v);
+
+#endif

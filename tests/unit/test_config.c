@@ -1,0 +1,389 @@
+/* Unit tests for boot/config.c. Every input is copied into a buffer of exactly its
+ * length, so ASan catches any read past the end (the parser must not need a NUL). */
+#include <stdlib.h>
+#include "../../boot/config.c"
+#include "test.h"
+
+static struct hv_config cfg;
+static struct cfg_error err;
+
+static int parse_n(const char *text, size_t len)
+{
+	char *buf = malloc(len ? len : 1);
+	int r;
+
+	memcpy(buf, text, len);
+	r = config_parse(buf, len, &cfg, &err);
+	free(buf);
+	return r;
+}
+
+static int parse(const char *text)
+{
+	return parse_n(text, strlen(text));
+}
+
+#define CHECK_ERR(text, ln, m)                  \
+	do {                                    \
+		CHECK_EQ(parse(text), -1);      \
+		CHECK_EQ(err.line, ln);         \
+		CHECK_STR(err.msg, m);          \
+	} while (0)
+
+static const char *repeat(char c, size_t n)
+{
+	static char buf[200000];
+
+	memset(buf, c, n);
+	buf[n] = 0;
+	return buf;
+}
+
+static void test_full(void)
+{
+	static const char text[] =
+		"# hv configuration\n"
+		"; another comment style\n"
+		"\n"
+		"[hv]\n"
+		"pcpus = 4\n"
+		"console = linux1   # second VM first\n"
+		"\n"
+		"[vm linux0]\n"
+		"  kernel = \\EFI\\hv\\vmlinux\n"
+		"initrd=\\EFI\\hv\\initrd.gz\n"
+		"cmdline = console=ttyS0 root=/dev/ram0 a#b  # trailing comment\n"
+		"vcpus = 2   # two\n"
+		"memory = 512M\n"
+		"[vm linux1]\t# header comment\n"
+		"kernel =vmlinux-2\n"
+		"vcpus=0x40\n"
+		"memory = 1g\n";
+
+	CHECK_EQ(parse(text), 0);
+	CHECK_EQ(cfg.pcpus, 4);
+	CHECK_STR(cfg.console, "linux1");
+	CHECK_EQ(cfg.nvms, 2);
+	CHECK_STR(cfg.vms[0].name, "linux0");
+	CHECK_STR(cfg.vms[0].kernel, "\\EFI\\hv\\vmlinux");
+	CHECK_STR(cfg.vms[0].initrd, "\\EFI\\hv\\initrd.gz");
+	CHECK_STR(cfg.vms[0].cmdline, "console=ttyS0 root=/dev/ram0 a#b");
+	CHECK_EQ(cfg.vms[0].vcpus, 2);
+	CHECK_EQ(cfg.vms[0].memory, 512 * MiB);
+	CHECK_EQ(cfg.vms[0].line, 8);
+	CHECK_STR(cfg.vms[1].name, "linux1");
+	CHECK_STR(cfg.vms[1].kernel, "vmlinux-2");
+	CHECK_STR(cfg.vms[1].initrd, "");
+	CHECK_STR(cfg.vms[1].cmdline, "");
+	CHECK_EQ(cfg.vms[1].vcpus, 64);
+	CHECK_EQ(cfg.vms[1].memory, GiB);
+	CHECK_EQ(cfg.vms[1].line, 14);
+	CHECK_EQ(err.line, 0);
+	CHECK_STR(err.msg, "");
+}
+
+static void test_defaults_and_syntax(void)
+{
+	/* Defaults, no [hv], no trailing newline. */
+	CHECK_EQ(parse("[vm a]\nkernel = k"), 0);
+	CHECK_EQ(cfg.pcpus, 0);
+	CHECK_STR(cfg.console, "a");
+	CHECK_EQ(cfg.nvms, 1);
+	CHECK_EQ(cfg.vms[0].vcpus, 1);
+	CHECK_EQ(cfg.vms[0].memory, 256 * MiB);
+	CHECK_STR(cfg.vms[0].kernel, "k");
+	CHECK_STR(cfg.vms[0].initrd, "");
+	CHECK_STR(cfg.vms[0].cmdline, "");
+
+	/* CRLF, blank lines with only whitespace, trailing whitespace. */
+	CHECK_EQ(parse("\r\n  \t \r\n[vm a]\r\nkernel = k  \r\ncmdline = x y\r\n\r\n"
+		       "[vm b]\r\nkernel=z"), 0);
+	CHECK_EQ(cfg.nvms, 2);
+	CHECK_STR(cfg.vms[0].kernel, "k");
+	CHECK_STR(cfg.vms[0].cmdline, "x y");
+	CHECK_EQ(cfg.vms[0].line, 3);
+	CHECK_STR(cfg.vms[1].kernel, "z");
+	CHECK_EQ(cfg.vms[1].line, 7);
+	CHECK_EQ(parse("[vm a]\r\nkernel = k\r\n"), 0);
+	CHECK_STR(cfg.vms[0].kernel, "k");
+	CHECK_ERR("[vm a]\r\nkernel = k\r\nvcpus = x\r\n", 3,
+		  "bad value 'x' for vcpus: expected a number 1..64");
+
+	/* UTF-8 byte order mark. */
+	CHECK_EQ(parse("\xef\xbb\xbf[vm a]\nkernel=k\n"), 0);
+
+	/* Spaces around '=' are optional; '=' inside a value is kept. */
+	CHECK_EQ(parse("[vm a]\nkernel=/k\ncmdline =root=/dev/vda console=ttyS0,115200\n"), 0);
+	CHECK_STR(cfg.vms[0].kernel, "/k");
+	CHECK_STR(cfg.vms[0].cmdline, "root=/dev/vda console=ttyS0,115200");
+
+	/* Comments: '#' only after whitespace; ';' only at line start. */
+	CHECK_EQ(parse("[vm a]\nkernel=k#1\ncmdline = a;b #c\n  # indented comment\n  ; x\n"), 0);
+	CHECK_STR(cfg.vms[0].kernel, "k#1");
+	CHECK_STR(cfg.vms[0].cmdline, "a;b");
+	CHECK_EQ(parse("[vm a]\nkernel=k\ncmdline = a\t#tab comment\n"), 0);
+	CHECK_STR(cfg.vms[0].cmdline, "a");
+
+	/* Empty cmdline is allowed (no arguments). */
+	CHECK_EQ(parse("[vm a]\nkernel=k\ncmdline =\n"), 0);
+	CHECK_STR(cfg.vms[0].cmdline, "");
+
+	/* Section header spacing; [hv] after the VMs; console given before its VM. */
+	CHECK_EQ(parse("[ vm \t a-B_9 ]\nkernel=k\n[vm z]\nkernel=k\n[ hv ]\nconsole=z\n"), 0);
+	CHECK_STR(cfg.vms[0].name, "a-B_9");
+	CHECK_STR(cfg.console, "z");
+
+	/* The parser must stop at len, not at a NUL. */
+	static const char trailing[] = "[vm a]\nkernel = k\nGARBAGE";
+	CHECK_EQ(parse_n(trailing, sizeof(trailing) - 1 - 7), 0);
+	CHECK_STR(cfg.vms[0].kernel, "k");
+	CHECK_EQ(parse_n(trailing, 13), -1);	/* cut after "kernel" */
+	CHECK_EQ(err.line, 2);
+	CHECK_STR(err.msg, "line is not 'key = value'");
+}
+
+static void test_numbers(void)
+{
+	static const struct {
+		const char *v;
+		u64 mem;	/* 0: error */
+	} mem[] = {
+		{ "16M", 16 * MiB },
+		{ "16m", 16 * MiB },
+		{ "64G", 64 * GiB },
+		{ "64g", 64 * GiB },
+		{ "16384k", 16 * MiB },
+		{ "16384K", 16 * MiB },
+		{ "0x1000000", 16 * MiB },
+		{ "0X1000000", 16 * MiB },
+		{ "0x400M", GiB },
+		{ "16781312", 16 * MiB + 4096 },
+		{ "000000000000000000000000000000000000016M", 16 * MiB },
+		{ "15M", 0 },
+		{ "16777215", 0 },
+		{ "16777217", 0 },		/* not a multiple of 4K */
+		{ "16781313", 0 },
+		{ "65G", 0 },
+		{ "68719476740", 0 },		/* 64G + 4 */
+		{ "1T", 0 },
+		{ "16MB", 0 },
+		{ "16 M", 0 },
+		{ "M", 0 },
+		{ "0x", 0 },
+		{ "0xM", 0 },
+		{ "-16M", 0 },
+		{ "+16M", 0 },
+		{ "16.5M", 0 },
+		{ "18446744073709551616", 0 },	/* 2^64 */
+		{ "18446744073709551615", 0 },
+		{ "0x10000000000000000", 0 },
+		{ "17179869184G", 0 },		/* 2^64 after the shift */
+		{ "0xffffffffffffffffk", 0 },
+		{ "99999999999999999999999999", 0 },
+	};
+	char text[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mem); i++) {
+		snprintf(text, sizeof(text), "[vm a]\nkernel=k\nmemory = %s\n", mem[i].v);
+		if (mem[i].mem) {
+			CHECK_EQ(parse(text), 0);
+			CHECK_EQ(cfg.vms[0].memory, mem[i].mem);
+		} else {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg),
+				 "bad value '%s' for memory: expected a size 16M..64G, a multiple of 4K",
+				 mem[i].v);
+			CHECK_ERR(text, 3, msg);
+		}
+	}
+
+	static const struct {
+		const char *v;
+		u32 n;	/* 0: error */
+	} vcpus[] = {
+		{ "1", 1 }, { "64", 64 }, { "0x40", 64 }, { "0x1", 1 }, { "007", 7 }, { "0xA", 10 },
+		{ "0", 0 }, { "65", 0 }, { "0x41", 0 }, { "abc", 0 }, { "1a", 0 }, { "0x", 0 },
+		{ "-1", 0 }, { "1k", 0 }, { "4294967297", 0 }, { "18446744073709551617", 0 },
+		{ "0x1g", 0 }, { "2 2", 0 },
+	};
+	for (i = 0; i < ARRAY_SIZE(vcpus); i++) {
+		snprintf(text, sizeof(text), "[vm a]\nkernel=k\nvcpus = %s\n", vcpus[i].v);
+		if (vcpus[i].n) {
+			CHECK_EQ(parse(text), 0);
+			CHECK_EQ(cfg.vms[0].vcpus, vcpus[i].n);
+		} else {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "bad value '%s' for vcpus: expected a number 1..64",
+				 vcpus[i].v);
+			CHECK_ERR(text, 3, msg);
+		}
+	}
+
+	CHECK_EQ(parse("[hv]\npcpus=256\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.pcpus, 256);
+	CHECK_EQ(parse("[hv]\npcpus=1\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.pcpus, 1);
+	CHECK_ERR("[hv]\npcpus=257\n[vm a]\nkernel=k\n", 2,
+		  "bad value '257' for pcpus: expected a number 1..256");
+	CHECK_ERR("[hv]\npcpus=0\n[vm a]\nkernel=k\n", 2,
+		  "bad value '0' for pcpus: expected a number 1..256");
+	CHECK_ERR("[hv]\npcpus=all\n[vm a]\nkernel=k\n", 2,
+		  "bad value 'all' for pcpus: expected a number 1..256");
+}
+
+static void test_errors(void)
+{
+	CHECK_ERR("[vm linux0]\nkernel=k\nvpcus = 2\n", 3, "unknown key 'vpcus' in [vm linux0]");
+	CHECK_ERR("[hv]\nkernel = k\n", 2, "unknown key 'kernel' in [hv]");
+	CHECK_ERR("[vm a]\nKernel = k\n", 2, "unknown key 'Kernel' in [vm a]");
+	CHECK_ERR("[vm a]\nkernel = k\nvcpus = abc\n", 3,
+		  "bad value 'abc' for vcpus: expected a number 1..64");
+	CHECK_ERR("[vm a]\nkernel = k\nkernel = j\n", 3, "duplicate key 'kernel'");
+	CHECK_ERR("[vm a]\nkernel = k\ncmdline=\ncmdline=x\n", 4, "duplicate key 'cmdline'");
+	CHECK_ERR("[hv]\npcpus=1\npcpus=1\n[vm a]\nkernel=k\n", 3, "duplicate key 'pcpus'");
+	CHECK_ERR("# c\nkernel = k\n[vm a]\n", 2, "key outside of a section");
+	CHECK_ERR("[foo]\n", 1, "unknown section '[foo]'");
+	CHECK_ERR("[vma]\n", 1, "unknown section '[vma]'");
+	CHECK_ERR("[]\n", 1, "unknown section '[]'");
+	CHECK_ERR("[HV]\n", 1, "unknown section '[HV]'");
+	CHECK_ERR("[vm a\nkernel=k\n", 1,
+		  "bad section header '[vm a': expected '[hv]' or '[vm NAME]'");
+	CHECK_ERR("[vm a]x\n", 1, "bad section header '[vm a]x': expected '[hv]' or '[vm NAME]'");
+	CHECK_ERR("[\n", 1, "bad section header '[': expected '[hv]' or '[vm NAME]'");
+	CHECK_ERR("[vm]\n", 1, "missing VM name in '[vm NAME]'");
+	CHECK_ERR("[vm   ]\n", 1, "missing VM name in '[vm NAME]'");
+	CHECK_ERR("[vm a b]\n", 1, "bad VM name 'a b': expected 1..31 characters of A-Z a-z 0-9 _ -");
+	CHECK_ERR("[vm a.b]\n", 1, "bad VM name 'a.b': expected 1..31 characters of A-Z a-z 0-9 _ -");
+	CHECK_ERR("[vm a]\nkernel=k\n[vm b]\nkernel=k\n[vm a]\n", 5, "duplicate VM name 'a'");
+	CHECK_ERR("[hv]\n[vm a]\nkernel=k\n[hv]\n", 4, "duplicate [hv] section");
+	CHECK_ERR("[vm a]\nkernel\n", 2, "line is not 'key = value'");
+	CHECK_ERR("[vm a]\n= k\n", 2, "line is not 'key = value'");
+	CHECK_ERR("[vm a]\njust some words\n", 2, "line is not 'key = value'");
+	CHECK_ERR("kernel\n", 1, "line is not 'key = value'");
+	CHECK_ERR("[vm a]\nkernel =\n", 2, "empty value for kernel");
+	CHECK_ERR("[vm a]\nkernel =   # nothing\n", 2, "empty value for kernel");
+	CHECK_ERR("[vm a]\nkernel=k\ninitrd=\n", 3, "empty value for initrd");
+	CHECK_ERR("[vm a]\nkernel=k\nvcpus=\n", 3, "empty value for vcpus");
+	CHECK_ERR("[vm a]\nkernel=k\nmemory=\n", 3, "empty value for memory");
+	CHECK_ERR("[hv]\nconsole=\n", 2, "empty value for console");
+	CHECK_ERR("[hv]\npcpus= \t\n", 2, "empty value for pcpus");
+
+	/* Whole-file checks. */
+	CHECK_ERR("", 0, "no [vm ...] section");
+	CHECK_ERR("# only a comment\n\n", 0, "no [vm ...] section");
+	CHECK_ERR("[hv]\npcpus = 2\n", 0, "no [vm ...] section");
+	CHECK_ERR("[vm a]\nkernel=k\n\n[vm b]\ninitrd=i\n[vm c]\nkernel=k\n", 4, "[vm b] has no kernel");
+	CHECK_ERR("[vm a]\n", 1, "[vm a] has no kernel");
+	CHECK_ERR("[hv]\nconsole = b\n[vm a]\nkernel=k\n", 2, "console 'b' is not a configured VM");
+	CHECK_ERR("[hv]\nconsole = A\n[vm a]\nkernel=k\n", 2, "console 'A' is not a configured VM");
+
+	/* NUL bytes, reported at their line. */
+	CHECK_EQ(parse_n("[vm a]\nkernel=k\0x\n", 17), -1);
+	CHECK_EQ(err.line, 2);
+	CHECK_STR(err.msg, "NUL byte in file");
+	CHECK_EQ(parse_n("\0", 1), -1);
+	CHECK_EQ(err.line, 1);
+	CHECK_STR(err.msg, "NUL byte in file");
+	CHECK_EQ(parse_n("[vm a]\nkernel=k\n\n\n\0", 19), -1);
+	CHECK_EQ(err.line, 5);
+	CHECK_STR(err.msg, "NUL byte in file");
+	CHECK_EQ(parse_n("\xff\xfe[\0v\0m\0", 8), -1);
+	CHECK_EQ(err.line, 1);
+	CHECK(!strncmp(err.msg, "NUL byte in file", 16));
+
+	/* Too many VMs: the ninth header is the error. */
+	char text[1024] = "";
+	int i;
+	for (i = 0; i < 9; i++) {
+		char s[64];
+
+		snprintf(s, sizeof(s), "[vm v%d]\nkernel = k%d\n", i, i);
+		strcat(text, s);
+	}
+	CHECK_ERR(text, 17, "too many VMs (max 8)");
+	text[strlen(text) - strlen("[vm v8]\nkernel = k8\n")] = 0;
+	CHECK_EQ(parse(text), 0);
+	CHECK_EQ(cfg.nvms, 8);
+	CHECK_STR(cfg.vms[7].name, "v7");
+	CHECK_STR(cfg.vms[7].kernel, "k7");
+
+	/* A failed parse leaves nothing behind, and err may be NULL. */
+	CHECK_EQ(parse("[vm a]\nkernel=k\nbad\n"), -1);
+	CHECK_EQ(cfg.nvms, 0);
+	CHECK_STR(cfg.vms[0].name, "");
+	CHECK_EQ(config_parse("junk", 4, &cfg, NULL), -1);
+	CHECK_EQ(config_parse("[vm a]\nkernel=k", 15, &cfg, NULL), 0);
+}
+
+static void test_lengths(void)
+{
+	static char text[300000];
+	char msg[160];
+
+	/* VM names: 31 characters fit, 32 do not. */
+	snprintf(text, sizeof(text), "[vm %s]\nkernel=k\n", repeat('n', 31));
+	CHECK_EQ(parse(text), 0);
+	CHECK_EQ(strlen(cfg.vms[0].name), 31);
+	CHECK_STR(cfg.console, cfg.vms[0].name);
+	snprintf(text, sizeof(text), "[vm %s]\nkernel=k\n", repeat('n', 32));
+	snprintf(msg, sizeof(msg),
+		 "bad VM name '%s': expected 1..31 characters of A-Z a-z 0-9 _ -", repeat('n', 32));
+	CHECK_ERR(text, 1, msg);
+
+	/* Paths: 127 fit, 128 do not. */
+	snprintf(text, sizeof(text), "[vm a]\nkernel=%s\ninitrd=%s\n", repeat('k', 127),
+		 repeat('i', 127));
+	CHECK_EQ(parse(text), 0);
+	CHECK_EQ(strlen(cfg.vms[0].kernel), 127);
+	CHECK_EQ(strlen(cfg.vms[0].initrd), 127);
+	snprintf(text, sizeof(text), "[vm a]\nkernel=%s\n", repeat('k', 128));
+	CHECK_ERR(text, 2, "value too long for kernel (max 127 characters)");
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\ninitrd=%s\n", repeat('i', 128));
+	CHECK_ERR(text, 3, "value too long for initrd (max 127 characters)");
+
+	/* cmdline: 1023 fit, 1024 do not; trailing comment and spaces do not count. */
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\ncmdline = %s    # comment\n",
+		 repeat('c', 1023));
+	CHECK_EQ(parse(text), 0);
+	CHECK_EQ(strlen(cfg.vms[0].cmdline), 1023);
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\ncmdline = %s\n", repeat('c', 1024));
+	CHECK_ERR(text, 3, "value too long for cmdline (max 1023 characters)");
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\ncmdline = %s\n", repeat('c', 200000 - 1));
+	CHECK_ERR(text, 3, "value too long for cmdline (max 1023 characters)");
+
+	/* Console name longer than any VM name. */
+	snprintf(text, sizeof(text), "[hv]\nconsole=%s\n[vm a]\nkernel=k\n", repeat('c', 32));
+	CHECK_ERR(text, 2, "value too long for console (max 31 characters)");
+
+	/* Very long garbage is cut short in the message. */
+	snprintf(text, sizeof(text), "[vm a]\n%s = 1\n", repeat('x', 100000));
+	snprintf(msg, sizeof(msg), "unknown key '%s...' in [vm a]", repeat('x', 45));
+	CHECK_ERR(text, 2, msg);
+	snprintf(text, sizeof(text), "[vm a]\nvcpus = %s\n", repeat('9', 150000));
+	snprintf(msg, sizeof(msg), "bad value '%s...' for vcpus: expected a number 1..64",
+		 repeat('9', 45));
+	CHECK_ERR(text, 2, msg);
+	snprintf(text, sizeof(text), "[%s]\n", repeat('s', 100000));
+	CHECK_EQ(parse(text), -1);
+	CHECK(strlen(err.msg) < sizeof(err.msg) - 1);
+	CHECK(strstr(err.msg, "...") != NULL);
+	snprintf(text, sizeof(text), "%s\n", repeat('w', 200000 - 1));
+	CHECK_ERR(text, 1, "line is not 'key = value'");
+
+	/* Unprintable bytes are not echoed into messages. */
+	CHECK_ERR("[vm a]\nkernel=k\nvcpus=\x1b[2J\x7f\n", 3,
+		  "bad value '?[2J?' for vcpus: expected a number 1..64");
+}
+
+int main(void)
+{
+	test_full();
+	test_defaults_and_syntax();
+	test_numbers();
+	test_errors();
+	test_lengths();
+	return test_summary();
+}

@@ -1,0 +1,463 @@
+/* MMIO instruction decoder: real byte sequences (mostly what Linux's readl/writel and
+ * friends compile to) in every addressing form, and the two value helpers. */
+#include "../../arch/x86/decode.c"
+#include "test.h"
+
+static struct x86_mmio_insn in;
+
+#define BYTES(...) ((const u8[]){ __VA_ARGS__ })
+#define NBYTES(...) sizeof((const u8[]){ __VA_ARGS__ })
+/* Decode in `mode`; the result lands in `in`. */
+#define DEC(mode, ...) x86_decode_mmio(BYTES(__VA_ARGS__), NBYTES(__VA_ARGS__), mode, &in)
+
+/* Decodes and checks rc 0, len, size, op and reg in one go. */
+#define CHECK_DEC(mode, len_, size_, op_, reg_, ...)                                    \
+	do {                                                                             \
+		CHECK_EQ(DEC(mode, __VA_ARGS__), 0);                                     \
+		CHECK_EQ(in.len, len_);                                                  \
+		CHECK_EQ(in.size, size_);                                                \
+		CHECK_EQ(in.op, op_);                                                    \
+		CHECK_EQ(in.reg, reg_);                                                  \
+	} while (0)
+
+#define LD X86_MMIO_LOAD
+#define ST X86_MMIO_STORE
+
+static void test_basic_mov(void)
+{
+	/* mov (%rdi),%eax */
+	CHECK_DEC(64, 2, 4, LD, 0, 0x8b, 0x07);
+	CHECK_EQ(in.dst_size, 4);
+	CHECK(!in.has_imm && !in.high8 && !in.sign_extend);
+	/* mov %edx,(%rax) */
+	CHECK_DEC(64, 2, 4, ST, 2, 0x89, 0x10);
+	CHECK(!in.has_imm);
+	/* mov 0x10(%rax),%eax with disp32 */
+	CHECK_DEC(64, 6, 4, LD, 0, 0x8b, 0x80, 0x10, 0x00, 0x00, 0x00);
+	/* mov %eax,0x0(%r13): REX.B, mod 01 rm 101 -> [r13+disp8] */
+	CHECK_DEC(64, 4, 4, ST, 0, 0x41, 0x89, 0x45, 0x00);
+	/* mov %r8d,0x0(%rbp): REX.R */
+	CHECK_DEC(64, 4, 4, ST, 8, 0x44, 0x89, 0x45, 0x00);
+	/* mov %r15,(%r14): REX.WRB */
+	CHECK_DEC(64, 3, 8, ST, 15, 0x4d, 0x89, 0x3e);
+	/* mov 0xfec00000,%rax: SIB with no base and no index */
+	CHECK_DEC(64, 8, 8, LD, 0, 0x48, 0x8b, 0x04, 0x25, 0x00, 0x00, 0xc0, 0xfe);
+	CHECK_EQ(in.dst_size, 8);
+	/* mov %ax,(%rcx) */
+	CHECK_DEC(64, 3, 2, ST, 0, 0x66, 0x89, 0x01);
+	/* mov (%rcx),%si */
+	CHECK_DEC(64, 3, 2, LD, 6, 0x66, 0x8b, 0x31);
+	CHECK_EQ(in.dst_size, 2);
+	/* REX.W beats 66: mov %rax,(%rcx) */
+	CHECK_DEC(64, 4, 8, ST, 0, 0x66, 0x48, 0x89, 0x01);
+	/* a REX not right before the opcode is ignored: mov %ax,(%rcx) */
+	CHECK_DEC(64, 4, 2, ST, 0, 0x48, 0x66, 0x89, 0x01);
+	/* with two REX prefixes the last one counts: 41 -> mov %eax,(%r9) */
+	CHECK_DEC(64, 4, 4, ST, 0, 0x48, 0x41, 0x89, 0x01);
+	/* lock and segment prefixes are skipped: mov %fs:(%rax),%edx */
+	CHECK_DEC(64, 3, 4, ST, 2, 0xf0, 0x89, 0x10);
+	CHECK_DEC(64, 3, 4, LD, 2, 0x64, 0x8b, 0x10);
+	CHECK_DEC(64, 7, 4, LD, 2, 0x2e, 0x36, 0x3e, 0x26, 0x65, 0x8b, 0x10);
+	/* 67 in 64-bit mode: mov (%eax),%eax */
+	CHECK_DEC(64, 3, 4, LD, 0, 0x67, 0x8b, 0x00);
+}
+
+static void test_byte_regs(void)
+{
+	/* mov %ah,(%rax): reg field 4 without REX -> AH */
+	CHECK_DEC(64, 2, 1, ST, 0, 0x88, 0x20);
+	CHECK(in.high8);
+	/* with REX (even a bare 40) it is SPL */
+	CHECK_DEC(64, 3, 1, ST, 4, 0x40, 0x88, 0x20);
+	CHECK(!in.high8);
+	/* REX.W does not widen a byte op: mov %spl,(%rax) */
+	CHECK_DEC(64, 3, 1, ST, 4, 0x48, 0x88, 0x20);
+	CHECK(!in.high8);
+	/* mov %r9b,(%rax) */
+	CHECK_DEC(64, 3, 1, ST, 9, 0x44, 0x88, 0x08);
+	/* mov %al,(%rdx) and mov %cl,(%rdx) */
+	CHECK_DEC(64, 2, 1, ST, 0, 0x88, 0x02);
+	CHECK(!in.high8);
+	CHECK_DEC(64, 2, 1, ST, 1, 0x88, 0x0a);
+	/* mov (%rax),%bh -> reg 3, high8 */
+	CHECK_DEC(64, 2, 1, LD, 3, 0x8a, 0x38);
+	CHECK(in.high8);
+	CHECK_EQ(in.dst_size, 1);
+	/* mov (%rax),%dil */
+	CHECK_DEC(64, 3, 1, LD, 7, 0x40, 0x8a, 0x38);
+	CHECK(!in.high8);
+	/* mov (%rax),%r8b */
+	CHECK_DEC(64, 3, 1, LD, 8, 0x44, 0x8a, 0x00);
+	/* 66 does not change a byte op: mov %ch,(%ebx) in 32-bit mode */
+	CHECK_DEC(32, 3, 1, ST, 1, 0x66, 0x88, 0x2b);
+	CHECK(in.high8);
+}
+
+static void test_imm(void)
+{
+	/* movl $0x12345678,(%rax) */
+	CHECK_DEC(64, 6, 4, ST, 0, 0xc7, 0x00, 0x78, 0x56, 0x34, 0x12);
+	CHECK(in.has_imm);
+	CHECK_EQ(in.imm, 0x12345678);
+	/* movq $-1,(%rax): imm32 sign-extended */
+	CHECK_DEC(64, 7, 8, ST, 0, 0x48, 0xc7, 0x00, 0xff, 0xff, 0xff, 0xff);
+	CHECK_EQ(in.imm, 0xffffffffffffffffull);
+	/* movq $0x7fffffff,0x20(%rdi) */
+	CHECK_DEC(64, 8, 8, ST, 0, 0x48, 0xc7, 0x47, 0x20, 0xff, 0xff, 0xff, 0x7f);
+	CHECK_EQ(in.imm, 0x7fffffff);
+	/* movw $0x1234,(%rax) */
+	CHECK_DEC(64, 5, 2, ST, 0, 0x66, 0xc7, 0x00, 0x34, 0x12);
+	CHECK_EQ(in.imm, 0x1234);
+	/* movb $0xab,(%rax) and movb $0x80,0x10(%r12) (SIB + disp8 + imm8) */
+	CHECK_DEC(64, 3, 1, ST, 0, 0xc6, 0x00, 0xab);
+	CHECK_EQ(in.imm, 0xab);
+	CHECK(!in.high8);
+	CHECK_DEC(64, 6, 1, ST, 0, 0x41, 0xc6, 0x44, 0x24, 0x10, 0x80);
+	CHECK_EQ(in.imm, 0x80);
+	/* movl $1,0xfec00000 with disp32 + imm32 */
+	CHECK_DEC(64, 11, 4, ST, 0, 0xc7, 0x04, 0x25, 0x00, 0x00, 0xc0, 0xfe, 0x01, 0x00,
+		  0x00, 0x00);
+	CHECK_EQ(in.imm, 1);
+	/* 16-bit mode: movw $0x1234,(%bx); 66 -> movl */
+	CHECK_DEC(16, 4, 2, ST, 0, 0xc7, 0x07, 0x34, 0x12);
+	CHECK_EQ(in.imm, 0x1234);
+	CHECK_DEC(16, 7, 4, ST, 0, 0x66, 0xc7, 0x07, 0x78, 0x56, 0x34, 0x12);
+	CHECK_EQ(in.imm, 0x12345678);
+	/* only /0 is MOV in groups C6/C7 */
+	CHECK_EQ(DEC(64, 0xc6, 0x08, 0x00), -1);
+	CHECK_EQ(DEC(64, 0xc7, 0x38, 0x00, 0x00, 0x00, 0x00), -1);
+	/* REX.R does not make /0 into /8 either way: 44 c7 00 is still /0 */
+	CHECK_DEC(64, 7, 4, ST, 0, 0x44, 0xc7, 0x00, 0x01, 0x00, 0x00, 0x00);
+}
+
+static void test_moffs(void)
+{
+	/* 64-bit mode: 8-byte moffs, 67 gives 4 */
+	CHECK_DEC(64, 9, 4, LD, 0, 0xa1, 0x00, 0x00, 0xc0, 0xfe, 0x00, 0x00, 0x00, 0x00);
+	CHECK_EQ(in.dst_size, 4);
+	CHECK_DEC(64, 10, 8, ST, 0, 0x48, 0xa3, 0x00, 0x00, 0xc0, 0xfe, 0, 0, 0, 0);
+	CHECK_DEC(64, 6, 4, LD, 0, 0x67, 0xa1, 0x00, 0x00, 0xc0, 0xfe);
+	CHECK_DEC(64, 9, 1, LD, 0, 0xa0, 0x00, 0x00, 0xc0, 0xfe, 0x00, 0x00, 0x00, 0x00);
+	CHECK(!in.high8);
+	CHECK_DEC(64, 10, 2, ST, 0, 0x66, 0xa3, 0x00, 0x00, 0xc0, 0xfe, 0, 0, 0, 0);
+	/* REX.B does not apply: the register is always rAX */
+	CHECK_DEC(64, 10, 4, ST, 0, 0x41, 0xa3, 0x00, 0x00, 0xc0, 0xfe, 0, 0, 0, 0);
+	/* 32-bit mode: 4 bytes, 67 gives 2 */
+	CHECK_DEC(32, 5, 4, LD, 0, 0xa1, 0x00, 0x00, 0xc0, 0xfe);
+	CHECK_DEC(32, 4, 1, ST, 0, 0x67, 0xa2, 0x34, 0x12);
+	/* 16-bit mode: 2 bytes, 67 gives 4 */
+	CHECK_DEC(16, 3, 2, LD, 0, 0xa1, 0x34, 0x12);
+	CHECK_DEC(16, 7, 4, ST, 0, 0x66, 0x67, 0xa3, 0x00, 0x00, 0xc0, 0xfe);
+	/* cut short */
+	CHECK_EQ(DEC(64, 0xa1, 0x00, 0x00, 0xc0, 0xfe), -1);
+	CHECK_EQ(DEC(32, 0xa1, 0x00, 0x00, 0xc0), -1);
+}
+
+static void test_movzx_movsx(void)
+{
+	/* movzbl (%rdx),%eax */
+	CHECK_DEC(64, 3, 1, LD, 0, 0x0f, 0xb6, 0x02);
+	CHECK_EQ(in.dst_size, 4);
+	CHECK(!in.sign_extend && !in.high8);
+	/* movzwl 0x4(%rdi),%esi */
+	CHECK_DEC(64, 4, 2, LD, 6, 0x0f, 0xb7, 0x77, 0x04);
+	CHECK_EQ(in.dst_size, 4);
+	/* movzbl (%rax),%esp (reg field 4 is never AH for movzx) */
+	CHECK_DEC(64, 3, 1, LD, 4, 0x0f, 0xb6, 0x20);
+	CHECK(!in.high8);
+	/* movzbw (%rcx),%ax */
+	CHECK_DEC(64, 4, 1, LD, 0, 0x66, 0x0f, 0xb6, 0x01);
+	CHECK_EQ(in.dst_size, 2);
+	/* movsbl (%rcx),%eax */
+	CHECK_DEC(64, 3, 1, LD, 0, 0x0f, 0xbe, 0x01);
+	CHECK(in.sign_extend);
+	CHECK_EQ(in.dst_size, 4);
+	/* movswq (%rcx),%rax */
+	CHECK_DEC(64, 4, 2, LD, 0, 0x48, 0x0f, 0xbf, 0x01);
+	CHECK(in.sign_extend);
+	CHECK_EQ(in.dst_size, 8);
+	/* movzwq 0x10(%r8),%r11 */
+	CHECK_DEC(64, 5, 2, LD, 11, 0x4d, 0x0f, 0xb7, 0x58, 0x10);
+	CHECK_EQ(in.dst_size, 8);
+	/* other 0F opcodes and a lone 0F */
+	CHECK_EQ(DEC(64, 0x0f, 0x0b), -1);
+	CHECK_EQ(DEC(64, 0x0f, 0xb8, 0x00), -1);
+	CHECK_EQ(DEC(64, 0x0f), -1);
+	CHECK_EQ(DEC(64, 0x0f, 0xb6), -1);
+}
+
+static void test_modrm_32_64(void)
+{
+	/* (%rsp): rm=100 -> SIB */
+	CHECK_DEC(64, 3, 4, LD, 0, 0x8b, 0x04, 0x24);
+	/* 0x8(%rsp) */
+	CHECK_DEC(64, 4, 4, LD, 0, 0x8b, 0x44, 0x24, 0x08);
+	/* 0x100(%rsp) */
+	CHECK_DEC(64, 7, 4, LD, 0, 0x8b, 0x84, 0x24, 0x00, 0x01, 0x00, 0x00);
+	/* disp32(,%rcx,4): SIB base=101 with mod 00 -> no base, disp32 */
+	CHECK_DEC(64, 7, 4, LD, 0, 0x8b, 0x04, 0x8d, 0x00, 0x00, 0xc0, 0xfe);
+	/* 0x8(%rbp,%rcx,4): base=101 with mod 01 is rbp + disp8 */
+	CHECK_DEC(64, 4, 4, LD, 0, 0x8b, 0x44, 0x8d, 0x08);
+	/* 0x0(%r13,%rcx,4): REX.B; still mod 01 */
+	CHECK_DEC(64, 5, 4, LD, 0, 0x41, 0x8b, 0x44, 0x8d, 0x00);
+	/* (%r12): REX.B does not change the need for a SIB */
+	CHECK_DEC(64, 4, 4, LD, 0, 0x41, 0x8b, 0x04, 0x24);
+	/* 0x0(%r13): REX.B does not change rm=101 mod=01 */
+	CHECK_DEC(64, 4, 4, LD, 0, 0x41, 0x8b, 0x45, 0x00);
+	/* disp32(,%rcx,1) with REX.B: base=101 mod=00 stays "no base, disp32" */
+	CHECK_DEC(64, 8, 4, LD, 0, 0x41, 0x8b, 0x04, 0x0d, 0x00, 0x00, 0xc0, 0xfe);
+	/* (%rax,%r12,1): REX.X, index 100 with X is r12 */
+	CHECK_DEC(64, 4, 4, LD, 0, 0x42, 0x8b, 0x04, 0x20);
+	/* (%rax,%rbx,8) */
+	CHECK_DEC(64, 3, 4, LD, 0, 0x8b, 0x04, 0xd8);
+	/* 0x12345678(%rax,%rbx,2) */
+	CHECK_DEC(64, 7, 4, LD, 0, 0x8b, 0x84, 0x58, 0x78, 0x56, 0x34, 0x12);
+	/* RIP-relative: mov 0x100(%rip),%eax */
+	CHECK_DEC(64, 6, 4, LD, 0, 0x8b, 0x05, 0x00, 0x01, 0x00, 0x00);
+	/* RIP-relative with REX.B still disp32 (r13 is not used) */
+	CHECK_DEC(64, 7, 4, LD, 0, 0x41, 0x8b, 0x05, 0x00, 0x01, 0x00, 0x00);
+	/* 32-bit mode: mod 00 rm 101 is [disp32] */
+	CHECK_DEC(32, 6, 4, LD, 0, 0x8b, 0x05, 0x00, 0x00, 0xc0, 0xfe);
+	CHECK_DEC(32, 3, 2, ST, 2, 0x66, 0x89, 0x10);
+	CHECK_DEC(32, 3, 4, ST, 0, 0x89, 0x04, 0x24);
+	/* 16-bit mode with 67: 32-bit addressing, SIB */
+	CHECK_DEC(16, 4, 2, LD, 0, 0x67, 0x8b, 0x04, 0x24);
+	CHECK_DEC(16, 7, 2, LD, 0, 0x67, 0x8b, 0x05, 0x00, 0x00, 0xc0, 0xfe);
+	/* in 32-bit mode 48 is DEC EAX, not REX */
+	CHECK_EQ(DEC(32, 0x48, 0x8b, 0x07), -1);
+}
+
+static void test_modrm_16(void)
+{
+	/* mov (%bx),%ax */
+	CHECK_DEC(16, 2, 2, LD, 0, 0x8b, 0x07);
+	/* mod 00 rm 110 -> [disp16] */
+	CHECK_DEC(16, 4, 2, LD, 0, 0x8b, 0x06, 0x34, 0x12);
+	/* 0x10(%bx), disp8 */
+	CHECK_DEC(16, 3, 2, LD, 0, 0x8b, 0x47, 0x10);
+	/* mod 01 rm 110 is [bp+disp8], not disp16 */
+	CHECK_DEC(16, 3, 2, LD, 0, 0x8b, 0x46, 0x10);
+	/* 0x1234(%bx), disp16 */
+	CHECK_DEC(16, 4, 2, LD, 0, 0x8b, 0x87, 0x34, 0x12);
+	/* rm 100 is [si]: no SIB in 16-bit addressing */
+	CHECK_DEC(16, 2, 2, LD, 0, 0x8b, 0x04);
+	/* 66: mov (%bx),%eax */
+	CHECK_DEC(16, 3, 4, LD, 0, 0x66, 0x8b, 0x07);
+	CHECK_EQ(in.dst_size, 4);
+	/* 32-bit mode with 67 uses 16-bit addressing */
+	CHECK_DEC(32, 5, 4, LD, 0, 0x67, 0x8b, 0x06, 0x34, 0x12);
+	CHECK_DEC(32, 3, 4, LD, 0, 0x67, 0x8b, 0x04, 0x24); /* 24 is not part of it */
+	CHECK_DEC(32, 5, 4, LD, 0, 0x67, 0x8b, 0x80, 0x34, 0x12);
+	/* movzbw (%si),%dx in 16-bit mode */
+	CHECK_DEC(16, 3, 1, LD, 2, 0x0f, 0xb6, 0x14);
+	CHECK_EQ(in.dst_size, 2);
+}
+
+static void test_reject(void)
+{
+	u8 buf[32];
+	size_t i;
+
+	/* register operands are not memory accesses */
+	CHECK_EQ(DEC(64, 0x89, 0xc0), -1);
+	CHECK_EQ(DEC(64, 0x8b, 0xc8), -1);
+	CHECK_EQ(DEC(64, 0x88, 0xe0), -1);
+	CHECK_EQ(DEC(64, 0xc7, 0xc0, 0x01, 0x00, 0x00, 0x00), -1);
+	CHECK_EQ(DEC(64, 0x0f, 0xb6, 0xc0), -1);
+	/* unsupported opcodes and prefixes */
+	CHECK_EQ(DEC(64, 0xff, 0x00), -1);
+	CHECK_EQ(DEC(64, 0x87, 0x00), -1);		/* xchg */
+	CHECK_EQ(DEC(64, 0xa5), -1);		/* movs */
+	CHECK_EQ(DEC(64, 0xf3, 0x89, 0x00), -1);
+	CHECK_EQ(DEC(64, 0xf2, 0x89, 0x00), -1);
+	/* bad mode, nothing at all, only prefixes */
+	CHECK_EQ(DEC(48, 0x8b, 0x07), -1);
+	CHECK_EQ(x86_decode_mmio(BYTES(0x8b, 0x07), 0, 64, &in), -1);
+	CHECK_EQ(x86_decode_mmio(NULL, 4, 64, &in), -1);
+	CHECK_EQ(DEC(64, 0x66, 0x48), -1);
+	/* cut short at each part: ModRM, SIB, disp8, disp32, imm */
+	CHECK_EQ(DEC(64, 0x8b), -1);
+	CHECK_EQ(DEC(64, 0x8b, 0x04), -1);
+	CHECK_EQ(DEC(64, 0x8b, 0x44, 0x24), -1);
+	CHECK_EQ(DEC(64, 0x8b, 0x80, 0x00, 0x00, 0x00), -1);
+	CHECK_EQ(DEC(64, 0x8b, 0x04, 0x25, 0x00, 0x00, 0xc0), -1);
+	CHECK_EQ(DEC(64, 0xc7, 0x00, 0x01, 0x02, 0x03), -1);
+	CHECK_EQ(DEC(64, 0xc6, 0x00), -1);
+	CHECK_EQ(DEC(16, 0x8b, 0x06, 0x34), -1);
+	/* avail shorter than the bytes given */
+	CHECK_EQ(x86_decode_mmio(BYTES(0x8b, 0x80, 0, 0, 0, 0), 5, 64, &in), -1);
+	CHECK_EQ(x86_decode_mmio(BYTES(0x8b, 0x80, 0, 0, 0, 0), 6, 64, &in), 0);
+
+	/* 15 bytes is the architectural limit */
+	memset(buf, 0x3e, sizeof(buf));
+	buf[13] = 0x8b;
+	buf[14] = 0x07;
+	CHECK_EQ(x86_decode_mmio(buf, sizeof(buf), 64, &in), 0);
+	CHECK_EQ(in.len, 15);
+	memset(buf, 0x3e, sizeof(buf));
+	buf[14] = 0x8b;
+	buf[15] = 0x07;
+	CHECK_EQ(x86_decode_mmio(buf, sizeof(buf), 64, &in), -1);
+	/* every truncation of a long instruction fails, the full one succeeds */
+	{
+		const u8 *full = BYTES(0x65, 0x48, 0xc7, 0x84, 0x24, 0x00, 0x01, 0x00, 0x00,
+				       0xff, 0xff, 0xff, 0xff);
+		for (i = 0; i < 13; i++)
+			CHECK_EQ(x86_decode_mmio(full, i, 64, &in), -1);
+		CHECK_EQ(x86_decode_mmio(full, 13, 64, &in), 0);
+		CHECK_EQ(in.len, 13);
+		CHECK_EQ(in.size, 8);
+		CHECK_EQ(in.imm, ~0ull);
+	}
+	/* a failed decode leaves nothing stale behind */
+	CHECK_EQ(DEC(64, 0xc7, 0x00, 0x01, 0x00, 0x00, 0x00), 0);
+	CHECK_EQ(DEC(64, 0x89, 0xc0), -1);
+	CHECK(!in.has_imm && in.imm == 0 && in.len == 0);
+}
+
+static void test_store_value(void)
+{
+	u64 gpr[16];
+	size_t i;
+
+	for (i = 0; i < 16; i++)
+		gpr[i] = 0x1111111111111111ull * i + 0x0102030405060708ull;
+	gpr[0] = 0x8877665544332211ull;
+	gpr[2] = 0xfedcba9876543210ull;
+
+	CHECK_EQ(DEC(64, 0x89, 0x10), 0); /* mov %edx,(%rax) */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0x76543210);
+	CHECK_EQ(DEC(64, 0x48, 0x89, 0x10), 0); /* mov %rdx,(%rax) */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0xfedcba9876543210ull);
+	CHECK_EQ(DEC(64, 0x66, 0x89, 0x01), 0); /* mov %ax,(%rcx) */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0x2211);
+	CHECK_EQ(DEC(64, 0x88, 0x02), 0); /* mov %al,(%rdx) */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0x11);
+	CHECK_EQ(DEC(64, 0x88, 0x20), 0); /* mov %ah,(%rax) */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0x22);
+	CHECK_EQ(DEC(64, 0x88, 0x30), 0); /* mov %dh,(%rax) */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0x32);
+	CHECK_EQ(DEC(64, 0x40, 0x88, 0x20), 0); /* mov %spl,(%rax) */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), gpr[4] & 0xff);
+	CHECK_EQ(DEC(64, 0x4c, 0x89, 0x38), 0); /* mov %r15,(%rax) */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), gpr[15]);
+	CHECK_EQ(DEC(64, 0x48, 0xa3, 0, 0, 0xc0, 0xfe, 0, 0, 0, 0), 0); /* movabs %rax */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), gpr[0]);
+	CHECK_EQ(DEC(64, 0xa2, 0, 0, 0xc0, 0xfe, 0, 0, 0, 0), 0); /* movabs %al */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0x11);
+	CHECK_EQ(DEC(64, 0xc7, 0x00, 0x78, 0x56, 0x34, 0x12), 0);
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0x12345678);
+	CHECK_EQ(DEC(64, 0xc7, 0x00, 0xfe, 0xff, 0xff, 0xff), 0); /* 32-bit: no extension */
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0xfffffffe);
+	CHECK_EQ(DEC(64, 0x48, 0xc7, 0x00, 0xfe, 0xff, 0xff, 0xff), 0);
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0xfffffffffffffffeull);
+	CHECK_EQ(DEC(64, 0xc6, 0x00, 0x5a), 0);
+	CHECK_EQ(x86_mmio_store_value(&in, gpr), 0x5a);
+}
+
+static void test_load_complete(void)
+{
+	const u64 old = 0x8877665544332211ull;
+	u64 gpr[16];
+
+#define RESET() do { for (size_t _i = 0; _i < 16; _i++) gpr[_i] = old; } while (0)
+	/* mov (%rdi),%eax: a 32-bit destination zero-extends */
+	RESET();
+	CHECK_EQ(DEC(64, 0x8b, 0x07), 0);
+	x86_mmio_load_complete(&in, gpr, 0xdeadbeef);
+	CHECK_EQ(gpr[0], 0xdeadbeef);
+	CHECK_EQ(gpr[7], old);
+	/* bits above insn->size in value are dropped */
+	x86_mmio_load_complete(&in, gpr, 0xffffffff00000005ull);
+	CHECK_EQ(gpr[0], 5);
+	/* mov (%rdi),%rax */
+	RESET();
+	CHECK_EQ(DEC(64, 0x48, 0x8b, 0x07), 0);
+	x86_mmio_load_complete(&in, gpr, 0x0123456789abcdefull);
+	CHECK_EQ(gpr[0], 0x0123456789abcdefull);
+	/* mov (%rcx),%si keeps bits 63:16 */
+	RESET();
+	CHECK_EQ(DEC(64, 0x66, 0x8b, 0x31), 0);
+	x86_mmio_load_complete(&in, gpr, 0xabcd);
+	CHECK_EQ(gpr[6], 0x887766554433abcdull);
+	/* mov (%rax),%r8b keeps bits 63:8 */
+	RESET();
+	CHECK_EQ(DEC(64, 0x44, 0x8a, 0x00), 0);
+	x86_mmio_load_complete(&in, gpr, 0xfe);
+	CHECK_EQ(gpr[8], 0x88776655443322feull);
+	/* mov (%rax),%bh writes bits 15:8 of rbx only */
+	RESET();
+	CHECK_EQ(DEC(64, 0x8a, 0x38), 0);
+	x86_mmio_load_complete(&in, gpr, 0x1fe);
+	CHECK_EQ(gpr[3], 0x887766554433fe11ull);
+	CHECK_EQ(gpr[7], old);
+	/* mov (%rax),%dil */
+	RESET();
+	CHECK_EQ(DEC(64, 0x40, 0x8a, 0x38), 0);
+	x86_mmio_load_complete(&in, gpr, 0xfe);
+	CHECK_EQ(gpr[7], 0x88776655443322feull);
+	CHECK_EQ(gpr[3], old);
+	/* movzbl (%rdx),%eax */
+	RESET();
+	CHECK_EQ(DEC(64, 0x0f, 0xb6, 0x02), 0);
+	x86_mmio_load_complete(&in, gpr, 0x80);
+	CHECK_EQ(gpr[0], 0x80);
+	/* movzbw (%rcx),%ax keeps bits 63:16 */
+	RESET();
+	CHECK_EQ(DEC(64, 0x66, 0x0f, 0xb6, 0x01), 0);
+	x86_mmio_load_complete(&in, gpr, 0x80);
+	CHECK_EQ(gpr[0], 0x8877665544330080ull);
+	/* movsbl (%rcx),%eax: sign-extends to 32, then zero-extends to 64 */
+	RESET();
+	CHECK_EQ(DEC(64, 0x0f, 0xbe, 0x01), 0);
+	x86_mmio_load_complete(&in, gpr, 0x80);
+	CHECK_EQ(gpr[0], 0xffffff80);
+	x86_mmio_load_complete(&in, gpr, 0x7f);
+	CHECK_EQ(gpr[0], 0x7f);
+	/* movsbq (%rcx),%rax */
+	RESET();
+	CHECK_EQ(DEC(64, 0x48, 0x0f, 0xbe, 0x01), 0);
+	x86_mmio_load_complete(&in, gpr, 0x80);
+	CHECK_EQ(gpr[0], 0xffffffffffffff80ull);
+	/* movswq (%rcx),%rax */
+	RESET();
+	CHECK_EQ(DEC(64, 0x48, 0x0f, 0xbf, 0x01), 0);
+	x86_mmio_load_complete(&in, gpr, 0x8001);
+	CHECK_EQ(gpr[0], 0xffffffffffff8001ull);
+	/* movsbw (%rcx),%ax keeps bits 63:16 */
+	RESET();
+	CHECK_EQ(DEC(64, 0x66, 0x0f, 0xbe, 0x01), 0);
+	x86_mmio_load_complete(&in, gpr, 0x90);
+	CHECK_EQ(gpr[0], 0x887766554433ff90ull);
+	/* movzwq 0x10(%r8),%r11 */
+	RESET();
+	CHECK_EQ(DEC(64, 0x4d, 0x0f, 0xb7, 0x58, 0x10), 0);
+	x86_mmio_load_complete(&in, gpr, 0xffff);
+	CHECK_EQ(gpr[11], 0xffff);
+	/* mov moffs,%al keeps bits 63:8 */
+	RESET();
+	CHECK_EQ(DEC(32, 0xa0, 0x00, 0x00, 0xc0, 0xfe), 0);
+	x86_mmio_load_complete(&in, gpr, 0x42);
+	CHECK_EQ(gpr[0], 0x8877665544332242ull);
+	/* 16-bit mode: mov (%bx),%ax */
+	RESET();
+	CHECK_EQ(DEC(16, 0x8b, 0x07), 0);
+	x86_mmio_load_complete(&in, gpr, 0x1234);
+	CHECK_EQ(gpr[0], 0x8877665544331234ull);
+#undef RESET
+}
+
+int main(void)
+{
+	test_basic_mov();
+	test_byte_regs();
+	test_imm();
+	test_moffs();
+	test_movzx_movsx();
+	test_modrm_32_64();
+	test_modrm_16();
+	test_reject();
+	test_store_value();
+	test_load_complete();
+	return test_summary();
+}

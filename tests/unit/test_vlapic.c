@@ -1,0 +1,759 @@
+/* Virtual x2APIC: register semantics, priorities, EOI, ICR, destinations, timer. */
+#include "../../arch/x86/vlapic.c"
+#include "test.h"
+
+static struct vlapic_ipi last_ipi;
+static int nipis;
+static u8 eoi_vecs[16];
+static int neois;
+
+static void mock_send_ipi(void *ctx, const struct vlapic_ipi *ipi)
+{
+	(void)ctx;
+	last_ipi = *ipi;
+	nipis++;
+}
+
+static void mock_eoi_level(void *ctx, u8 vector)
+{
+	(void)ctx;
+	if (neois < (int)ARRAY_SIZE(eoi_vecs))
+		eoi_vecs[neois] = vector;
+	neois++;
+}
+
+static const struct vlapic_ops mock_ops = { mock_send_ipi, mock_eoi_level };
+
+static u64 rd(struct vlapic *l, u32 msr, u64 now)
+{
+	u64 v = 0xdeadbeef;
+	int rc = vlapic_rdmsr(l, msr, &v, now);
+
+	CHECK_EQ(rc, 0);
+	return v;
+}
+
+static int gp_rd(struct vlapic *l, u32 msr)
+{
+	u64 v = 0x1234;
+
+	return vlapic_rdmsr(l, msr, &v, 0) == -1 && v == 0x1234;
+}
+
+#define WR(l, msr, val, now) CHECK_EQ(vlapic_wrmsr(l, msr, val, now), 0)
+#define GP_WR(l, msr, val) CHECK_EQ(vlapic_wrmsr(l, msr, val, 0), -1)
+
+/* A vCPU with the APIC software-enabled (SVR = 0x1FF). */
+static void setup(struct vlapic *l, u32 id, u64 tsc_hz)
+{
+	vlapic_init(l, id, id == 0, tsc_hz, &mock_ops, NULL);
+	WR(l, 0x80f, 0x1ff, 0);
+	nipis = 0;
+	neois = 0;
+}
+
+static void test_mul_div(void)
+{
+	CHECK_EQ(mul_div(1000, 2000000000ull, VLAPIC_BUS_HZ), 2000);
+	CHECK_EQ(mul_div(7, 3, 2), 10);
+	/* 128-bit intermediate products */
+	CHECK_EQ(mul_div(1ull << 63, 6, 4), 3ull << 62);
+	CHECK_EQ(mul_div(0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull),
+		 0xffffffffffffffffull);
+	CHECK_EQ(mul_div(0x123456789abcdefull, 3000000000ull, 1000000000ull),
+		 0x123456789abcdefull * 3);
+	CHECK_EQ(mul_div(1ull << 40, 1ull << 40, 1ull << 20), 1ull << 60);
+	CHECK_EQ(mul_div(1ull << 40, 1ull << 40, 3ull << 20), 0x0555555555555555ull);
+	/* saturation */
+	CHECK_EQ(mul_div(1ull << 63, 4, 1), ~0ull);
+}
+
+static void test_init_and_registers(void)
+{
+	struct vlapic l;
+
+	vlapic_init(&l, 0, true, 2000000000ull, &mock_ops, NULL);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00d00);
+	CHECK_EQ(rd(&l, 0x802, 0), 0);
+	CHECK_EQ(rd(&l, 0x803, 0), 0x60014);
+	CHECK_EQ(rd(&l, 0x80d, 0), 0x1);
+	CHECK_EQ(rd(&l, 0x80f, 0), 0xff);
+	CHECK_EQ(rd(&l, 0x808, 0), 0);
+	CHECK_EQ(rd(&l, 0x80a, 0), 0);
+	CHECK_EQ(rd(&l, 0x82f, 0), APIC_LVT_MASKED);
+	for (u32 m = 0x832; m <= 0x837; m++)
+		CHECK_EQ(rd(&l, m, 0), APIC_LVT_MASKED);
+	CHECK_EQ(rd(&l, 0x838, 0), 0);
+	CHECK_EQ(rd(&l, 0x839, 0), 0);
+	CHECK_EQ(rd(&l, 0x83e, 0), 0);
+	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
+
+	vlapic_init(&l, 0x23, false, 0, NULL, NULL);
+	CHECK_EQ(l.tsc_hz, VLAPIC_BUS_HZ);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00c00);
+	CHECK_EQ(rd(&l, 0x802, 0), 0x23);
+	CHECK_EQ(rd(&l, 0x80d, 0), 0x20008);	/* cluster 2, bit 3 */
+
+	/* Writable registers read back. */
+	WR(&l, 0x808, 0x5a, 0);
+	CHECK_EQ(rd(&l, 0x808, 0), 0x5a);
+	WR(&l, 0x80f, 0x3ff, 0);
+	CHECK_EQ(rd(&l, 0x80f, 0), 0x3ff);
+	WR(&l, 0x835, 0x1a700, 0);	/* LINT0: ExtINT, level, masked */
+	CHECK_EQ(rd(&l, 0x835, 0), 0x1a700);
+	WR(&l, 0x836, 0x400, 0);	/* LINT1: NMI */
+	CHECK_EQ(rd(&l, 0x836, 0), 0x400);
+	WR(&l, 0x834, 0x400, 0);	/* perf: NMI */
+	CHECK_EQ(rd(&l, 0x834, 0), 0x400);
+	WR(&l, 0x837, 0xfe, 0);
+	CHECK_EQ(rd(&l, 0x837, 0), 0xfe);
+	WR(&l, 0x82f, 0xf9, 0);
+	CHECK_EQ(rd(&l, 0x82f, 0), 0xf9);
+	/* Read-only LVT bits (delivery status, remote IRR) are ignored. */
+	WR(&l, 0x835, 0x5000 | 0x30, 0);
+	CHECK_EQ(rd(&l, 0x835, 0), 0x30);
+	WR(&l, 0x832, 0x400ec, 0);	/* TSC-deadline, vector 0xEC */
+	CHECK_EQ(rd(&l, 0x832, 0), 0x400ec);
+	WR(&l, 0x83e, 0xb, 0);
+	CHECK_EQ(rd(&l, 0x83e, 0), 0xb);
+
+	/* vlapic_reset (INIT) keeps the ID and IA32_APIC_BASE. */
+	vlapic_reset(&l);
+	CHECK_EQ(rd(&l, 0x802, 0), 0x23);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00c00);
+	CHECK_EQ(rd(&l, 0x80f, 0), 0xff);
+	CHECK_EQ(rd(&l, 0x808, 0), 0);
+	CHECK_EQ(rd(&l, 0x832, 0), APIC_LVT_MASKED);
+}
+
+static void test_gp(void)
+{
+	struct vlapic l;
+
+	setup(&l, 1, 0);
+	/* write-only */
+	CHECK(gp_rd(&l, 0x80b));
+	CHECK(gp_rd(&l, 0x83f));
+	/* absent in x2APIC mode: ICR2, DFR, APR, reserved slots */
+	CHECK(gp_rd(&l, 0x800));
+	CHECK(gp_rd(&l, 0x801));
+	CHECK(gp_rd(&l, 0x809));
+	CHECK(gp_rd(&l, 0x80c));
+	CHECK(gp_rd(&l, 0x80e));
+	CHECK(gp_rd(&l, 0x829));
+	CHECK(gp_rd(&l, 0x831));
+	CHECK(gp_rd(&l, 0x83a));
+	CHECK(gp_rd(&l, 0x840));
+	CHECK(gp_rd(&l, 0x8ff));
+	CHECK(gp_rd(&l, 0x7ff));
+	/* read-only */
+	GP_WR(&l, 0x802, 1);
+	GP_WR(&l, 0x803, 0);
+	GP_WR(&l, 0x80a, 0);
+	GP_WR(&l, 0x80d, 0);
+	GP_WR(&l, 0x810, 0);
+	GP_WR(&l, 0x81f, 0);
+	GP_WR(&l, 0x827, 0);
+	GP_WR(&l, 0x839, 0);
+	GP_WR(&l, 0x831, 0);
+	GP_WR(&l, 0x80e, 0);
+	/* reserved bits */
+	GP_WR(&l, 0x808, 0x100);
+	GP_WR(&l, 0x808, 1ull << 32);
+	GP_WR(&l, 0x80f, 0x11ff);	/* EOI broadcast suppression not offered */
+	GP_WR(&l, 0x80b, 1);		/* EOI: non-zero */
+	GP_WR(&l, 0x828, 1);		/* ESR: non-zero */
+	GP_WR(&l, 0x832, 0x4ec | APIC_LVT_MASKED);	/* timer has no delivery mode */
+	GP_WR(&l, 0x832, 0x60000);	/* timer mode 11b */
+	GP_WR(&l, 0x837, 0x2fe);	/* error LVT has no delivery mode */
+	GP_WR(&l, 0x835, 0x20000);
+	GP_WR(&l, 0x83e, 0x4);
+	GP_WR(&l, 0x83f, 0x130);
+	GP_WR(&l, 0x838, 1ull << 32);
+	GP_WR(&l, 0x830, 0x1000 | 0x40);	/* ICR bit 12 */
+	GP_WR(&l, 0x830, 0x2000 | 0x40);
+	GP_WR(&l, 0x830, 0x10000 | 0x40);
+	GP_WR(&l, 0x830, 0x100000 | 0x40);
+	CHECK_EQ(nipis, 0);
+	CHECK_EQ(rd(&l, 0x808, 0), 0);
+	CHECK_EQ(rd(&l, 0x80f, 0), 0x1ff);
+	CHECK_EQ(rd(&l, 0x832, 0), APIC_LVT_MASKED);
+	/* other MSRs are not ours */
+	CHECK(gp_rd(&l, 0x10));
+	GP_WR(&l, 0x10, 0);
+}
+
+static void test_svr(void)
+{
+	struct vlapic l;
+
+	vlapic_init(&l, 2, false, 0, &mock_ops, NULL);
+	/* Software-disabled: no fixed interrupt accepted, LVT masks stick. */
+	CHECK(!vlapic_accept(&l, 0x40, false));
+	CHECK(!vlapic_has_pending_irr(&l));
+	WR(&l, 0x832, 0xec, 0);
+	CHECK_EQ(rd(&l, 0x832, 0), 0x100ec);
+	WR(&l, 0x80f, 0x1ff, 0);
+	CHECK(vlapic_accept(&l, 0x40, false));
+	WR(&l, 0x832, 0xec, 0);
+	WR(&l, 0x837, 0xfe, 0);
+	CHECK_EQ(rd(&l, 0x832, 0), 0xec);
+	/* Disabling masks every LVT and keeps the IRR. */
+	WR(&l, 0x80f, 0xff, 0);
+	CHECK_EQ(rd(&l, 0x832, 0), 0x100ec);
+	CHECK_EQ(rd(&l, 0x837, 0), 0x100fe);
+	CHECK_EQ(rd(&l, 0x822, 0), 1);
+	CHECK(!vlapic_accept(&l, 0x41, false));
+	CHECK_EQ(vlapic_pending_vector(&l), 0x40);
+}
+
+static void test_priority(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0, 0);
+	CHECK(!vlapic_accept(&l, 15, false));
+	CHECK(!vlapic_accept(&l, 0, true));
+	CHECK(!vlapic_has_pending_irr(&l));
+	CHECK_EQ(vlapic_pending_vector(&l), -1);
+
+	CHECK(vlapic_accept(&l, 0x31, false));
+	CHECK(vlapic_accept(&l, 0x45, false));
+	CHECK(vlapic_has_pending_irr(&l));
+	CHECK_EQ(rd(&l, 0x821, 0), 1u << 0x11);
+	CHECK_EQ(rd(&l, 0x822, 0), 1u << 0x05);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x45);
+
+	/* TPR masks by class: equal class blocks. */
+	WR(&l, 0x808, 0x4f, 0);
+	CHECK_EQ(vlapic_pending_vector(&l), -1);
+	CHECK_EQ(rd(&l, 0x80a, 0), 0x4f);
+	WR(&l, 0x808, 0x3f, 0);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x45);
+	WR(&l, 0x808, 0, 0);
+
+	/* Nesting: 0x45 in service blocks class <= 4, class 5 preempts. */
+	vlapic_ack(&l, 0x45);
+	CHECK_EQ(rd(&l, 0x812, 0), 1u << 0x05);
+	CHECK_EQ(rd(&l, 0x822, 0), 0);
+	CHECK_EQ(rd(&l, 0x80a, 0), 0x40);
+	CHECK_EQ(vlapic_pending_vector(&l), -1);
+	CHECK(vlapic_has_pending_irr(&l));	/* 0x31 still there */
+	CHECK(vlapic_accept(&l, 0x4e, false));
+	CHECK_EQ(vlapic_pending_vector(&l), -1);
+	CHECK(vlapic_accept(&l, 0x50, false));
+	CHECK_EQ(vlapic_pending_vector(&l), 0x50);
+	vlapic_ack(&l, 0x50);
+	CHECK_EQ(rd(&l, 0x80a, 0), 0x50);
+	CHECK_EQ(vlapic_pending_vector(&l), -1);
+
+	/* PPR: TPR wins when its class is >= the ISR class (SDM 11.8.3.1). */
+	WR(&l, 0x808, 0x57, 0);
+	CHECK_EQ(rd(&l, 0x80a, 0), 0x57);
+	WR(&l, 0x808, 0x47, 0);
+	CHECK_EQ(rd(&l, 0x80a, 0), 0x50);
+	WR(&l, 0x808, 0, 0);
+
+	/* EOI retires the highest ISR bit first. */
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(rd(&l, 0x812, 0), 1u << 0x05);
+	CHECK_EQ(rd(&l, 0x80a, 0), 0x40);
+	CHECK_EQ(vlapic_pending_vector(&l), -1);	/* 0x4e: same class as 0x45 */
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(rd(&l, 0x812, 0), 0);
+	CHECK_EQ(rd(&l, 0x80a, 0), 0);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x4e);
+	vlapic_ack(&l, 0x4e);
+	CHECK_EQ(vlapic_pending_vector(&l), -1);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x31);
+	vlapic_ack(&l, 0x31);
+	CHECK(!vlapic_has_pending_irr(&l));
+	WR(&l, 0x80b, 0, 0);
+	WR(&l, 0x80b, 0, 0);	/* spurious EOI: harmless */
+	CHECK_EQ(l.eois, 5);
+	CHECK_EQ(neois, 0);	/* all edge */
+
+	/* Highest vector 0xFF and the 32-bit word boundaries. */
+	CHECK(vlapic_accept(&l, 0xff, false));
+	CHECK(vlapic_accept(&l, 0x20, false));
+	CHECK(vlapic_accept(&l, 0x1f, false));
+	CHECK_EQ(rd(&l, 0x827, 0), 0x80000000u);
+	CHECK_EQ(vlapic_pending_vector(&l), 0xff);
+	vlapic_ack(&l, 0xff);
+	CHECK_EQ(rd(&l, 0x817, 0), 0x80000000u);
+	CHECK_EQ(vlapic_pending_vector(&l), -1);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x20);
+	vlapic_ack(&l, 0x20);
+	CHECK_EQ(vlapic_pending_vector(&l), -1);	/* 0x1f: class 1 < 2 */
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x1f);
+}
+
+static void test_tmr_eoi(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0, 0);
+	CHECK(vlapic_accept(&l, 0x61, false));
+	CHECK(vlapic_accept(&l, 0x60, true));
+	CHECK_EQ(rd(&l, 0x81b, 0), 1u << 0);	/* TMR: 0x60 only */
+	vlapic_ack(&l, 0x61);
+	CHECK_EQ(vlapic_pending_vector(&l), -1);	/* same class */
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(neois, 0);
+	vlapic_ack(&l, 0x60);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(neois, 1);
+	CHECK_EQ(eoi_vecs[0], 0x60);
+
+	/* Nested: level 0x70 under edge 0x80; EOIs in ISR order. */
+	CHECK(vlapic_accept(&l, 0x70, true));
+	vlapic_ack(&l, 0x70);
+	CHECK(vlapic_accept(&l, 0x80, false));
+	vlapic_ack(&l, 0x80);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(neois, 1);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(neois, 2);
+	CHECK_EQ(eoi_vecs[1], 0x70);
+
+	/* An edge acceptance clears the TMR bit again (SDM 11.8.4). */
+	CHECK_EQ(rd(&l, 0x81b, 0), (1u << 0) | (1u << 16));	/* kept after EOI */
+	CHECK(vlapic_accept(&l, 0x70, false));
+	CHECK_EQ(rd(&l, 0x81b, 0), 1u << 0);
+	vlapic_ack(&l, 0x70);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(neois, 2);
+
+	/* No ops: EOI of a level vector is still fine. */
+	vlapic_init(&l, 0, true, 0, NULL, NULL);
+	WR(&l, 0x80f, 0x100, 0);
+	CHECK(vlapic_accept(&l, 0x90, true));
+	vlapic_ack(&l, 0x90);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(rd(&l, 0x814, 0), 0);
+}
+
+static void test_icr(void)
+{
+	struct vlapic l;
+
+	setup(&l, 3, 0);
+	/* fixed, physical, no shorthand */
+	WR(&l, 0x830, (5ull << 32) | 0xfd, 0);
+	CHECK_EQ(nipis, 1);
+	CHECK_EQ(last_ipi.vector, 0xfd);
+	CHECK_EQ(last_ipi.mode, APIC_DM_FIXED);
+	CHECK(!last_ipi.logical);
+	CHECK(!last_ipi.level_assert);
+	CHECK(!last_ipi.level_trigger);
+	CHECK_EQ(last_ipi.shorthand, APIC_SH_NONE);
+	CHECK_EQ(last_ipi.dest, 5);
+	CHECK_EQ(rd(&l, 0x830, 0), (5ull << 32) | 0xfd);
+
+	/* logical cluster destination, lowest priority, assert */
+	WR(&l, 0x830, (0x00020008ull << 32) | 0x4000 | 0x800 | 0x100 | 0x31, 0);
+	CHECK_EQ(last_ipi.vector, 0x31);
+	CHECK_EQ(last_ipi.mode, APIC_DM_LOWEST);
+	CHECK(last_ipi.logical);
+	CHECK(last_ipi.level_assert);
+	CHECK_EQ(last_ipi.dest, 0x00020008);
+
+	/* shorthands */
+	for (u32 sh = 0; sh < 4; sh++) {
+		WR(&l, 0x830, ((u64)sh << 18) | 0xf2, 0);
+		CHECK_EQ(last_ipi.shorthand, sh);
+		CHECK_EQ(last_ipi.vector, 0xf2);
+		CHECK_EQ(last_ipi.dest, 0);
+	}
+	WR(&l, 0x830, (0xffffffffull << 32) | 0xf3, 0);
+	CHECK_EQ(last_ipi.dest, 0xffffffff);
+	CHECK_EQ(nipis, 7);
+
+	/* NMI (as Linux sends it: vector field 0 is fine for NMI) */
+	WR(&l, 0x830, (7ull << 32) | 0x400, 0);
+	CHECK_EQ(nipis, 8);
+	CHECK_EQ(last_ipi.mode, APIC_DM_NMI);
+	CHECK_EQ(last_ipi.dest, 7);
+	/* SMI */
+	WR(&l, 0x830, (7ull << 32) | 0x200, 0);
+	CHECK_EQ(last_ipi.mode, APIC_DM_SMI);
+	/* INIT assert, level: Linux's wakeup_secondary_cpu_via_init */
+	WR(&l, 0x830, (1ull << 32) | 0xc500, 0);
+	CHECK_EQ(nipis, 10);
+	CHECK_EQ(last_ipi.mode, APIC_DM_INIT);
+	CHECK(last_ipi.level_assert);
+	CHECK(last_ipi.level_trigger);
+	CHECK_EQ(last_ipi.dest, 1);
+	/* INIT de-assert: dropped, but ICR reads back */
+	WR(&l, 0x830, (1ull << 32) | 0x8500, 0);
+	CHECK_EQ(nipis, 10);
+	CHECK_EQ(rd(&l, 0x830, 0), (1ull << 32) | 0x8500);
+	/* STARTUP with vector 0x9a (page 0x9a000; < 16 is fine for SIPI) */
+	WR(&l, 0x830, (1ull << 32) | 0x69a, 0);
+	CHECK_EQ(nipis, 11);
+	CHECK_EQ(last_ipi.mode, APIC_DM_STARTUP);
+	CHECK_EQ(last_ipi.vector, 0x9a);
+	WR(&l, 0x830, (1ull << 32) | 0x608, 0);
+	CHECK_EQ(nipis, 12);
+	CHECK_EQ(last_ipi.vector, 0x08);
+	/* reserved modes 3 and 7 */
+	WR(&l, 0x830, 0x340, 0);
+	WR(&l, 0x830, 0x740, 0);
+	CHECK_EQ(nipis, 12);
+	CHECK_EQ(l.ipis_sent, 12);
+
+	/* Illegal vector: not sent, ESR "send illegal vector" after the ESR write,
+	 * error LVT raised once. */
+	WR(&l, 0x837, 0xfe, 0);
+	WR(&l, 0x830, (2ull << 32) | 0x0f, 0);
+	CHECK_EQ(nipis, 12);
+	CHECK_EQ(rd(&l, 0x828, 0), 0);
+	CHECK_EQ(vlapic_pending_vector(&l), 0xfe);
+	WR(&l, 0x830, (2ull << 32) | 0x10f, 0);	/* lowest priority, illegal too */
+	CHECK_EQ(nipis, 12);
+	WR(&l, 0x828, 0, 0);
+	CHECK_EQ(rd(&l, 0x828, 0), APIC_ESR_SEND_ILLEGAL_VECTOR);
+	WR(&l, 0x828, 0, 0);
+	CHECK_EQ(rd(&l, 0x828, 0), 0);
+}
+
+static void test_self_ipi(void)
+{
+	struct vlapic l;
+
+	setup(&l, 4, 0);
+	WR(&l, 0x83f, 0x70, 0);
+	CHECK_EQ(nipis, 0);
+	CHECK_EQ(l.self_ipis, 1);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x70);
+	CHECK_EQ(rd(&l, 0x81b, 0), 0);	/* edge */
+	WR(&l, 0x83f, 0x05, 0);
+	CHECK_EQ(l.self_ipis, 1);
+	WR(&l, 0x828, 0, 0);
+	CHECK_EQ(rd(&l, 0x828, 0), APIC_ESR_RECV_ILLEGAL_VECTOR);
+}
+
+static void test_dest(void)
+{
+	struct vlapic l;
+
+	vlapic_init(&l, 0x23, false, 0, NULL, NULL);
+	CHECK(vlapic_match_dest(&l, 0x23, false));
+	CHECK(!vlapic_match_dest(&l, 0x22, false));
+	CHECK(!vlapic_match_dest(&l, 0x123, false));
+	CHECK(vlapic_match_dest(&l, 0xffffffff, false));
+	CHECK(vlapic_match_dest(&l, 0xffffffff, true));
+	CHECK(vlapic_match_dest(&l, 0x00020008, true));
+	CHECK(vlapic_match_dest(&l, 0x0002ffff, true));
+	CHECK(vlapic_match_dest(&l, 0x0002000c, true));
+	CHECK(!vlapic_match_dest(&l, 0x00020004, true));
+	CHECK(!vlapic_match_dest(&l, 0x00010008, true));
+	CHECK(!vlapic_match_dest(&l, 0x00030008, true));
+	CHECK(!vlapic_match_dest(&l, 0x00020000, true));
+	CHECK(!vlapic_match_dest(&l, 0x23, true));
+
+	vlapic_init(&l, 0, true, 0, NULL, NULL);
+	CHECK(vlapic_match_dest(&l, 0, false));
+	CHECK(vlapic_match_dest(&l, 1, true));	/* cluster 0, bit 0 */
+	CHECK(!vlapic_match_dest(&l, 0, true));
+	CHECK(!vlapic_match_dest(&l, 0x10001, true));
+
+	vlapic_init(&l, 0xf, false, 0, NULL, NULL);
+	CHECK(vlapic_match_dest(&l, 0x8000, true));
+	vlapic_init(&l, 0x10, false, 0, NULL, NULL);
+	CHECK(vlapic_match_dest(&l, 0x10001, true));
+	CHECK_EQ(rd(&l, 0x80d, 0), 0x10001);
+}
+
+/* TSC at 2 GHz: 2 cycles per APIC bus tick. */
+#define TSC_HZ 2000000000ull
+
+static void test_timer_oneshot(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0, TSC_HZ);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	WR(&l, 0x832, 0xec, 0);
+	WR(&l, 0x83e, 0xb, 0);		/* divide by 1 */
+	WR(&l, 0x838, 1000, 10000);
+	CHECK_EQ(rd(&l, 0x838, 0), 1000);
+	CHECK_EQ(vlapic_next_deadline(&l), 12000);
+	CHECK_EQ(rd(&l, 0x839, 10000), 1000);
+	CHECK_EQ(rd(&l, 0x839, 11000), 500);
+	CHECK_EQ(rd(&l, 0x839, 11998), 1);
+	vlapic_timer_update(&l, 11999);
+	CHECK_EQ(l.timer_fires, 0);
+	CHECK(!vlapic_has_pending_irr(&l));
+	CHECK_EQ(rd(&l, 0x839, 12000), 0);	/* expired before the update */
+	vlapic_timer_update(&l, 12000);
+	CHECK_EQ(l.timer_fires, 1);
+	CHECK_EQ(vlapic_pending_vector(&l), 0xec);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	CHECK_EQ(rd(&l, 0x839, 12001), 0);
+	CHECK_EQ(rd(&l, 0x838, 0), 1000);	/* initial count stays */
+	vlapic_timer_update(&l, 50000);
+	CHECK_EQ(l.timer_fires, 1);
+
+	/* Re-arm, then stop with 0. */
+	WR(&l, 0x838, 10, 20000);
+	CHECK_EQ(vlapic_next_deadline(&l), 20020);
+	WR(&l, 0x838, 0, 20001);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	CHECK_EQ(rd(&l, 0x839, 20002), 0);
+
+	/* A late update fires once. */
+	WR(&l, 0x838, 10, 30000);
+	vlapic_timer_update(&l, 90000);
+	CHECK_EQ(l.timer_fires, 2);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+
+	/* Masked: expires without an interrupt. */
+	vlapic_ack(&l, 0xec);
+	WR(&l, 0x80b, 0, 0);
+	CHECK(!vlapic_has_pending_irr(&l));
+	WR(&l, 0x832, 0x100ec, 0);
+	WR(&l, 0x838, 10, 100000);
+	vlapic_timer_update(&l, 100020);
+	CHECK_EQ(l.timer_fires, 3);
+	CHECK(!vlapic_has_pending_irr(&l));
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+
+	/* Illegal LVT vector: ESR "receive illegal vector", no IRR. */
+	WR(&l, 0x832, 0x0e, 0);
+	WR(&l, 0x838, 10, 200000);
+	vlapic_timer_update(&l, 200020);
+	CHECK(!vlapic_has_pending_irr(&l));
+	WR(&l, 0x828, 0, 0);
+	CHECK_EQ(rd(&l, 0x828, 0), APIC_ESR_RECV_ILLEGAL_VECTOR);
+}
+
+static void test_timer_divider(void)
+{
+	static const struct {
+		u32 dcr, div;
+	} t[] = { { 0x0, 2 }, { 0x1, 4 }, { 0x2, 8 }, { 0x3, 16 },
+		  { 0x8, 32 }, { 0x9, 64 }, { 0xa, 128 }, { 0xb, 1 } };
+	struct vlapic l;
+
+	setup(&l, 0, TSC_HZ);
+	WR(&l, 0x832, 0xec, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		WR(&l, 0x83e, t[i].dcr, 0);
+		WR(&l, 0x838, 1000, 1000);
+		CHECK_EQ(vlapic_next_deadline(&l), 1000 + 1000ull * t[i].div * 2);
+		CHECK_EQ(rd(&l, 0x839, 1000 + 500ull * t[i].div * 2), 500);
+	}
+	/* Reset value divides by 2. */
+	setup(&l, 0, TSC_HZ);
+	WR(&l, 0x838, 1000, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 4000);
+	/* A DCR write applies at the next initial-count write; the count read stays
+	 * consistent with the armed period. */
+	WR(&l, 0x83e, 0xa, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 4000);
+	CHECK_EQ(rd(&l, 0x839, 2000), 500);
+	/* Largest count and divider: no overflow. */
+	WR(&l, 0x838, 0xffffffff, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 0xffffffffull * 128 * 2);
+	CHECK_EQ(rd(&l, 0x839, 0), 0xffffffff);
+	CHECK_EQ(rd(&l, 0x839, 0xffffffffull * 128), 0x7fffffff);
+
+	/* 3 GHz TSC: ticks -> cycles multiplies by 3. 1 GHz TSC: one to one. */
+	setup(&l, 0, 3000000000ull);
+	WR(&l, 0x83e, 0xb, 0);
+	WR(&l, 0x838, 7, 100);
+	CHECK_EQ(vlapic_next_deadline(&l), 121);
+	setup(&l, 0, 0);
+	WR(&l, 0x83e, 0xb, 0);
+	WR(&l, 0x838, 7, 100);
+	CHECK_EQ(vlapic_next_deadline(&l), 107);
+	/* A TSC slower than the bus: the period never rounds to 0. */
+	setup(&l, 0, 100000000ull);
+	WR(&l, 0x83e, 0xb, 0);
+	WR(&l, 0x838, 1, 100);
+	CHECK_EQ(vlapic_next_deadline(&l), 101);
+}
+
+static void test_timer_periodic(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0, TSC_HZ);
+	WR(&l, 0x832, 0x200ec, 0);	/* periodic */
+	WR(&l, 0x83e, 0xb, 0);
+	WR(&l, 0x838, 100, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 200);
+	vlapic_timer_update(&l, 199);
+	CHECK_EQ(l.timer_fires, 0);
+	vlapic_timer_update(&l, 200);
+	CHECK_EQ(l.timer_fires, 1);
+	CHECK_EQ(vlapic_next_deadline(&l), 400);
+	CHECK_EQ(vlapic_pending_vector(&l), 0xec);
+	CHECK_EQ(rd(&l, 0x839, 300), 50);
+	CHECK_EQ(rd(&l, 0x839, 200), 100);
+	/* Late by four periods: one interrupt, no drift. */
+	vlapic_timer_update(&l, 1050);
+	CHECK_EQ(l.timer_fires, 2);
+	CHECK_EQ(vlapic_next_deadline(&l), 1200);
+	CHECK_EQ(rd(&l, 0x839, 1100), 50);
+	/* Count read past an expiry not yet processed: into the next period. */
+	CHECK_EQ(rd(&l, 0x839, 1300), 50);
+	CHECK_EQ(rd(&l, 0x839, 1400), 100);
+	/* Exactly on a later period boundary. */
+	vlapic_timer_update(&l, 1600);
+	CHECK_EQ(l.timer_fires, 3);
+	CHECK_EQ(vlapic_next_deadline(&l), 1800);
+	/* Masked: no interrupt, still rearms. */
+	vlapic_ack(&l, 0xec);
+	WR(&l, 0x80b, 0, 0);
+	WR(&l, 0x832, 0x300ec, 0);
+	vlapic_timer_update(&l, 1800);
+	CHECK_EQ(l.timer_fires, 4);
+	CHECK(!vlapic_has_pending_irr(&l));
+	CHECK_EQ(vlapic_next_deadline(&l), 2000);
+	/* Periodic -> one-shot keeps the running count; it ends at expiry. */
+	WR(&l, 0x832, 0xec, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 2000);
+	vlapic_timer_update(&l, 2000);
+	CHECK_EQ(l.timer_fires, 5);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	/* One-shot -> periodic before expiry: it keeps going. */
+	WR(&l, 0x838, 100, 3000);
+	WR(&l, 0x832, 0x200ec, 0);
+	vlapic_timer_update(&l, 3200);
+	CHECK_EQ(vlapic_next_deadline(&l), 3400);
+	/* Initial count 0 stops a periodic timer. */
+	WR(&l, 0x838, 0, 3300);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	CHECK_EQ(rd(&l, 0x839, 3300), 0);
+}
+
+static void test_timer_tsc_deadline(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0, TSC_HZ);
+	/* Outside TSC-deadline mode the MSR ignores writes and reads 0. */
+	WR(&l, MSR_IA32_TSC_DEADLINE, 5000, 0);
+	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+
+	/* Switching into TSC-deadline mode disarms a running one-shot. */
+	WR(&l, 0x838, 1000, 0);
+	WR(&l, 0x832, 0x400ec, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	CHECK_EQ(rd(&l, 0x838, 0), 0);
+	WR(&l, 0x838, 1000, 0);		/* ignored in this mode */
+	CHECK_EQ(rd(&l, 0x838, 0), 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+
+	WR(&l, MSR_IA32_TSC_DEADLINE, 5000, 100);
+	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 5000);
+	CHECK_EQ(vlapic_next_deadline(&l), 5000);
+	CHECK_EQ(rd(&l, 0x839, 200), 0);
+	vlapic_timer_update(&l, 4999);
+	CHECK_EQ(l.timer_fires, 0);
+	vlapic_timer_update(&l, 5000);
+	CHECK_EQ(l.timer_fires, 1);
+	CHECK_EQ(vlapic_pending_vector(&l), 0xec);
+	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+
+	/* A deadline in the past fires at the next update; 0 disarms. */
+	WR(&l, MSR_IA32_TSC_DEADLINE, 10, 6000);
+	vlapic_timer_update(&l, 6000);
+	CHECK_EQ(l.timer_fires, 2);
+	WR(&l, MSR_IA32_TSC_DEADLINE, 9000, 6000);
+	WR(&l, MSR_IA32_TSC_DEADLINE, 0, 6001);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	vlapic_timer_update(&l, 10000);
+	CHECK_EQ(l.timer_fires, 2);
+
+	/* Rewriting the LVT within the mode (mask/unmask) keeps the deadline. */
+	WR(&l, MSR_IA32_TSC_DEADLINE, 9000, 6000);
+	WR(&l, 0x832, 0x500ec, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 9000);
+	vlapic_timer_update(&l, 9000);
+	CHECK_EQ(l.timer_fires, 3);
+	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
+
+	/* Leaving TSC-deadline mode disarms and clears the MSR. */
+	WR(&l, 0x832, 0x400ec, 0);
+	WR(&l, MSR_IA32_TSC_DEADLINE, 20000, 10000);
+	WR(&l, 0x832, 0xec, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
+	WR(&l, 0x832, 0x400ec, 0);
+	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
+}
+
+static void test_apic_base(void)
+{
+	struct vlapic l;
+	u64 base;
+
+	setup(&l, 1, 0);
+	base = APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD;
+	WR(&l, MSR_IA32_APIC_BASE, base, 0);	/* no change */
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), base);
+	/* reserved bits, EN=0/EXTD=1, x2APIC -> xAPIC */
+	GP_WR(&l, MSR_IA32_APIC_BASE, base | 1);
+	GP_WR(&l, MSR_IA32_APIC_BASE, base | BIT(9));
+	GP_WR(&l, MSR_IA32_APIC_BASE, base | BIT(63));
+	GP_WR(&l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE | APIC_BASE_EXTD);
+	GP_WR(&l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE | APIC_BASE_EN);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), base);
+	/* Moving the base is ignored; BSP is read-only. */
+	WR(&l, MSR_IA32_APIC_BASE, 0xfed00000 | APIC_BASE_EN | APIC_BASE_EXTD | APIC_BASE_BSP, 0);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), base);
+
+	/* x2APIC -> disabled: registers gone, state reset, nothing accepted. */
+	CHECK(vlapic_accept(&l, 0x40, false));
+	WR(&l, 0x808, 0x20, 0);
+	WR(&l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE, 0);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), APIC_DEFAULT_BASE);
+	CHECK(gp_rd(&l, 0x802));
+	GP_WR(&l, 0x808, 0);
+	CHECK(!vlapic_accept(&l, 0x41, false));
+	CHECK(!vlapic_has_pending_irr(&l));
+	CHECK_EQ(vlapic_pending_vector(&l), -1);
+	WR(&l, MSR_IA32_APIC_BASE, 0, 0);	/* disabled -> disabled */
+	/* disabled -> x2APIC directly is illegal */
+	GP_WR(&l, MSR_IA32_APIC_BASE, base);
+	/* disabled -> xAPIC: legal, but no x2APIC registers */
+	WR(&l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE | APIC_BASE_EN, 0);
+	CHECK(gp_rd(&l, 0x80f));
+	/* xAPIC -> x2APIC */
+	WR(&l, MSR_IA32_APIC_BASE, base, 0);
+	CHECK_EQ(rd(&l, 0x80f, 0), 0xff);
+	CHECK_EQ(rd(&l, 0x808, 0), 0);
+	CHECK_EQ(rd(&l, 0x802, 0), 1);
+
+	/* The BSP keeps its flag across transitions. */
+	setup(&l, 0, 0);
+	WR(&l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE, 0);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), APIC_DEFAULT_BASE | APIC_BASE_BSP);
+}
+
+int main(void)
+{
+	test_mul_div();
+	test_init_and_registers();
+	test_gp();
+	test_svr();
+	test_priority();
+	test_tmr_eoi();
+	test_icr();
+	test_self_ipi();
+	test_dest();
+	test_timer_oneshot();
+	test_timer_divider();
+	test_timer_periodic();
+	test_timer_tsc_deadline();
+	test_apic_base();
+	return test_summary();
+}
