@@ -147,3 +147,19 @@ bool efi_exit_boot_services(void)
 	}
 	return false;
 }
+
+u64 efi_unix_time_ns(void)
+{
+	EFI_TIME t;
+	if (EFI_ERROR(efi_st->RuntimeServices->GetTime(&t, NULL)))
+		return 0;
+	/* Days since 1970-01-01 of a proleptic Gregorian date (years from March). */
+	s64 y = t.Year - (t.Month <= 2), m = t.Month <= 2 ? t.Month + 9 : t.Month - 3;
+	s64 era = y / 400, yoe = y - era * 400;
+	s64 doy = (153 * m + 2) / 5 + t.Day - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	s64 days = era * 146097 + doe - 719468;
+	s64 secs = days * 86400 + t.Hour * 3600 + t.Minute * 60 + t.Second;
+	if (t.TimeZone != EFI_UNSPECIFIED_TIMEZONE)
+		secs += t.TimeZone * 60; /* UEFI: local time = UTC - TimeZone minutes */
+	return (u64)secs * 1000000000ull + t.Nanosecond;
+}

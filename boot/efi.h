@@ -18,6 +18,8 @@ void efi_stall_us(u64 us);
 void efi_console_write(const char *s, size_t n);
 const void *efi_acpi_rsdp(void);
 u64 efi_ram_bytes(void);
+/* The firmware's clock as nanoseconds since the Unix epoch (0 if it has none). */
+u64 efi_unix_time_ns(void);
 /* Leaves boot services; returns false when the firmware refused. */
 bool efi_exit_boot_services(void);
 

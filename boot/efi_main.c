@@ -13,6 +13,7 @@
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/mem.h"
+#include "hv/pvclock.h"
 #include "hv/sched.h"
 #include "hv/vm.h"
 
@@ -113,6 +114,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	efi_st = st;
 	console_set_sink(efi_console_write);
 	x86_calibrate(efi_stall_us);
+	wallclock_set(efi_unix_time_ns(), arch_time_now());
 
 	const char *why = "";
 	int ncpus = acpi_madt_cpus(efi_acpi_rsdp(), apic_ids, MAX_PCPUS, &why);
@@ -140,7 +142,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 			apic_ids[i] = apic_ids[0];
 			apic_ids[0] = bsp;
 		}
-	npcpus = cfg.pcpus && cfg.pcpus < (u32)ncpus ? cfg.pcpus : (u32)ncpus;
+	sched_init(cfg.pcpus && cfg.pcpus < (u32)ncpus ? cfg.pcpus : (u32)ncpus);
 
 	void *pool = efi_alloc_pages(HV_POOL_BYTES / PAGE_SIZE, 0);
 	void *tramp = efi_alloc_pages(1, 0x9F000);

@@ -8,6 +8,7 @@
 #include "drivers/uart16550.h"
 
 #define CTRL_T 0x14
+#define CTRL_BACKSLASH 0x1c
 #define LINE_MAX 256
 
 static void (*sink)(const char *s, size_t n);
@@ -103,6 +104,11 @@ void console_poll_input(void)
 	while ((c = uart_getc()) >= 0) {
 		if (!nvms)
 			continue;
+		if (c == CTRL_BACKSLASH) {
+			for (u32 i = 0; i < nvms; i++)
+				vm_dump(vms[i]);
+			continue;
+		}
 		if (c == CTRL_T) {
 			focus = (focus + 1) % nvms;
 			printk("hv: console input now goes to VM '%s' (Ctrl-T switches)\n", vms[focus]->name);

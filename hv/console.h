@@ -1,6 +1,7 @@
 /* The hypervisor's console: its own messages, and each VM's serial output line by line
  * with a "[name] " prefix. Input from the machine's serial port goes to the VM that has
- * the console focus; Ctrl-T moves the focus to the next VM. */
+ * the console focus; Ctrl-T moves the focus to the next VM, Ctrl-\\ prints the state of
+ * every vCPU (for a guest that seems hung). */
 #ifndef HV_CONSOLE_H
 #define HV_CONSOLE_H
 

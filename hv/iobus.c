@@ -23,6 +23,9 @@ bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned siz
 	}
 	if (!write)
 		*value = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-	__atomic_fetch_add(&bus->unclaimed, 1, __ATOMIC_RELAXED);
+	if (__atomic_fetch_add(&bus->unclaimed, 1, __ATOMIC_RELAXED) < 4)
+		printk("hv: no device at %s %llx (%s, %u bytes): %s\n", space == IO_PORT ? "port" : "address",
+		       (unsigned long long)addr, write ? "write" : "read", size,
+		       write ? "dropped" : "reads as all-ones");
 	return false;
 }

@@ -15,6 +15,13 @@ static bool pcpu_idle[MAX_PCPUS];
 
 #define CONSOLE_POLL_US 2000
 
+void sched_init(u32 n)
+{
+	npcpus = n;
+	for (u32 i = 0; i < n; i++)
+		pcpus[i].id = i;
+}
+
 void sched_place(struct vcpu *v)
 {
 	struct pcpu *best = &pcpus[(v->vm->id + v->id) % npcpus];

@@ -21,6 +21,7 @@ struct pcpu {
 extern struct pcpu pcpus[];
 extern u32 npcpus;
 
+void sched_init(u32 npcpus);       /* before any VM is created */
 void sched_place(struct vcpu *v);   /* put a vCPU on the least loaded pCPU (before start) */
 NORETURN void sched_loop(void);     /* the pCPU's loop; never returns */
 void sched_vm_gone(void);           /* a VM finished: power off when none is left */

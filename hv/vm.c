@@ -116,3 +116,15 @@ void vm_vcpu_stopped(struct vcpu *v)
 		sched_vm_gone();
 	}
 }
+
+void vm_dump(struct vm *vm)
+{
+	static const char *const states[] = { "wait-start", "runnable", "halted", "stopped" };
+	for (u32 i = 0; i < vm->nvcpus; i++) {
+		struct vcpu *v = vm->vcpus[i];
+		char arch[160];
+		arch_vcpu_describe(v, arch, sizeof arch);
+		printk("hv: VM '%s' vcpu%u pcpu%u %s%s%s: %s\n", vm->name, i, v->pcpu, states[v->state],
+		       v->in_guest ? " in-guest" : "", v->kick_pending ? " kick-pending" : "", arch);
+	}
+}

@@ -72,6 +72,9 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 /* A byte typed on the console for this VM. */
 void vm_console_input(struct vm *vm, u8 c);
 
+/* Prints each vCPU's scheduling state and the backend's view of it. */
+void vm_dump(struct vm *vm);
+
 /* Makes the vCPU's pCPU look at it again: wakes it if halted, interrupts the guest if it
  * runs. Only the pCPU that runs the target is disturbed, and only when needed. */
 void vcpu_kick(struct vcpu *v);

@@ -7,9 +7,7 @@
  * recognises). Topology: one core per vCPU, x2APIC ID = vCPU index. */
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
-
-#define KVM_CPUID_SIGNATURE 0x40000000u
-#define KVM_CPUID_FEATURES 0x40000001u
+#include "guest_abi/kvm_para.h"
 
 static u32 bits_for(u32 n)
 {
@@ -30,7 +28,10 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		return;
 	}
 	if (leaf == KVM_CPUID_FEATURES) {
-		r[0] = r[1] = r[2] = r[3] = 0; /* no PV features yet */
+		r[0] = BIT(KVM_FEATURE_CLOCKSOURCE2);
+		if (kvmclock_tsc_stable())
+			r[0] |= BIT(KVM_FEATURE_CLOCKSOURCE_STABLE_BIT);
+		r[1] = r[2] = r[3] = 0;
 		return;
 	}
 	u32 max_basic, max_ext, dummy;

@@ -38,9 +38,13 @@ svm_run:
 	mov r15, [rax + 15*8]
 	mov rax, [rsp]
 	clgi
+	; With V_INTR_MASKING the host's RFLAGS.IF decides whether physical interrupts
+	; exit the guest (APM 15.21.1); GIF=0 keeps them out of the host until STGI.
+	sti
 	vmload
 	vmrun
 	vmsave
+	cli
 	mov rax, [rsp + 8]
 	mov [rax + 1*8], rcx
 	mov [rax + 2*8], rdx

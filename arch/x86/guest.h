@@ -22,6 +22,9 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4]);
 /* Guest MSR accesses (msr.c): 0, or -1 to inject #GP. */
 int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val);
 int x86_wrmsr(struct vcpu *v, u32 msr, u64 val);
+/* kvmclock MSRs (kvmclock.c): 0, or -1 when the address is unusable (ignored, counted). */
+int kvmclock_wrmsr(struct vcpu *v, u32 msr, u64 val);
+bool kvmclock_tsc_stable(void);
 /* Interrupt delivery (virq.c). */
 void x86_vcpu_irq_init(struct vcpu *v);
 void x86_vm_irq_init(struct vm *vm);

@@ -3,6 +3,7 @@
  * else gets #GP, as on a CPU that lacks the MSR, and is counted by the caller. */
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
+#include "guest_abi/kvm_para.h"
 
 #define MSR_TSC 0x10
 #define MSR_PLATFORM_ID 0x17
@@ -12,6 +13,8 @@
 #define MSR_MCG_STATUS 0x17A
 #define MSR_K7_HWCR 0xC0010015
 #define MSR_AMD64_PATCH_LEVEL 0x8B
+#define MSR_K8_INT_PENDING_MSG 0xC0010055
+#define MSR_AMD64_DE_CFG 0xC0011029
 
 int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 {
@@ -20,6 +23,12 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 	    (msr >= MSR_X2APIC_FIRST && msr <= MSR_X2APIC_LAST))
 		return vlapic_rdmsr(l, msr, val, rdtsc());
 	switch (msr) {
+	case MSR_KVM_SYSTEM_TIME_NEW:
+		*val = v->arch.kvmclock_msr;
+		return 0;
+	case MSR_KVM_WALL_CLOCK_NEW:
+		*val = 0;
+		return 0;
 	case MSR_TSC:
 		*val = rdtsc();
 		return 0;
@@ -29,6 +38,8 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 	case MSR_AMD64_PATCH_LEVEL:
 	case MSR_PLATFORM_ID:
 	case MSR_MISC_ENABLE:
+	case MSR_K8_INT_PENDING_MSG:
+	case MSR_AMD64_DE_CFG:
 		*val = 0;
 		return 0;
 	case MSR_K7_HWCR:
@@ -49,8 +60,14 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 		return r;
 	}
 	switch (msr) {
+	case MSR_KVM_SYSTEM_TIME_NEW:
+	case MSR_KVM_WALL_CLOCK_NEW:
+		if (kvmclock_wrmsr(v, msr, val))
+			v->stats.bad_accesses++; /* KVM ignores an unusable address too */
+		return 0;
 	case MSR_MCG_STATUS:
 	case MSR_K7_HWCR:
+	case MSR_AMD64_DE_CFG:
 		return 0; /* accepted and ignored */
 	}
 	return -1;

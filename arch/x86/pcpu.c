@@ -216,7 +216,6 @@ void x86_pcpu_init(u32 id, u32 apic_id)
 	p->host_save = alloc_pages(1);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
 	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)p->hsave);
-	pcpus[id].id = id;
 	pcpus[id].apic_id = apic_id;
 }
 

@@ -44,7 +44,7 @@ static u64 pm_read(void *opaque, u64 off, unsigned size)
 	case 0: return vm->arch.pm1_sts;
 	case 2: return vm->arch.pm1_en;
 	case 4: return vm->arch.pm1_cnt | PM1_CNT_SCI_EN; /* always in ACPI mode (no SMI_CMD) */
-	case 8: return (u64)((unsigned __int128)(rdtsc() - vm->arch.pm_timer_base) * PM_TIMER_HZ /
+	case 8: return (u64)((unsigned __int128)(rdtsc() - vm->arch.boot_tsc) * PM_TIMER_HZ /
 			     arch_time_hz) & 0xFFFFFF;
 	}
 	return 0;
@@ -116,7 +116,6 @@ static void ioapic_write(void *opaque, u64 off, unsigned size, u64 val)
 
 void x86_platform_init(struct vm *vm)
 {
-	vm->arch.pm_timer_base = rdtsc();
 	const struct io_region regions[] = {
 		{ IO_PORT, PORT_COM1, 8, uart_read, uart_write, vm },
 		{ IO_PORT, PORT_PM_BASE, 12, pm_read, pm_write, vm },

@@ -3,7 +3,9 @@
 #include "arch/x86/guest.h"
 #include "boot/config.h"
 #include "hv/arch.h"
+#include "arch/x86/svm/vmcb.h"
 #include "hv/console.h"
+#include "hv/lib.h"
 
 static u64 boot_entry, boot_start_info;
 
@@ -14,6 +16,7 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		       (unsigned long long)(GPA_LOW_RAM_END >> 20));
 		return -1;
 	}
+	vm->arch.boot_tsc = rdtsc();
 	if (svm_vm_init(vm))
 		return -1;
 	x86_vm_irq_init(vm);
@@ -56,4 +59,16 @@ bool arch_vcpu_wants_to_run(struct vcpu *v)
 u64 arch_vcpu_next_timer(struct vcpu *v)
 {
 	return vlapic_next_deadline(&v->arch.lapic);
+}
+
+void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
+{
+	u8 *vmcb = v->arch.vmcb;
+	struct vlapic *l = &v->arch.lapic;
+	u64 now = rdtsc(), dl = vlapic_next_deadline(l);
+	snprintf(buf, n, "rip=%llx rflags=%llx ppr=%x pending-vec=%d timer-in=%lldus exits=%llu",
+		 (unsigned long long)V64(vmcb, VMCB_RIP), (unsigned long long)V64(vmcb, VMCB_RFLAGS),
+		 vlapic_ppr(l), vlapic_pending_vector(l),
+		 dl ? (long long)((s64)(dl - now) / (s64)(arch_time_hz / 1000000)) : -1ll,
+		 (unsigned long long)v->stats.exits[EXIT_HOST_IRQ]);
 }

@@ -20,7 +20,7 @@ struct arch_vcpu {
 	s32 sipi_vector;      /* STARTUP vector received (atomic), -1 none */
 	bool flush_tlb;       /* flush this ASID's TLB at next entry */
 	u32 last_pcpu_run;
-	u64 bad_msr_logged;
+	u64 kvmclock_msr;     /* MSR_KVM_SYSTEM_TIME_NEW as the guest wrote it */
 };
 
 struct arch_vm {
@@ -28,7 +28,7 @@ struct arch_vm {
 	u32 asid;
 	struct vioapic ioapic;
 	u16 pm1_en, pm1_sts, pm1_cnt;
-	u64 pm_timer_base;    /* TSC at which the ACPI PM timer read 0 */
+	u64 boot_tsc;         /* TSC when the VM was created: its kvmclock and PM timer zero */
 };
 
 #endif
