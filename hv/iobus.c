@@ -9,6 +9,19 @@ void iobus_register(struct iobus *bus, const struct io_region *region)
 		printk("hv: BUG: too many device regions\n");
 }
 
+/* Racy by design: at worst an address is reported twice. */
+static bool first_time(struct iobus *bus, enum io_space space, u64 addr)
+{
+	u64 key = addr << 1 | (space == IO_MMIO);
+	for (u32 i = 0; i < bus->nlogged; i++)
+		if (bus->logged[i] == key)
+			return false;
+	if (bus->nlogged == ARRAY_SIZE(bus->logged))
+		return false;
+	bus->logged[bus->nlogged++] = key;
+	return true;
+}
+
 bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned size, bool write, u64 *value)
 {
 	for (u32 i = 0; i < bus->n; i++) {
@@ -23,9 +36,10 @@ bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned siz
 	}
 	if (!write)
 		*value = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-	if (__atomic_fetch_add(&bus->unclaimed, 1, __ATOMIC_RELAXED) < 4)
+	__atomic_fetch_add(&bus->unclaimed, 1, __ATOMIC_RELAXED);
+	if (first_time(bus, space, addr))
 		printk("hv: no device at %s %llx (%s, %u bytes): %s\n", space == IO_PORT ? "port" : "address",
 		       (unsigned long long)addr, write ? "write" : "read", size,
-		       write ? "dropped" : "reads as all-ones");
+		       write ? "dropped" : "reads as all-ones; reported once");
 	return false;
 }

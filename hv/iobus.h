@@ -21,6 +21,8 @@ struct iobus {
 	u32 n;
 	struct io_region r[IOBUS_MAX_REGIONS];
 	u64 unclaimed; /* accesses no device claimed */
+	u64 logged[8]; /* addresses already reported (each is logged once) */
+	u32 nlogged;
 };
 
 void iobus_register(struct iobus *bus, const struct io_region *region);

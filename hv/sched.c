@@ -41,8 +41,14 @@ void sched_place(struct vcpu *v)
 void vcpu_kick(struct vcpu *v)
 {
 	__atomic_store_n(&v->kick_pending, true, __ATOMIC_SEQ_CST);
-	if (v->pcpu == arch_pcpu_id())
-		return; /* its own pCPU looks at it before the next guest entry */
+	if (v->pcpu == arch_pcpu_id()) {
+		/* Its own pCPU looks at it before the next guest entry; if another vCPU of
+		 * this pCPU is running, send that one back to the scheduler first. */
+		struct vcpu *cur = pcpus[v->pcpu].current;
+		if (cur && cur != v)
+			__atomic_store_n(&cur->kick_pending, true, __ATOMIC_SEQ_CST);
+		return;
+	}
 	/* Pairs with the owner's store of in_guest / idle followed by its check of
 	 * kick_pending: either the owner sees the flag or we see it in guest or idle. */
 	if (__atomic_load_n(&v->in_guest, __ATOMIC_SEQ_CST) ||

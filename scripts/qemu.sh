@@ -5,10 +5,9 @@
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ESP=$1
 shift
-VARS=$(mktemp /tmp/hv-vars.XXXXXX)
+VARS=$ESP.vars
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$VARS"
-trap 'rm -f "$VARS"' EXIT
-qemu-system-x86_64 -nodefaults -machine q35,accel=tcg -cpu max -smp "${SMP:-2}" -m "${MEM:-2048}" \
+exec qemu-system-x86_64 -nodefaults -machine q35,accel=tcg -cpu max -smp "${SMP:-2}" -m "${MEM:-2048}" \
 	-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 	-drive if=pflash,format=raw,file="$VARS" \
 	-drive file="$ESP",format=raw,if=ide \

@@ -23,6 +23,7 @@ done
 if [ "$1" = all ]; then
 	mkdir -p "$LOGS/emu"
 	for t in "$TOP"/tests/emu/*.sh; do
+		[ "$(basename "$t")" = lib.sh ] && continue
 		[ -f "$t" ] || continue
 		n=emu/$(basename "$t" .sh)
 		s=$(date +%s)

@@ -181,6 +181,9 @@ void x86_trap(struct trap_frame *f)
 		return;
 	case VEC_SPURIOUS:
 		return;
+	case 2: /* host NMI (e.g. a platform watchdog): nothing of ours uses NMIs */
+		p->nmis++;
+		return;
 	}
 	u64 cr2;
 	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));

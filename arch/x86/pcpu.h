@@ -17,7 +17,7 @@ struct x86_pcpu {
 	u8 *hsave;               /* VM_HSAVE_PA page */
 	u8 *host_save;           /* VMSAVE area for host FS/GS/TR... */
 	struct vcpu *last_vcpu;  /* the vCPU whose TLB entries this pCPU may hold */
-	u64 timer_irqs, kick_irqs;
+	u64 timer_irqs, kick_irqs, nmis;
 };
 
 extern struct x86_pcpu x86_pcpus[];

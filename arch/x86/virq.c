@@ -39,6 +39,8 @@ static void deliver(struct vm *vm, struct vcpu *src, u8 shorthand, u32 dest, boo
 				st->ipi_nmi++;
 			break;
 		case APIC_DM_INIT:
+			/* A STARTUP counts only after the INIT: drop any older one first. */
+			__atomic_store_n(&t->arch.sipi_vector, -1, __ATOMIC_RELEASE);
 			__atomic_store_n(&t->arch.init_pending, true, __ATOMIC_RELEASE);
 			if (st)
 				st->ipi_init++;

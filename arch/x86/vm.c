@@ -35,7 +35,6 @@ void arch_vcpu_poll(struct vcpu *v, u64 now)
 	if (__atomic_exchange_n(&v->arch.init_pending, false, __ATOMIC_ACQ_REL) && v->id != 0) {
 		v->state = VCPU_WAIT_SIPI;
 		vlapic_reset(&v->arch.lapic);
-		__atomic_store_n(&v->arch.sipi_vector, -1, __ATOMIC_RELEASE);
 	}
 	s32 sipi = __atomic_exchange_n(&v->arch.sipi_vector, -1, __ATOMIC_ACQ_REL);
 	if (sipi >= 0 && v->state == VCPU_WAIT_SIPI) {

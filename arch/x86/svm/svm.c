@@ -411,8 +411,6 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			break;
 		case SVM_EXIT_MSR:
 			handle_msr(v);
-			if (__atomic_load_n(&v->kick_pending, __ATOMIC_RELAXED))
-				return RUN_PREEMPTED; /* e.g. an IPI to a vCPU on this pCPU */
 			break;
 		case SVM_EXIT_IOIO:
 			handle_io(v);

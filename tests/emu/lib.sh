@@ -1,0 +1,61 @@
+# Helpers for emulator tests. A test script gets its log path as $1, boots the
+# hypervisor with a configuration in QEMU (TCG, emulated AMD SVM), then checks what the
+# hypervisor and the guests printed. Each check prints one line; any failure fails the test.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+LOG=$1
+failed=0
+
+# boot CONFIG_TEXT TIMEOUT_SECONDS [SMP]; with STOP_AT set, QEMU is stopped as soon as
+# that string appears in the log (for runs that do not end by themselves).
+boot() {
+	cfg=$(mktemp /tmp/hv-test-cfg.XXXXXX)
+	esp=$(mktemp /tmp/hv-test-esp.XXXXXX)
+	printf '%s\n' "$1" > "$cfg"
+	"$TOP/scripts/mkesp.sh" "$esp" "$cfg"
+	start=$(date +%s)
+	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$esp" < /dev/null > "$LOG" 2>&1 &
+	qpid=$!
+	if [ -n "$STOP_AT" ]; then
+		while kill -0 $qpid 2>/dev/null && ! grep -qF -- "$STOP_AT" "$LOG"; do sleep 1; done
+		sleep 1
+		kill -TERM $qpid 2>/dev/null
+	fi
+	wait $qpid
+	echo "qemu exit $? after $(($(date +%s) - start))s" >> "$LOG"
+	rm -f "$cfg" "$esp" "$esp.vars"
+}
+
+# expect DESCRIPTION FIXED_STRING: the log must contain the string
+expect() {
+	if grep -qF -- "$2" "$LOG"; then
+		echo "ok:   $1"
+	else
+		echo "FAIL: $1 (no '$2' in the log)"
+		failed=1
+	fi
+}
+
+# expect_not DESCRIPTION FIXED_STRING
+expect_not() {
+	if grep -qF -- "$2" "$LOG"; then
+		echo "FAIL: $1 ('$2' is in the log)"
+		failed=1
+	else
+		echo "ok:   $1"
+	fi
+}
+
+# A Linux guest VM named $1 with $2 vCPUs that ran its test steps and powered off.
+expect_guest_ok() {
+	expect "$1: every vCPU online" "[$1] GUEST-READY cpus=$2 online=0$( [ "$2" -gt 1 ] && echo "-$(($2 - 1))")"
+	expect "$1: x2APIC in use" "[$1] GUEST-FACT x2apic=1"
+	expect "$1: TSC-deadline timer in use" "[$1] GUEST-FACT clockevent=lapic-deadline"
+	expect "$1: test steps finished" "[$1] GUEST-DONE"
+	expect "$1: powered off and reported" "hv: VM '$1' powered off;"
+}
+
+# Prints the hypervisor's report lines (exit counts) into the test output, then exits.
+finish() {
+	grep -E "^hv: VM '.*' (powered|reset|triple|stopped)|^qemu exit" "$LOG" | sed 's/^/      /'
+	exit $failed
+}

@@ -1,0 +1,19 @@
+# Two VMs at once, each with 2 vCPUs, isolated from each other.
+. "$(dirname "$0")/lib.sh"
+boot "[vm alpha]
+kernel = /guests/vmlinux
+initrd = /guests/initrd.gz
+cmdline = console=ttyS0 quiet hv.mode=test
+vcpus = 2
+memory = 256M
+
+[vm beta]
+kernel = /guests/vmlinux
+initrd = /guests/initrd.gz
+cmdline = console=ttyS0 quiet hv.mode=test
+vcpus = 2
+memory = 256M" 600
+expect_guest_ok alpha 2
+expect_guest_ok beta 2
+expect "machine powered off after both" "hv: no VM left, powering off"
+finish
