@@ -81,6 +81,7 @@ static int create_vms(void)
 			goto bad;
 		}
 		ram = (u8 *)ALIGN_UP((u64)(uintptr_t)ram, 2 * MiB);
+		memset(ram, 0, vc->memory); /* nothing of the firmware's leaks into the guest */
 		struct vm *vm = vm_create(i, vc, ram, &img);
 		if (!vm)
 			goto bad;

@@ -2,6 +2,22 @@
  * same file is compiled with the names prefixed, so libc stays untouched. */
 #include "lib.h"
 
+#if defined(__x86_64__) && !defined(HV_UNIT_TEST)
+/* rep stosb / movsb: fast on every x86-64 with ERMSB, and fine without. */
+void *memset(void *d, int c, size_t n)
+{
+	void *p = d;
+	__asm__ volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(c) : "memory");
+	return d;
+}
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+	void *p = d;
+	__asm__ volatile("rep movsb" : "+D"(p), "+S"(s), "+c"(n) : : "memory");
+	return d;
+}
+#else
 void *memset(void *d, int c, size_t n)
 {
 	u8 *p = d;
@@ -18,6 +34,7 @@ void *memcpy(void *d, const void *s, size_t n)
 		*dp++ = *sp++;
 	return d;
 }
+#endif
 
 void *memmove(void *d, const void *s, size_t n)
 {

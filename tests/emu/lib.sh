@@ -6,15 +6,28 @@ LOG=$1
 failed=0
 
 # boot CONFIG_TEXT TIMEOUT_SECONDS [SMP]; with STOP_AT set, QEMU is stopped as soon as
-# that string appears in the log (for runs that do not end by themselves).
+# that string appears in the log (for runs that do not end by themselves); with
+# TYPE_AFTER and TYPE_LINES set, the lines are typed on the serial console once
+# TYPE_AFTER has appeared.
 boot() {
 	cfg=$(mktemp /tmp/hv-test-cfg.XXXXXX)
 	esp=$(mktemp /tmp/hv-test-esp.XXXXXX)
 	printf '%s\n' "$1" > "$cfg"
 	"$TOP/scripts/mkesp.sh" "$esp" "$cfg"
 	start=$(date +%s)
-	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$esp" < /dev/null > "$LOG" 2>&1 &
+	fifo=$(mktemp -u /tmp/hv-test-in.XXXXXX)
+	mkfifo "$fifo"
+	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$esp" < "$fifo" > "$LOG" 2>&1 &
 	qpid=$!
+	exec 3> "$fifo"
+	if [ -n "$TYPE_AFTER" ]; then
+		# Type each line of TYPE_LINES on the serial console once TYPE_AFTER appeared.
+		while kill -0 $qpid 2>/dev/null && ! grep -qF -- "$TYPE_AFTER" "$LOG"; do sleep 1; done
+		printf '%s\n' "$TYPE_LINES" | while IFS= read -r line; do
+			sleep 2
+			printf '%s\r' "$line" >&3
+		done
+	fi
 	if [ -n "$STOP_AT" ]; then
 		while kill -0 $qpid 2>/dev/null && ! grep -qF -- "$STOP_AT" "$LOG"; do sleep 1; done
 		sleep 1
@@ -22,7 +35,8 @@ boot() {
 	fi
 	wait $qpid
 	echo "qemu exit $? after $(($(date +%s) - start))s" >> "$LOG"
-	rm -f "$cfg" "$esp" "$esp.vars"
+	exec 3>&-
+	rm -f "$cfg" "$esp" "$esp.vars" "$fifo"
 }
 
 # expect DESCRIPTION FIXED_STRING: the log must contain the string
@@ -45,13 +59,14 @@ expect_not() {
 	fi
 }
 
-# A Linux guest VM named $1 with $2 vCPUs that ran its test steps and powered off.
+# A Linux guest VM named $1 with $2 vCPUs that ran its test steps and stopped the way
+# $3 says (default: powered off).
 expect_guest_ok() {
 	expect "$1: every vCPU online" "[$1] GUEST-READY cpus=$2 online=0$( [ "$2" -gt 1 ] && echo "-$(($2 - 1))")"
 	expect "$1: x2APIC in use" "[$1] GUEST-FACT x2apic=1"
 	expect "$1: TSC-deadline timer in use" "[$1] GUEST-FACT clockevent=lapic-deadline"
 	expect "$1: test steps finished" "[$1] GUEST-DONE"
-	expect "$1: powered off and reported" "hv: VM '$1' powered off;"
+	expect "$1: ${3:-powered off} and reported" "hv: VM '$1' ${3:-powered off};"
 }
 
 # Prints the hypervisor's report lines (exit counts) into the test output, then exits.

@@ -267,7 +267,8 @@ static size_t fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 	u8 *vmcb = v->arch.vmcb;
 	struct x86_paging pg = { V64(vmcb, VMCB_CR0), V64(vmcb, VMCB_CR3), V64(vmcb, VMCB_CR4),
 				 V64(vmcb, VMCB_EFER) };
-	u64 la = V64(vmcb, VMCB_CS + 8) + V64(vmcb, VMCB_RIP);
+	bool long_mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
+	u64 la = (long_mode ? 0 : V64(vmcb, VMCB_CS + 8)) + V64(vmcb, VMCB_RIP); /* CS.base is 0 in 64-bit mode */
 	size_t got = 0;
 	while (got < want) {
 		u64 gpa;
@@ -285,7 +286,7 @@ static bool handle_npf(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;
 	u64 gpa = V64(vmcb, VMCB_EXITINFO2);
-	u8 bytes[15];
+	u8 bytes[15] = { 0 };
 	size_t n = fetch_insn(v, bytes, sizeof bytes);
 	u16 cs_attr = V16(vmcb, VMCB_CS + 2);
 	int mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (cs_attr & BIT(9)) ? 64 : (cs_attr & BIT(10)) ? 32 : 16;
