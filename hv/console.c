@@ -4,6 +4,7 @@
 #include "console.h"
 #include "lib.h"
 #include "spinlock.h"
+#include "arch.h"
 #include "vm.h"
 #include "drivers/uart16550.h"
 
@@ -16,7 +17,15 @@ static struct spinlock lock;
 static struct vm *vms[MAX_VMS];
 static char line[MAX_VMS][LINE_MAX];
 static u32 line_len[MAX_VMS];
+static u64 last_output[MAX_VMS];
 static u32 nvms, focus;
+/* The VM whose unfinished line is on the screen (the cursor is at its end), or -1. A
+ * VM's line is normally printed when complete; only the focused VM's unfinished line is
+ * shown once it has been quiet for a moment, so a shell prompt and typed characters
+ * appear as they should. */
+static int open_line = -1;
+
+#define PROMPT_IDLE_US 50000
 
 void console_set_sink(void (*write)(const char *s, size_t n))
 {
@@ -29,6 +38,14 @@ static void emit(const char *s, size_t n)
 		sink(s, n);
 }
 
+/* Ends an unfinished guest line on the screen before something else is printed. */
+static void close_open_line(void)
+{
+	if (open_line >= 0)
+		emit("\n", 1);
+	open_line = -1;
+}
+
 void printk(const char *fmt, ...)
 {
 	char buf[512];
@@ -37,6 +54,7 @@ void printk(const char *fmt, ...)
 	int n = vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	spin_lock(&lock);
+	close_open_line();
 	emit(buf, MIN((size_t)n, sizeof buf - 1));
 	spin_unlock(&lock);
 }
@@ -55,13 +73,13 @@ static int slot_of(struct vm *vm)
 	return -1;
 }
 
-static void flush_line(int i)
+static void show_line(int i)
 {
 	char prefix[40];
+	close_open_line();
 	int n = snprintf(prefix, sizeof prefix, "[%s] ", vms[i]->name);
 	emit(prefix, (size_t)n);
 	emit(line[i], line_len[i]);
-	emit("\n", 1);
 	line_len[i] = 0;
 }
 
@@ -71,12 +89,18 @@ void console_guest_putc(struct vm *vm, u8 c)
 	if (i < 0 || c == '\r')
 		return;
 	spin_lock(&lock);
-	if (c == '\n')
-		flush_line(i);
-	else {
+	last_output[i] = arch_time_now();
+	if (open_line == i) {
+		emit((const char *)&c, 1);
+		if (c == '\n')
+			open_line = -1;
+	} else if (c == '\n' || line_len[i] == LINE_MAX) {
+		show_line(i);
+		emit("\n", 1);
+		if (c != '\n')
+			line[i][line_len[i]++] = (char)c;
+	} else {
 		line[i][line_len[i]++] = (char)c;
-		if (line_len[i] == LINE_MAX)
-			flush_line(i);
 	}
 	spin_unlock(&lock);
 }
@@ -87,8 +111,12 @@ void console_unregister_vm(struct vm *vm)
 	if (i < 0)
 		return;
 	spin_lock(&lock);
-	if (line_len[i])
-		flush_line(i);
+	if (line_len[i]) {
+		show_line(i);
+		emit("\n", 1);
+	}
+	if (open_line == i)
+		close_open_line();
 	spin_unlock(&lock);
 	if (focus == (u32)i) /* hand the console to the next VM still running */
 		for (u32 k = 1; k < nvms; k++)
@@ -98,9 +126,24 @@ void console_unregister_vm(struct vm *vm)
 			}
 }
 
+/* Shows the focused VM's unfinished line (a prompt) once it has been quiet a moment. */
+static void show_prompt(void)
+{
+	int f = (int)focus;
+	if (!nvms || !line_len[f] || arch_time_now() - last_output[f] < arch_time_hz / 1000000 * PROMPT_IDLE_US)
+		return;
+	spin_lock(&lock);
+	if (line_len[f] && open_line != f) {
+		show_line(f);
+		open_line = f;
+	}
+	spin_unlock(&lock);
+}
+
 void console_poll_input(void)
 {
 	int c;
+	show_prompt();
 	while ((c = uart_getc()) >= 0) {
 		if (!nvms)
 			continue;
