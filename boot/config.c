@@ -3,6 +3,7 @@
  * is stored. */
 #include "boot/config.h"
 #include "hv/lib.h"
+#include "hv/pv_features.h"
 
 struct slice {
 	const char *s;
@@ -11,7 +12,7 @@ struct slice {
 
 enum section { SEC_NONE, SEC_HV, SEC_VM };
 
-enum key { K_PCPUS, K_CONSOLE, K_KERNEL, K_INITRD, K_CMDLINE, K_VCPUS, K_MEMORY };
+enum key { K_PCPUS, K_CONSOLE, K_KERNEL, K_INITRD, K_CMDLINE, K_VCPUS, K_MEMORY, K_PV };
 
 static const struct {
 	const char *name;
@@ -24,6 +25,7 @@ static const struct {
 	[K_CMDLINE] = { "cmdline", SEC_VM },
 	[K_VCPUS] = { "vcpus", SEC_VM },
 	[K_MEMORY] = { "memory", SEC_VM },
+	[K_PV] = { "pv", SEC_VM },
 };
 
 struct parser {
@@ -215,6 +217,22 @@ static int set_memory(struct parser *ps, struct slice v)
 	return 0;
 }
 
+/* Longest pv value: every item spelled out, with blanks, fits easily. */
+#define PV_VALUE_MAX 128
+
+static int set_pv(struct parser *ps, struct slice v)
+{
+	char value[PV_VALUE_MAX], why[128];
+
+	if (v.n >= sizeof(value))
+		return fail(ps, ps->line, "value too long for pv (max %u characters)",
+			    (unsigned int)sizeof(value) - 1);
+	copy_str(value, v);
+	if (pv_features_parse(value, &ps->vm->pv, why, sizeof(why)))
+		return fail(ps, ps->line, "bad value for pv: %s", why);
+	return 0;
+}
+
 static int parse_section(struct parser *ps, struct slice l)
 {
 	char buf[SHOW_MAX + 1];
@@ -255,6 +273,7 @@ static int parse_section(struct parser *ps, struct slice l)
 	copy_str(vm->name, name);
 	vm->vcpus = 1;
 	vm->memory = CFG_DEFAULT_MEMORY;
+	vm->pv = PV_FEATURES_ALL;
 	vm->line = ps->line;
 	ps->vm = vm;
 	ps->sec = SEC_VM;
@@ -312,6 +331,8 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_num(ps, &ps->vm->vcpus, v, name, CFG_MAX_VCPUS);
 	case K_MEMORY:
 		return set_memory(ps, v);
+	case K_PV:
+		return set_pv(ps, v);
 	}
 	return 0;
 }

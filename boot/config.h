@@ -10,6 +10,13 @@
  *   cmdline = console=ttyS0 quiet
  *   vcpus = 2                 # 1..64, default 1
  *   memory = 512M             # N, NK, NM, NG; 16M..64G, multiple of 4K; default 256M
+ *   pv = all,-ipi             # paravirtual features offered (default: all), below
+ *
+ * pv is a comma-separated list applied left to right to the empty set: `all`, `none`,
+ * a feature name or `+name` (adds it), `-name` (removes it). Features: clock (kvmclock),
+ * steal (steal time and the preempted flag), eoi (PV EOI), unhalt (PV spinlocks: halt
+ * and kick), tlb (PV TLB flush), ipi (KVM_HC_SEND_IPI), yield (KVM_HC_SCHED_YIELD); see
+ * hv/pv_features.h. "none" gives the guest no paravirtual feature at all.
  *
  * Whitespace followed by '#' starts a trailing comment. Sections and keys are
  * case-sensitive; numbers are decimal or 0x hex. Only cmdline may be empty. */
@@ -36,6 +43,7 @@ struct vm_config {
 	char cmdline[CFG_CMDLINE_MAX];	/* "" if absent */
 	u32 vcpus;			/* 1..64, default 1 */
 	u64 memory;			/* bytes, 16M..64G, multiple of 4K, default 256M */
+	u32 pv;				/* BIT(enum pv_feature) set, default all */
 	int line;			/* line of the [vm ...] header */
 };
 

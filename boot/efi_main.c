@@ -13,6 +13,7 @@
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/mem.h"
+#include "hv/pv_features.h"
 #include "hv/pvclock.h"
 #include "hv/sched.h"
 #include "hv/vm.h"
@@ -85,10 +86,12 @@ static int create_vms(void)
 		struct vm *vm = vm_create(i, vc, ram, &img);
 		if (!vm)
 			goto bad;
-		printk("hv: VM '%s': %u vCPUs, %llu MiB, kernel %s (%llu KiB), initrd %s (%llu KiB)\n",
+		char pv[64];
+		pv_features_format(vm->pv, pv, sizeof pv);
+		printk("hv: VM '%s': %u vCPUs, %llu MiB, kernel %s (%llu KiB), initrd %s (%llu KiB), pv %s\n",
 		       vm->name, vm->nvcpus, (unsigned long long)(vm->ram_size >> 20), vc->kernel,
 		       (unsigned long long)(img.kernel_len >> 10), vc->initrd[0] ? vc->initrd : "none",
-		       (unsigned long long)(img.initrd_len >> 10));
+		       (unsigned long long)(img.initrd_len >> 10), pv);
 		efi_free((void *)img.kernel);
 		if (img.initrd)
 			efi_free((void *)img.initrd);

@@ -18,6 +18,15 @@
 
 #define MSR_KVM_WALL_CLOCK_NEW 0x4b564d00u
 #define MSR_KVM_SYSTEM_TIME_NEW 0x4b564d01u
+#define MSR_KVM_STEAL_TIME 0x4b564d03u
+#define MSR_KVM_PV_EOI_EN 0x4b564d04u
+#define KVM_MSR_ENABLED 1
+
+/* kvm_steal_time.preempted */
+#define KVM_VCPU_PREEMPTED (1 << 0)
+#define KVM_VCPU_FLUSH_TLB (1 << 1)
+/* the PV EOI word */
+#define KVM_PV_EOI_ENABLED 1
 
 /* pvclock_vcpu_time_info.flags */
 #define PVCLOCK_TSC_STABLE_BIT 0x01
@@ -26,5 +35,8 @@
 #define KVM_HC_SEND_IPI 10
 #define KVM_HC_SCHED_YIELD 11
 #define KVM_ENOSYS 1000
+#define KVM_EFAULT 14
+#define KVM_EINVAL 22
+#define KVM_EPERM 1
 
 #endif

@@ -6,6 +6,11 @@ void pvclock_scale(u64 hz, u32 *mul, s8 *shift)
 	/* Bring hz into (0.5 GHz, 1 GHz] * 2 so that mul = 1e9 * 2^32 / hz' lies in [2^31, 2^32). */
 	s8 s = 0;
 	u64 f = hz;
+	if (!hz) { /* no clock: everything scales to 0 */
+		*mul = 0;
+		*shift = 0;
+		return;
+	}
 	while (f > 2000000000ull) {
 		f >>= 1;
 		s--;
@@ -67,5 +72,7 @@ u64 wallclock_ns(u64 at_time)
 	u32 mul;
 	s8 shift;
 	pvclock_scale(arch_time_hz, &mul, &shift);
+	if (at_time < wall_base_time)
+		return wall_base_ns;
 	return wall_base_ns + pvclock_scale_delta(at_time - wall_base_time, mul, shift);
 }

@@ -11,7 +11,8 @@
 struct pcpu pcpus[MAX_PCPUS];
 u32 npcpus;
 static u32 vms_alive;
-static bool pcpu_idle[MAX_PCPUS];
+static bool pcpu_idle[MAX_PCPUS];     /* sleeping in arch_idle() */
+static bool pcpu_in_guest[MAX_PCPUS]; /* running one of its vCPUs in guest mode */
 
 #define CONSOLE_POLL_US 2000
 
@@ -41,17 +42,14 @@ void sched_place(struct vcpu *v)
 void vcpu_kick(struct vcpu *v)
 {
 	__atomic_store_n(&v->kick_pending, true, __ATOMIC_SEQ_CST);
-	if (v->pcpu == arch_pcpu_id()) {
-		/* Its own pCPU looks at it before the next guest entry; if another vCPU of
-		 * this pCPU is running, send that one back to the scheduler first. */
-		struct vcpu *cur = pcpus[v->pcpu].current;
-		if (cur && cur != v)
-			__atomic_store_n(&cur->kick_pending, true, __ATOMIC_SEQ_CST);
-		return;
-	}
-	/* Pairs with the owner's store of in_guest / idle followed by its check of
-	 * kick_pending: either the owner sees the flag or we see it in guest or idle. */
-	if (__atomic_load_n(&v->in_guest, __ATOMIC_SEQ_CST) ||
+	if (v->pcpu == arch_pcpu_id())
+		return; /* this pCPU looks at it before its next guest entry */
+	/* Pairs with the owner's store of pcpu_in_guest / pcpu_idle followed by its check
+	 * of every kick_pending of its vCPUs (sched_enter_guest, the idle path): either the
+	 * owner sees the flag, or we see it in guest mode or asleep and interrupt it. A pCPU
+	 * running another vCPU is interrupted too, so that a woken vCPU is not left waiting
+	 * behind a busy one. */
+	if (__atomic_load_n(&pcpu_in_guest[v->pcpu], __ATOMIC_SEQ_CST) ||
 	    __atomic_load_n(&pcpu_idle[v->pcpu], __ATOMIC_SEQ_CST)) {
 		struct vcpu *self = pcpus[arch_pcpu_id()].current;
 		if (self)
@@ -73,6 +71,9 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 {
 	u64 earliest = ~0ull;
 	for (struct vcpu *v = p->runq; v; v = v->rq_next) {
+		/* Cleared for stopped vCPUs too: a stale kick would keep this pCPU out of
+		 * guest mode for good (sched_enter_guest looks at all of them). */
+		__atomic_store_n(&v->kick_pending, false, __ATOMIC_SEQ_CST);
 		if (v->state == VCPU_STOPPED)
 			continue;
 		if (vm_stopping(v->vm)) {
@@ -80,10 +81,10 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 			vm_vcpu_stopped(v);
 			continue;
 		}
-		__atomic_store_n(&v->kick_pending, false, __ATOMIC_SEQ_CST);
 		arch_vcpu_poll(v, now);
 		if (v->state == VCPU_HALTED && arch_vcpu_wants_to_run(v)) {
 			v->state = VCPU_RUNNABLE;
+			v->wait_since = now;
 			v->stats.wakeups++;
 		}
 		u64 t = arch_vcpu_next_timer(v);
@@ -96,6 +97,14 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 static struct vcpu *pick_next(struct pcpu *p, u64 now, u64 *slice_end)
 {
 	struct vcpu *cur = p->current;
+	struct vcpu *y = p->yield_to;
+	p->yield_to = NULL;
+	if (y && y->state == VCPU_RUNNABLE) {
+		if (cur)
+			cur->stats.yields++;
+		*slice_end = now + arch_time_hz / 1000000 * SCHED_SLICE_US;
+		return y;
+	}
 	if (cur && cur->state == VCPU_RUNNABLE && now < *slice_end)
 		return cur;
 	struct vcpu *start = cur && cur->rq_next ? cur->rq_next : p->runq;
@@ -149,11 +158,19 @@ NORETURN void sched_loop(void)
 			continue;
 		}
 		if (v != p->current) {
-			if (p->current)
-				arch_vcpu_put(p->current);
+			struct vcpu *prev = p->current;
+			if (prev) {
+				if (prev->state == VCPU_RUNNABLE)
+					prev->wait_since = now; /* preempted: its wait is steal time */
+				arch_vcpu_put(prev);
+			}
 			arch_vcpu_load(v);
 			p->current = v;
 			p->switches++;
+		}
+		if (v->wait_since) {
+			v->stats.steal_ns += (now - v->wait_since) * 1000 / (arch_time_hz / 1000000);
+			v->wait_since = 0;
 		}
 		if (runnable_count(p) > 1)
 			deadline = MIN(deadline, slice_end);
@@ -168,6 +185,33 @@ NORETURN void sched_loop(void)
 			break;
 		}
 	}
+}
+
+bool sched_enter_guest(struct vcpu *v)
+{
+	struct pcpu *p = &pcpus[v->pcpu];
+	__atomic_store_n(&pcpu_in_guest[p->id], true, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&v->in_guest, true, __ATOMIC_SEQ_CST);
+	if (any_kick_pending(p) || vm_stopping(v->vm)) {
+		sched_left_guest(v);
+		return false;
+	}
+	return true;
+}
+
+void sched_left_guest(struct vcpu *v)
+{
+	__atomic_store_n(&v->in_guest, false, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&pcpu_in_guest[v->pcpu], false, __ATOMIC_SEQ_CST);
+}
+
+bool sched_yield_to(struct vcpu *self, struct vcpu *target)
+{
+	if (target == self || target->pcpu != self->pcpu || target->state != VCPU_RUNNABLE)
+		return false;
+	pcpus[self->pcpu].yield_to = target;
+	__atomic_store_n(&self->kick_pending, true, __ATOMIC_SEQ_CST); /* back to the scheduler */
+	return true;
 }
 
 void sched_vm_gone(void)

@@ -21,6 +21,7 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 	vm->ram = ram;
 	vm->ram_size = cfg->memory;
 	vm->nvcpus = cfg->vcpus;
+	vm->pv = cfg->pv;
 	static const struct vuart_ops uart_ops = { .tx = uart_tx, .irq = arch_vm_uart_irq };
 	vuart_init(&vm->uart, &uart_ops, vm);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
@@ -90,12 +91,15 @@ static void report(struct vm *vm)
 		if (sum.exits[k])
 			printk(" %s=%llu", exit_kind_name(k), (unsigned long long)sum.exits[k]);
 	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; IPIs fixed=%llu nmi=%llu init=%llu "
-	       "sipi=%llu self=%llu; kicks=%llu wakeups=%llu bad-accesses=%llu unclaimed-io=%llu\n",
+	       "sipi=%llu, by path icr=%llu pv=%llu self=%llu; kicks=%llu wakeups=%llu yields=%llu "
+	       "steal=%llums bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected, (unsigned long long)sum.nmis_injected,
 	       (unsigned long long)sum.ipi_fixed, (unsigned long long)sum.ipi_nmi,
 	       (unsigned long long)sum.ipi_init, (unsigned long long)sum.ipi_sipi,
+	       (unsigned long long)sum.ipi_icr, (unsigned long long)sum.ipi_pv,
 	       (unsigned long long)sum.ipi_self, (unsigned long long)sum.kicks_sent,
-	       (unsigned long long)sum.wakeups, (unsigned long long)sum.bad_accesses,
+	       (unsigned long long)sum.wakeups, (unsigned long long)sum.yields,
+	       (unsigned long long)(sum.steal_ns / 1000000), (unsigned long long)sum.bad_accesses,
 	       (unsigned long long)vm->bus.unclaimed);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
@@ -122,7 +126,7 @@ void vm_dump(struct vm *vm)
 	static const char *const states[] = { "wait-start", "runnable", "halted", "stopped" };
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu *v = vm->vcpus[i];
-		char arch[160];
+		char arch[256];
 		arch_vcpu_describe(v, arch, sizeof arch);
 		printk("hv: VM '%s' vcpu%u pcpu%u %s%s%s: %s\n", vm->name, i, v->pcpu, states[v->state],
 		       v->in_guest ? " in-guest" : "", v->kick_pending ? " kick-pending" : "", arch);

@@ -31,6 +31,7 @@ struct vcpu {
 	enum vcpu_state state;    /* written by its own pCPU only */
 	bool in_guest;            /* true while its pCPU is in guest mode running it */
 	bool kick_pending;        /* someone queued work for it: re-evaluate before the next entry */
+	u64 wait_since;           /* when it became runnable without running (0: not waiting) */
 	struct vcpu *rq_next;     /* the pCPU's run list */
 	struct vcpu_stats stats;
 	struct arch_vcpu arch;
@@ -44,6 +45,7 @@ struct vm {
 	u64 ram_size;
 	u8 *ram;                  /* host address of guest-physical 0 (identity-mapped host memory) */
 	u32 nvcpus;
+	u32 pv;                   /* enabled paravirtual features (hv/pv_features.h) */
 	struct vcpu *vcpus[MAX_VCPUS];
 	struct iobus bus;
 	struct spinlock dev_lock; /* serialises the emulated devices (UART, interrupt controller) */

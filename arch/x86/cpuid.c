@@ -8,6 +8,18 @@
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "guest_abi/kvm_para.h"
+#include "hv/pv_features.h"
+
+/* CPUID 0x40000001 EAX bits of each feature (Linux Documentation/virt/kvm/x86/cpuid.rst). */
+static const u32 kvm_feature_bits[PV_FEATURES] = {
+	[PV_CLOCK] = BIT(KVM_FEATURE_CLOCKSOURCE2),
+	[PV_STEAL] = BIT(KVM_FEATURE_STEAL_TIME),
+	[PV_EOI] = BIT(KVM_FEATURE_PV_EOI),
+	[PV_UNHALT] = BIT(KVM_FEATURE_PV_UNHALT),
+	[PV_TLB_FLUSH] = BIT(KVM_FEATURE_PV_TLB_FLUSH),
+	[PV_IPI] = BIT(KVM_FEATURE_PV_SEND_IPI),
+	[PV_YIELD] = BIT(KVM_FEATURE_PV_SCHED_YIELD),
+};
 
 static u32 bits_for(u32 n)
 {
@@ -28,10 +40,12 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		return;
 	}
 	if (leaf == KVM_CPUID_FEATURES) {
-		r[0] = BIT(KVM_FEATURE_CLOCKSOURCE2);
-		if (kvmclock_tsc_stable())
+		r[0] = r[1] = r[2] = r[3] = 0;
+		for (int f = 0; f < PV_FEATURES; f++)
+			if (v->vm->pv & BIT(f))
+				r[0] |= kvm_feature_bits[f];
+		if ((v->vm->pv & BIT(PV_CLOCK)) && kvmclock_tsc_stable())
 			r[0] |= BIT(KVM_FEATURE_CLOCKSOURCE_STABLE_BIT);
-		r[1] = r[2] = r[3] = 0;
 		return;
 	}
 	u32 max_basic, max_ext, dummy;

@@ -25,7 +25,19 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val);
 /* kvmclock MSRs (kvmclock.c): 0, or -1 when the address is unusable (ignored, counted). */
 int kvmclock_wrmsr(struct vcpu *v, u32 msr, u64 val);
 bool kvmclock_tsc_stable(void);
+/* Steal time, PV EOI (steal_time.c, pv_eoi.c): MSR writes return -1 for #GP. */
+int steal_time_wrmsr(struct vcpu *v, u64 val);
+void steal_time_enter(struct vcpu *v);
+void steal_time_preempted(struct vcpu *v);
+int pv_eoi_wrmsr(struct vcpu *v, u64 val);
+void pv_eoi_enter(struct vcpu *v);
+void pv_eoi_exit(struct vcpu *v);
+/* VMMCALL (hypercall.c): RAX, RBX, RCX, RDX, RSI in, RAX out. */
+void x86_hypercall(struct vcpu *v);
 /* Interrupt delivery (virq.c). */
+/* Fixed or NMI message from src to the vCPUs with the listed APIC IDs (valid ones);
+ * returns how many accepted it. */
+u32 x86_deliver_to(struct vcpu *src, const u32 *ids, u32 n, u8 mode, u8 vector);
 void x86_vcpu_irq_init(struct vcpu *v);
 void x86_vm_irq_init(struct vm *vm);
 /* Loads the PVH kernel, initrd, command line, ACPI tables (linux_pvh.c); sets *entry. */
@@ -41,5 +53,7 @@ int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info);
 /* A STARTUP IPI's effect on a vCPU waiting for it: real mode at vector << 12. */
 void svm_vcpu_sipi(struct vcpu *v, u8 vector);
 bool svm_vcpu_interruptible(struct vcpu *v);
+/* Reads up to `want` bytes of the instruction at the guest's CS:RIP; returns how many. */
+size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want);
 
 #endif

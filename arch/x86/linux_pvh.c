@@ -7,8 +7,10 @@
 #include "arch/x86/guest_acpi.h"
 #include "boot/config.h"
 #include "hv/console.h"
+#include "hv/arch.h"
 #include "hv/elf_pvh.h"
 #include "hv/lib.h"
+#include "hv/pv_features.h"
 
 #define PVH_MAGIC 0x336ec578u
 #define E820_RAM 1
@@ -29,6 +31,27 @@ struct hvm_memmap_entry {
 	u64 addr, size;
 	u32 type, reserved;
 } PACKED;
+
+static bool has_word_prefix(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (const char *p = s; *p; p++)
+		if ((p == s || p[-1] == ' ') && !strncmp(p, prefix, n))
+			return true;
+	return false;
+}
+
+/* The user's command line. Without kvmclock the guest must calibrate its TSC against
+ * the PIT or the ACPI PM timer, which fails when each read costs a slow exit (as under
+ * emulation: Linux rejects reads slower than 50k cycles) and leaves it without a usable
+ * timer; so such a VM is told the TSC frequency, as CPUID leaf 15h tells it on Intel. */
+static void build_cmdline(struct vm *vm, char *dst, size_t n, const char *user)
+{
+	if ((vm->pv & BIT(PV_CLOCK)) || has_word_prefix(user, "tsc_early_khz="))
+		snprintf(dst, n, "%s", user);
+	else
+		snprintf(dst, n, "%s tsc_early_khz=%llu", user, (unsigned long long)(arch_time_hz / 1000));
+}
 
 int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
 		   u64 *entry, u64 *start_info)
@@ -62,7 +85,7 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 		memcpy(vm->ram + initrd_gpa, img->initrd, img->initrd_len);
 	}
 
-	strlcpy((char *)vm->ram + GPA_CMDLINE, cfg->cmdline, 4096);
+	build_cmdline(vm, (char *)vm->ram + GPA_CMDLINE, 4096, cfg->cmdline);
 
 	struct guest_acpi_params acpi = {
 		.gpa = GPA_ACPI, .nvcpus = vm->nvcpus, .ioapic_id = vm->nvcpus, .ioapic_addr = GPA_IOAPIC,

@@ -4,6 +4,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "guest_abi/kvm_para.h"
+#include "hv/pv_features.h"
 
 #define MSR_TSC 0x10
 #define MSR_PLATFORM_ID 0x17
@@ -16,9 +17,26 @@
 #define MSR_K8_INT_PENDING_MSG 0xC0010055
 #define MSR_AMD64_DE_CFG 0xC0011029
 
+/* The PV feature an MSR belongs to; with the feature off the MSR does not exist. */
+static bool pv_msr_enabled(struct vcpu *v, u32 msr)
+{
+	switch (msr) {
+	case MSR_KVM_WALL_CLOCK_NEW:
+	case MSR_KVM_SYSTEM_TIME_NEW:
+		return v->vm->pv & BIT(PV_CLOCK);
+	case MSR_KVM_STEAL_TIME:
+		return v->vm->pv & BIT(PV_STEAL);
+	case MSR_KVM_PV_EOI_EN:
+		return v->vm->pv & BIT(PV_EOI);
+	}
+	return true;
+}
+
 int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 {
 	struct vlapic *l = &v->arch.lapic;
+	if (!pv_msr_enabled(v, msr))
+		return -1;
 	if (msr == MSR_IA32_APIC_BASE || msr == MSR_IA32_TSC_DEADLINE ||
 	    (msr >= MSR_X2APIC_FIRST && msr <= MSR_X2APIC_LAST))
 		return vlapic_rdmsr(l, msr, val, rdtsc());
@@ -28,6 +46,12 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 		return 0;
 	case MSR_KVM_WALL_CLOCK_NEW:
 		*val = 0;
+		return 0;
+	case MSR_KVM_STEAL_TIME:
+		*val = v->arch.steal_msr;
+		return 0;
+	case MSR_KVM_PV_EOI_EN:
+		*val = v->arch.pv_eoi_msr;
 		return 0;
 	case MSR_TSC:
 		*val = rdtsc();
@@ -52,9 +76,13 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 {
 	struct vlapic *l = &v->arch.lapic;
+	if (!pv_msr_enabled(v, msr))
+		return -1;
 	if (msr == MSR_IA32_APIC_BASE || msr == MSR_IA32_TSC_DEADLINE ||
 	    (msr >= MSR_X2APIC_FIRST && msr <= MSR_X2APIC_LAST)) {
 		int r = vlapic_wrmsr(l, msr, val, rdtsc());
+		if (msr == 0x83F && !r)
+			v->stats.ipi_self++;
 		if (msr == MSR_IA32_TSC_DEADLINE || msr == 0x838)
 			vcpu_kick(v); /* the pCPU re-arms its host timer for the new deadline */
 		return r;
@@ -65,6 +93,10 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 		if (kvmclock_wrmsr(v, msr, val))
 			v->stats.bad_accesses++; /* KVM ignores an unusable address too */
 		return 0;
+	case MSR_KVM_STEAL_TIME:
+		return steal_time_wrmsr(v, val);
+	case MSR_KVM_PV_EOI_EN:
+		return pv_eoi_wrmsr(v, val);
 	case MSR_MCG_STATUS:
 	case MSR_K7_HWCR:
 	case MSR_AMD64_DE_CFG:

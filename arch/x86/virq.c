@@ -16,6 +16,41 @@ static bool targets(struct vcpu *t, struct vcpu *src, u8 shorthand, u32 dest, bo
 	return vlapic_match_dest(&t->arch.lapic, dest, logical);
 }
 
+/* Delivers one message to one vCPU and kicks it; false if its APIC refused the vector. */
+static bool deliver_one(struct vcpu *t, u8 mode, u8 vector, bool level, struct vcpu_stats *st)
+{
+	switch (mode) {
+	case APIC_DM_FIXED:
+	case APIC_DM_LOWEST:
+		if (!vlapic_accept(&t->arch.lapic, vector, level))
+			return false;
+		if (st)
+			st->ipi_fixed++;
+		break;
+	case APIC_DM_NMI:
+		__atomic_store_n(&t->arch.nmi_pending, true, __ATOMIC_RELEASE);
+		if (st)
+			st->ipi_nmi++;
+		break;
+	case APIC_DM_INIT:
+		/* A STARTUP counts only after the INIT: drop any older one first. */
+		__atomic_store_n(&t->arch.sipi_vector, -1, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->arch.init_pending, true, __ATOMIC_RELEASE);
+		if (st)
+			st->ipi_init++;
+		break;
+	case APIC_DM_STARTUP:
+		__atomic_store_n(&t->arch.sipi_vector, vector, __ATOMIC_RELEASE);
+		if (st)
+			st->ipi_sipi++;
+		break;
+	default:
+		return false; /* SMI, ExtINT: not modelled */
+	}
+	vcpu_kick(t);
+	return true;
+}
+
 /* Delivers one message to every matching vCPU; lowest-priority goes to the first match
  * (arbitration by priority is optional in x2APIC mode, SDM 10.6.2.4). */
 static void deliver(struct vm *vm, struct vcpu *src, u8 shorthand, u32 dest, bool logical,
@@ -23,40 +58,18 @@ static void deliver(struct vm *vm, struct vcpu *src, u8 shorthand, u32 dest, boo
 {
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu *t = vm->vcpus[i];
-		if (!targets(t, src, shorthand, dest, logical))
-			continue;
-		switch (mode) {
-		case APIC_DM_FIXED:
-		case APIC_DM_LOWEST:
-			if (!vlapic_accept(&t->arch.lapic, vector, level))
-				continue;
-			if (st)
-				st->ipi_fixed++;
-			break;
-		case APIC_DM_NMI:
-			__atomic_store_n(&t->arch.nmi_pending, true, __ATOMIC_RELEASE);
-			if (st)
-				st->ipi_nmi++;
-			break;
-		case APIC_DM_INIT:
-			/* A STARTUP counts only after the INIT: drop any older one first. */
-			__atomic_store_n(&t->arch.sipi_vector, -1, __ATOMIC_RELEASE);
-			__atomic_store_n(&t->arch.init_pending, true, __ATOMIC_RELEASE);
-			if (st)
-				st->ipi_init++;
-			break;
-		case APIC_DM_STARTUP:
-			__atomic_store_n(&t->arch.sipi_vector, vector, __ATOMIC_RELEASE);
-			if (st)
-				st->ipi_sipi++;
-			break;
-		default:
-			continue; /* SMI, ExtINT: not modelled */
-		}
-		vcpu_kick(t);
-		if (mode == APIC_DM_LOWEST)
+		if (targets(t, src, shorthand, dest, logical) && deliver_one(t, mode, vector, level, st) &&
+		    mode == APIC_DM_LOWEST)
 			return;
 	}
+}
+
+u32 x86_deliver_to(struct vcpu *src, const u32 *ids, u32 n, u8 mode, u8 vector)
+{
+	u32 delivered = 0;
+	for (u32 i = 0; i < n; i++)
+		delivered += deliver_one(src->vm->vcpus[ids[i]], mode, vector, false, &src->stats);
+	return delivered;
 }
 
 static void lapic_send_ipi(void *ctx, const struct vlapic_ipi *ipi)
@@ -65,6 +78,7 @@ static void lapic_send_ipi(void *ctx, const struct vlapic_ipi *ipi)
 	/* INIT level de-assert (SDM 10.6.1): no effect on modern CPUs. */
 	if (ipi->mode == APIC_DM_INIT && ipi->level_trigger && !ipi->level_assert)
 		return;
+	src->stats.ipi_icr++;
 	deliver(src->vm, src, ipi->shorthand, ipi->dest, ipi->logical, ipi->mode, ipi->vector, false,
 		&src->stats);
 }

@@ -49,7 +49,8 @@ bool arch_vcpu_wants_to_run(struct vcpu *v)
 {
 	if (v->state == VCPU_WAIT_SIPI)
 		return false;
-	if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE) ||
+	    __atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
 		return true;
 	/* HLT with interrupts off waits for NMI/INIT only (SDM vol. 2, HLT). */
 	return vlapic_pending_vector(&v->arch.lapic) >= 0 && svm_vcpu_interruptible(v);
@@ -65,8 +66,13 @@ void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 	u8 *vmcb = v->arch.vmcb;
 	struct vlapic *l = &v->arch.lapic;
 	u64 now = rdtsc(), dl = vlapic_next_deadline(l);
-	snprintf(buf, n, "rip=%llx rflags=%llx ppr=%x pending-vec=%d timer-in=%lldus exits=%llu",
-		 (unsigned long long)V64(vmcb, VMCB_RIP), (unsigned long long)V64(vmcb, VMCB_RFLAGS),
+	u8 insn[6] = { 0 };
+	svm_fetch_insn(v, insn, sizeof insn);
+	snprintf(buf, n, "rip=%llx [%02x %02x %02x %02x %02x %02x] rax=%llx rcx=%llx rdx=%llx "
+		 "rflags=%llx ppr=%x pending-vec=%d timer-in=%lldus exits=%llu",
+		 (unsigned long long)V64(vmcb, VMCB_RIP), insn[0], insn[1], insn[2], insn[3], insn[4],
+		 insn[5], (unsigned long long)V64(vmcb, VMCB_RAX), (unsigned long long)v->arch.gpr[GPR_RCX],
+		 (unsigned long long)v->arch.gpr[GPR_RDX], (unsigned long long)V64(vmcb, VMCB_RFLAGS),
 		 vlapic_ppr(l), vlapic_pending_vector(l),
 		 dl ? (long long)((s64)(dl - now) / (s64)(arch_time_hz / 1000000)) : -1ll,
 		 (unsigned long long)v->stats.exits[EXIT_HOST_IRQ]);

@@ -49,6 +49,16 @@ expect() {
 	fi
 }
 
+# expect_vm VM DESCRIPTION FIXED_STRING: a line of that VM's console contains the string
+expect_vm() {
+	if grep -F "[$1] " "$LOG" | grep -qF -- "$3"; then
+		echo "ok:   $2"
+	else
+		echo "FAIL: $2 (no '$3' from VM $1)"
+		failed=1
+	fi
+}
+
 # expect_not DESCRIPTION FIXED_STRING
 expect_not() {
 	if grep -qF -- "$2" "$LOG"; then

@@ -2,6 +2,7 @@
  * length, so ASan catches any read past the end (the parser must not need a NUL). */
 #include <stdlib.h>
 #include "../../boot/config.c"
+#include "../../hv/pv_features.c"
 #include "test.h"
 
 static struct hv_config cfg;
@@ -91,6 +92,7 @@ static void test_defaults_and_syntax(void)
 	CHECK_EQ(cfg.nvms, 1);
 	CHECK_EQ(cfg.vms[0].vcpus, 1);
 	CHECK_EQ(cfg.vms[0].memory, 256 * MiB);
+	CHECK_EQ(cfg.vms[0].pv, PV_FEATURES_ALL);
 	CHECK_STR(cfg.vms[0].kernel, "k");
 	CHECK_STR(cfg.vms[0].initrd, "");
 	CHECK_STR(cfg.vms[0].cmdline, "");
@@ -378,6 +380,69 @@ static void test_lengths(void)
 		  "bad value '?[2J?' for vcpus: expected a number 1..64");
 }
 
+#define PV_KNOWN_MSG "(known: clock steal eoi unhalt tlb ipi yield all none)"
+
+static void test_pv(void)
+{
+	char text[512];
+	char msg[160];
+
+	/* Default: every feature, in every VM. */
+	CHECK_EQ(parse("[vm a]\nkernel=k\n[vm b]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.vms[0].pv, PV_FEATURES_ALL);
+	CHECK_EQ(cfg.vms[1].pv, PV_FEATURES_ALL);
+	CHECK_EQ(PV_FEATURES_ALL, 0x7f);
+
+	CHECK_EQ(parse("[vm a]\nkernel=k\npv = none\n"), 0);
+	CHECK_EQ(cfg.vms[0].pv, 0);
+	CHECK_EQ(parse("[vm a]\nkernel=k\npv = all,-ipi\n"), 0);
+	CHECK_EQ(cfg.vms[0].pv, PV_FEATURES_ALL & ~BIT(PV_IPI));
+	CHECK_EQ(parse("[vm a]\nkernel=k\npv=all\n"), 0);
+	CHECK_EQ(cfg.vms[0].pv, PV_FEATURES_ALL);
+	CHECK_EQ(parse("[vm a]\nkernel=k\npv = clock, ipi   # two only\n"), 0);
+	CHECK_EQ(cfg.vms[0].pv, BIT(PV_CLOCK) | BIT(PV_IPI));
+	CHECK_EQ(parse("[vm a]\r\nkernel=k\r\npv = all, -tlb, -yield\r\n"), 0);
+	CHECK_EQ(cfg.vms[0].pv, PV_FEATURES_ALL & ~(BIT(PV_TLB_FLUSH) | BIT(PV_YIELD)));
+
+	/* Per VM: one VM's setting does not leak into the next. */
+	CHECK_EQ(parse("[vm a]\nkernel=k\npv=none\n[vm b]\nkernel=k\n"
+		       "[vm c]\nkernel=k\npv=steal\n"), 0);
+	CHECK_EQ(cfg.vms[0].pv, 0);
+	CHECK_EQ(cfg.vms[1].pv, PV_FEATURES_ALL);
+	CHECK_EQ(cfg.vms[2].pv, BIT(PV_STEAL));
+
+	/* Errors: line and reason. */
+	CHECK_ERR("[vm a]\nkernel=k\n\npv = all,-ipx\n", 4,
+		  "bad value for pv: unknown PV feature 'ipx' " PV_KNOWN_MSG);
+	CHECK_ERR("[vm a]\nkernel=k\npv = fast\n[vm b]\nkernel=k\n", 3,
+		  "bad value for pv: unknown PV feature 'fast' " PV_KNOWN_MSG);
+	CHECK_ERR("[vm a]\nkernel=k\npv = clock,,ipi\n", 3,
+		  "bad value for pv: empty item in PV feature list");
+	CHECK_ERR("[vm a]\nkernel=k\npv = clock,\n", 3,
+		  "bad value for pv: empty item in PV feature list");
+	CHECK_ERR("[vm a]\nkernel=k\npv = -none\n", 3,
+		  "bad value for pv: bad PV feature item '-none': '+' and '-' take a feature name");
+	CHECK_ERR("[vm a]\nkernel=k\npv =\n", 3, "empty value for pv");
+	CHECK_ERR("[vm a]\nkernel=k\npv = none\npv = all\n", 4, "duplicate key 'pv'");
+	CHECK_ERR("[hv]\npv = all\n[vm a]\nkernel=k\n", 2, "unknown key 'pv' in [hv]");
+	CHECK_ERR("[vm a]\nkernel=k\npv = \x1b[2J\n", 3,
+		  "bad value for pv: unknown PV feature '?[2J' " PV_KNOWN_MSG);
+
+	/* Long values: a long unknown name is cut short and the message still fits;
+	 * 127 characters fit the value buffer, 128 do not. */
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\npv = %s\n", repeat('z', 100));
+	snprintf(msg, sizeof(msg), "bad value for pv: unknown PV feature '%s...' " PV_KNOWN_MSG,
+		 repeat('z', 21));
+	CHECK_ERR(text, 3, msg);
+	CHECK(strlen(err.msg) < sizeof(err.msg) - 1);
+	/* Blanks inside the value count: "ipi," + blanks + "ipi". */
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\npv = ipi,%sipi\n", repeat(' ', 120));
+	CHECK_EQ(parse(text), 0);
+	CHECK_EQ(cfg.vms[0].pv, BIT(PV_IPI));
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\npv = ipi,%sipi\n", repeat(' ', 121));
+	CHECK_ERR(text, 3, "value too long for pv (max 127 characters)");
+}
+
 int main(void)
 {
 	test_full();
@@ -385,5 +450,6 @@ int main(void)
 	test_numbers();
 	test_errors();
 	test_lengths();
+	test_pv();
 	return test_summary();
 }

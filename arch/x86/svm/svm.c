@@ -11,6 +11,7 @@
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/mem.h"
+#include "hv/sched.h"
 
 static u8 *msrpm, *iopm;
 static u32 max_asid;
@@ -262,7 +263,7 @@ static bool read_guest(void *ctx, u64 gpa, void *buf, size_t len)
 }
 
 /* Fetches the instruction at CS:RIP through the guest's page tables. */
-static size_t fetch_insn(struct vcpu *v, u8 *buf, size_t want)
+size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 {
 	u8 *vmcb = v->arch.vmcb;
 	struct x86_paging pg = { V64(vmcb, VMCB_CR0), V64(vmcb, VMCB_CR3), V64(vmcb, VMCB_CR4),
@@ -287,7 +288,7 @@ static bool handle_npf(struct vcpu *v)
 	u8 *vmcb = v->arch.vmcb;
 	u64 gpa = V64(vmcb, VMCB_EXITINFO2);
 	u8 bytes[15] = { 0 };
-	size_t n = fetch_insn(v, bytes, sizeof bytes);
+	size_t n = svm_fetch_insn(v, bytes, sizeof bytes);
 	u16 cs_attr = V16(vmcb, VMCB_CS + 2);
 	int mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (cs_attr & BIT(9)) ? 64 : (cs_attr & BIT(10)) ? 32 : 16;
 	struct x86_mmio_insn insn;
@@ -381,22 +382,22 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 	u8 *vmcb = v->arch.vmcb;
 	struct x86_pcpu *p = &x86_pcpus[v->pcpu];
 	for (;;) {
-		__atomic_store_n(&v->in_guest, true, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&v->kick_pending, __ATOMIC_SEQ_CST) || vm_stopping(v->vm)) {
-			__atomic_store_n(&v->in_guest, false, __ATOMIC_SEQ_CST);
+		if (!sched_enter_guest(v))
 			return RUN_PREEMPTED;
-		}
 		inject_pending(v);
+		steal_time_enter(v);
+		pv_eoi_enter(v);
 		if (v->arch.flush_tlb || p->last_vcpu != v) {
 			V32(vmcb, VMCB_TLB_CTL) = 1; /* flush everything: TCG has no flush-by-ASID */
 			v->arch.flush_tlb = false;
 			p->last_vcpu = v;
 		}
 		svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
-		__atomic_store_n(&v->in_guest, false, __ATOMIC_SEQ_CST);
+		sched_left_guest(v);
 		V32(vmcb, VMCB_TLB_CTL) = 0;
 		/* An injected event that the exit interrupted is in EXITINTINFO. */
 		V64(vmcb, VMCB_EVENTINJ) = 0;
+		pv_eoi_exit(v);
 		u64 code = V64(vmcb, VMCB_EXITCODE);
 		v->stats.exits[exit_kind_of(code)]++;
 		switch (code) {
@@ -424,9 +425,11 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			break;
 		case SVM_EXIT_HLT:
 			advance(v, 1);
+			if (__atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
+				break; /* kicked (PV unhalt) before it halted: the halt ends at once */
 			return RUN_HALTED;
 		case SVM_EXIT_VMMCALL:
-			V64(vmcb, VMCB_RAX) = (u64)-1000; /* -KVM_ENOSYS: no hypercalls yet */
+			x86_hypercall(v);
 			advance(v, 3);
 			break;
 		case SVM_EXIT_SHUTDOWN:
@@ -461,6 +464,8 @@ void arch_vcpu_load(struct vcpu *v)
 
 void arch_vcpu_put(struct vcpu *v)
 {
+	if (v->state == VCPU_RUNNABLE)
+		steal_time_preempted(v);
 	__asm__ volatile("fxsave64 %0" : "=m"(v->arch.fpu));
 	__asm__ volatile("mov %%db0, %0\n\tmov %%db1, %1\n\tmov %%db2, %2\n\tmov %%db3, %3"
 			 : "=r"(v->arch.dr[0]), "=r"(v->arch.dr[1]), "=r"(v->arch.dr[2]), "=r"(v->arch.dr[3]));

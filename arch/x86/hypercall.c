@@ -1,0 +1,103 @@
+/* KVM hypercalls (Linux Documentation/virt/kvm/x86/hypercalls.rst) and this project's
+ * own (guest_abi/hv_para.h). VMMCALL with the number in RAX and arguments in RBX, RCX,
+ * RDX, RSI; the result goes to RAX. From CPL > 0 every hypercall fails with -KVM_EPERM,
+ * an unknown number or a feature this VM does not have with -KVM_ENOSYS, as on KVM. */
+#include "arch/x86/guest.h"
+#include "arch/x86/pv_ipi.h"
+#include "arch/x86/svm/vmcb.h"
+#include "guest_abi/hv_para.h"
+#include "guest_abi/kvm_para.h"
+#include "hv/lib.h"
+#include "hv/pv_features.h"
+#include "hv/sched.h"
+
+static s64 send_ipi(struct vcpu *v, u64 a0, u64 a1, u64 a2, u64 a3, bool long_mode)
+{
+	struct pv_ipi_req req;
+	int r = pv_ipi_decode_mode(a0, a1, a2, a3, long_mode, v->vm->nvcpus, &req);
+	if (r < 0 || req.out_of_range)
+		v->stats.bad_accesses++;
+	if (r < 0)
+		return r;
+	/* One exit for any number of targets; each target is kicked only if it needs it. */
+	u32 delivered = x86_deliver_to(v, req.targets, req.ntargets, req.mode, req.vector);
+	v->stats.ipi_pv += delivered;
+	return delivered;
+}
+
+static s64 sched_yield(struct vcpu *v, u64 dest)
+{
+	if (dest < v->vm->nvcpus)
+		sched_yield_to(v, v->vm->vcpus[dest]);
+	return 0; /* KVM also answers 0 whether or not it could yield */
+}
+
+static s64 kick_cpu(struct vcpu *v, u64 dest)
+{
+	if (dest >= v->vm->nvcpus) {
+		v->stats.bad_accesses++;
+		return 0;
+	}
+	struct vcpu *t = v->vm->vcpus[dest];
+	__atomic_store_n(&t->arch.pv_unhalt, true, __ATOMIC_RELEASE);
+	vcpu_kick(t);
+	return 0;
+}
+
+static s64 get_stats(struct vcpu *v, u64 gpa, u64 len)
+{
+	struct vm *vm = v->vm;
+	struct hv_guest_stats st = { .version = HV_STATS_VERSION };
+	_Static_assert(HV_STATS_EXIT_KINDS == EXIT_KINDS, "guest ABI exit kinds");
+	for (u32 i = 0; i < vm->nvcpus; i++) {
+		const struct vcpu_stats *s = &vm->vcpus[i]->stats;
+		for (int k = 0; k < EXIT_KINDS; k++) {
+			st.exits_by_kind[k] += s->exits[k];
+			st.exits += s->exits[k];
+		}
+		st.ipis_pv += s->ipi_pv;
+		st.ipis_icr += s->ipi_icr;
+		st.ipis_self += s->ipi_self;
+		st.irqs_injected += s->irqs_injected;
+		st.kicks += s->kicks_sent;
+		st.yields += s->yields;
+		st.steal_ns += s->steal_ns;
+	}
+	len = MIN(len, sizeof st);
+	void *dst = gpa_to_hva(vm, gpa, len);
+	if (!dst) {
+		v->stats.bad_accesses++;
+		return -KVM_EFAULT;
+	}
+	st.size = (u32)len;
+	memcpy(dst, &st, len);
+	return (s64)len;
+}
+
+void x86_hypercall(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u64 nr = V64(vmcb, VMCB_RAX), *g = v->arch.gpr;
+	u64 a0 = g[GPR_RBX], a1 = g[GPR_RCX], a2 = g[GPR_RDX], a3 = g[GPR_RSI];
+	u32 pv = v->vm->pv;
+	s64 ret;
+	/* Outside 64-bit mode the registers count as 32 bits (KVM: is_64_bit_hypercall). */
+	bool long_mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
+	if (!long_mode) {
+		nr &= 0xFFFFFFFF;
+		a0 &= 0xFFFFFFFF, a1 &= 0xFFFFFFFF;
+	}
+	if (V8(vmcb, VMCB_CPL) != 0)
+		ret = -KVM_EPERM;
+	else if (nr == KVM_HC_SEND_IPI && (pv & BIT(PV_IPI)))
+		ret = send_ipi(v, a0, a1, a2, a3, long_mode);
+	else if (nr == KVM_HC_SCHED_YIELD && (pv & BIT(PV_YIELD)))
+		ret = sched_yield(v, a0);
+	else if (nr == KVM_HC_KICK_CPU && (pv & BIT(PV_UNHALT)))
+		ret = kick_cpu(v, a1);
+	else if (nr == HV_HC_GET_STATS)
+		ret = get_stats(v, a0, a1);
+	else
+		ret = -KVM_ENOSYS;
+	V64(vmcb, VMCB_RAX) = (u64)ret;
+}

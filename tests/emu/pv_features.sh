@@ -1,0 +1,38 @@
+# The KVM paravirtual interface: a stock Linux guest turns every PV feature on by itself;
+# a VM with `pv = none` sees none of them and still boots. Both run in the same boot, 6
+# vCPUs on 2 pCPUs (PV IPIs need 3 or more vCPUs: Linux sends single IPIs by ICR).
+. "$(dirname "$0")/lib.sh"
+boot "[vm pvall]
+kernel = /guests/vmlinux
+initrd = /guests/initrd.gz
+cmdline = console=ttyS0 quiet hv.mode=test
+vcpus = 4
+memory = 256M
+
+[vm pvnone]
+kernel = /guests/vmlinux
+initrd = /guests/initrd.gz
+cmdline = console=ttyS0 quiet hv.mode=test
+vcpus = 2
+memory = 256M
+pv = none" 300
+for line in "kvm-clock: Using msrs 4b564d01 and 4b564d00" "kvm-guest: setup PV IPIs" \
+	"kvm-guest: setup PV sched yield" "kvm-guest: PV spinlocks enabled" \
+	"kvm-guest: KVM setup pv remote TLB flush" "clocksource: Switched to clocksource kvm-clock"; do
+	expect_vm pvall "pv=all: $line" "$line"
+done
+expect_guest_ok pvall 4
+expect_guest_ok pvnone 2
+if grep -q "^\[pvnone\] GUEST-DMESG .*\(kvm-clock: Using\|kvm-guest: setup\|PV spinlocks enabled\|pv remote TLB\|Switched to clocksource kvm-clock\)" "$LOG"; then
+	echo "FAIL: pv=none: a PV feature line appeared"; failed=1
+else
+	echo "ok:   pv=none: no PV feature line"
+fi
+pv_ipis=$(sed -n "s/^hv: VM 'pvall' .* pv=\([0-9]*\) .*/\1/p" "$LOG")
+none_pv=$(sed -n "s/^hv: VM 'pvnone' .* pv=\([0-9]*\) .*/\1/p" "$LOG")
+if [ "${pv_ipis:-0}" -gt 0 ] && [ "${none_pv:-1}" = 0 ]; then
+	echo "ok:   PV IPIs used by pvall ($pv_ipis targets), none by pvnone"
+else
+	echo "FAIL: PV IPI counters: pvall=$pv_ipis pvnone=$none_pv"; failed=1
+fi
+finish
