@@ -91,13 +91,14 @@ static void report(struct vm *vm)
 		if (sum.exits[k])
 			printk(" %s=%llu", exit_kind_name(k), (unsigned long long)sum.exits[k]);
 	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; IPIs fixed=%llu nmi=%llu init=%llu "
-	       "sipi=%llu, by path icr=%llu pv=%llu self=%llu; kicks=%llu wakeups=%llu yields=%llu "
-	       "steal=%llums bad-accesses=%llu unclaimed-io=%llu\n",
+	       "sipi=%llu, by path icr=%llu pv=%llu self=%llu; lazy-eois=%llu kicks=%llu wakeups=%llu "
+	       "yields=%llu steal=%llums bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected, (unsigned long long)sum.nmis_injected,
 	       (unsigned long long)sum.ipi_fixed, (unsigned long long)sum.ipi_nmi,
 	       (unsigned long long)sum.ipi_init, (unsigned long long)sum.ipi_sipi,
 	       (unsigned long long)sum.ipi_icr, (unsigned long long)sum.ipi_pv,
-	       (unsigned long long)sum.ipi_self, (unsigned long long)sum.kicks_sent,
+	       (unsigned long long)sum.ipi_self, (unsigned long long)sum.lazy_eois,
+	       (unsigned long long)sum.kicks_sent,
 	       (unsigned long long)sum.wakeups, (unsigned long long)sum.yields,
 	       (unsigned long long)(sum.steal_ns / 1000000), (unsigned long long)sum.bad_accesses,
 	       (unsigned long long)vm->bus.unclaimed);

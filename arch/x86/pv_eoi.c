@@ -31,8 +31,10 @@ void pv_eoi_exit(struct vcpu *v)
 		return;
 	v->arch.pv_eoi_armed = false;
 	u32 *w = word(v);
-	if (w && !(__atomic_fetch_and(w, ~(u32)KVM_PV_EOI_ENABLED, __ATOMIC_ACQ_REL) & KVM_PV_EOI_ENABLED))
+	if (w && !(__atomic_fetch_and(w, ~(u32)KVM_PV_EOI_ENABLED, __ATOMIC_ACQ_REL) & KVM_PV_EOI_ENABLED)) {
 		vlapic_wrmsr(&v->arch.lapic, MSR_X2APIC_EOI, 0, 0);
+		v->stats.lazy_eois++;
+	}
 }
 
 static int single_bit(const u32 r[8])

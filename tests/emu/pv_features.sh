@@ -35,4 +35,11 @@ if [ "${pv_ipis:-0}" -gt 0 ] && [ "${none_pv:-1}" = 0 ]; then
 else
 	echo "FAIL: PV IPI counters: pvall=$pv_ipis pvnone=$none_pv"; failed=1
 fi
+eois=$(sed -n "s/^hv: VM 'pvall' .* lazy-eois=\([0-9]*\) .*/\1/p" "$LOG")
+none_eois=$(sed -n "s/^hv: VM 'pvnone' .* lazy-eois=\([0-9]*\) .*/\1/p" "$LOG")
+if [ "${eois:-0}" -gt 0 ] && [ "${none_eois:-1}" = 0 ]; then
+	echo "ok:   PV EOI used by pvall ($eois EOIs without an exit), not by pvnone"
+else
+	echo "FAIL: PV EOI counters: pvall=$eois pvnone=$none_eois"; failed=1
+fi
 finish
