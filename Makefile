@@ -4,6 +4,7 @@
 #   make test       unit tests + emulator tests, ends with "N passed, N failed"
 #   make unit       host unit tests only (ASan + UBSan)
 #   make guests     build the default guest images from Debian packages
+#   make bench      IPI microbenchmark with and without PV IPIs (ns/op, exits/op)
 ARCH ?= x86_64
 BUILD := build/$(ARCH)
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -72,6 +73,9 @@ run: deps all guests
 
 test: deps all guests $(UNIT_BINS)
 	@tests/run.sh all
+
+bench: deps all guests
+	@scripts/bench.sh
 
 clean:
 	rm -rf build

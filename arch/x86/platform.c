@@ -82,6 +82,15 @@ static void reset_write(void *opaque, u64 off, unsigned size, u64 val)
 		vm_request_stop(opaque, VM_RESET);
 }
 
+/* Port 0x61, the PC's NMI status and control register: no SERR or IOCHK NMI source
+ * (bits 7:6 clear, so a guest NMI is not blamed on PCI), and the PIT channel 2 output
+ * (bit 5) high, so a calibration loop waiting for it ends at once instead of spinning. */
+static u64 nmi_status_read(void *opaque, u64 off, unsigned size)
+{
+	(void)opaque, (void)off, (void)size;
+	return 0x20;
+}
+
 /* No 8259: Linux writes the mask register and reads it back to probe for one; reading
  * zero (not the 0xff it wrote) makes it use no legacy PIC at all. */
 static u64 pic_read(void *opaque, u64 off, unsigned size)
@@ -90,7 +99,7 @@ static u64 pic_read(void *opaque, u64 off, unsigned size)
 	return 0;
 }
 
-static void pic_write(void *opaque, u64 off, unsigned size, u64 val)
+static void ignore_write(void *opaque, u64 off, unsigned size, u64 val)
 {
 	(void)opaque, (void)off, (void)size, (void)val;
 }
@@ -105,7 +114,7 @@ static u64 ioapic_read(void *opaque, u64 off, unsigned size)
 	return v;
 }
 
-static void ioapic_write(void *opaque, u64 off, unsigned size, u64 val)
+static void ioaignore_write(void *opaque, u64 off, unsigned size, u64 val)
 {
 	struct vm *vm = opaque;
 	(void)size;
@@ -120,9 +129,10 @@ void x86_platform_init(struct vm *vm)
 		{ IO_PORT, PORT_COM1, 8, uart_read, uart_write, vm },
 		{ IO_PORT, PORT_PM_BASE, 12, pm_read, pm_write, vm },
 		{ IO_PORT, PORT_RESET, 1, reset_read, reset_write, vm },
-		{ IO_PORT, 0x20, 2, pic_read, pic_write, vm },
-		{ IO_PORT, 0xA0, 2, pic_read, pic_write, vm },
-		{ IO_MMIO, GPA_IOAPIC, PAGE_SIZE, ioapic_read, ioapic_write, vm },
+		{ IO_PORT, 0x20, 2, pic_read, ignore_write, vm },
+		{ IO_PORT, 0x61, 1, nmi_status_read, ignore_write, vm },
+		{ IO_PORT, 0xA0, 2, pic_read, ignore_write, vm },
+		{ IO_MMIO, GPA_IOAPIC, PAGE_SIZE, ioapic_read, ioaignore_write, vm },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(regions); i++)
 		iobus_register(&vm->bus, &regions[i]);

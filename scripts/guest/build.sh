@@ -2,6 +2,7 @@
 # Builds the default guest for ARCH from Debian packages, cached under build/guests/ARCH:
 #   vmlinux    the kernel of the current linux-image-*-amd64, as a PVH-bootable ELF
 #   initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command line)
+#              + the guest tools of guest_abi/tools as /lib/modules/*.ko
 set -e
 ARCH=${1:-x86_64}
 [ "$ARCH" = x86_64 ] || { echo "guests: ARCH=$ARCH not supported yet" >&2; exit 1; }
@@ -26,13 +27,22 @@ if [ ! -s "$OUT/vmlinux" ]; then
 	rm -rf "$tmp"
 fi
 
-# The initramfs: rebuilt when init or busybox changes.
-if [ ! -s "$OUT/initrd.gz" ] || [ "$TOP/scripts/guest/init" -nt "$OUT/initrd.gz" ] || [ /bin/busybox -nt "$OUT/initrd.gz" ]; then
+# The guest tools, built against the guest kernel's headers.
+"$TOP/scripts/guest/modules.sh" "$ARCH" "$OUT/modules"
+
+# The initramfs: rebuilt when init, busybox or a module changes.
+stale=0
+for f in "$TOP/scripts/guest/init" /bin/busybox "$OUT"/modules/*.ko; do
+	[ "$f" -nt "$OUT/initrd.gz" ] && stale=1
+done
+if [ ! -s "$OUT/initrd.gz" ] || [ $stale = 1 ]; then
 	root=$(mktemp -d)
 	mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
 	cp /bin/busybox "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
 	cp "$TOP/scripts/guest/init" "$root/init"
+	mkdir -p "$root/lib/modules"
+	cp "$OUT"/modules/*.ko "$root/lib/modules/"
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -9 > "$OUT/initrd.gz"
 	rm -rf "$root"

@@ -1,7 +1,7 @@
 # Helpers for emulator tests. A test script gets its log path as $1, boots the
 # hypervisor with a configuration in QEMU (TCG, emulated AMD SVM), then checks what the
 # hypervisor and the guests printed. Each check prints one line; any failure fails the test.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 LOG=$1
 failed=0
 
