@@ -1,0 +1,29 @@
+# A hostile guest hammers every hypercall and PV MSR with random arguments (kernel module
+# guest_abi/tools/hcfuzz.c) while a second VM boots and runs its test steps: the
+# hypervisor and the other VM keep running, and the errors are counted.
+. "$(dirname "$0")/lib.sh"
+boot "[vm fuzz]
+kernel = /guests/vmlinux
+initrd = /guests/initrd.gz
+cmdline = console=ttyS0 quiet hv.mode=test hv.modules=hcfuzz hv.hcfuzz=seconds=10:seed=7
+vcpus = 2
+memory = 256M
+
+[vm victim]
+kernel = /guests/vmlinux
+initrd = /guests/initrd.gz
+cmdline = console=ttyS0 quiet hv.mode=test
+vcpus = 2
+memory = 256M" 300
+expect_vm fuzz "the fuzzer ran to its end" "hcfuzz: done"
+expect_guest_ok fuzz 2
+expect_guest_ok victim 2
+expect "the hypervisor outlived both" "hv: no VM left, powering off"
+bad=$(sed -n "s/^hv: VM 'fuzz' .* bad-accesses=\([0-9]*\) .*/\1/p" "$LOG")
+if [ "${bad:-0}" -gt 0 ]; then
+	echo "ok:   the fuzzer's bad arguments were counted ($bad)"
+else
+	echo "FAIL: no bad access counted for the fuzzer"; failed=1
+fi
+grep -F "[fuzz] GUEST-hcfuzz" "$LOG" | sed 's/^/      /'
+finish
