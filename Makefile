@@ -13,7 +13,7 @@ ifeq ($(ARCH),x86_64)
 ARCH_DIR := arch/x86
 EFI_INC := -I/usr/include/efi -I/usr/include/efi/x86_64
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
-EFI_LDS := /usr/lib/elf_x86_64_efi.lds
+EFI_LDS := linker.ld
 EFI_LIBS := -L/usr/lib -lgnuefi $(shell gcc -print-libgcc-file-name)
 ARCH_CFLAGS := -mno-red-zone -mgeneral-regs-only -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI
 EFI_TARGET := efi-app-x86_64
@@ -46,7 +46,7 @@ $(BUILD)/%.asm.o: %.asm
 	@echo "  AS $<"
 	@nasm -f elf64 -I$(dir $<) $< -o $@
 
-$(BUILD)/hv.so: $(OBJS) Makefile
+$(BUILD)/hv.so: $(OBJS) Makefile $(EFI_LDS)
 	ld -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined -T $(EFI_LDS) $(EFI_CRT0) $(OBJS) -o $@ $(EFI_LIBS)
 
 $(BUILD)/hv.efi: $(BUILD)/hv.so
