@@ -43,6 +43,8 @@ svm_run:
 	sti
 	vmload
 	vmrun
+global svm_vmrun_return
+svm_vmrun_return:
 	vmsave
 	cli
 	mov rax, [rsp + 8]

@@ -358,6 +358,7 @@ static void inject_pending(struct vcpu *v)
 /* ---- the run loop ---- */
 
 extern u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa);
+extern char svm_vmrun_return[];
 
 static enum exit_kind exit_kind_of(u64 code)
 {
@@ -400,6 +401,16 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		pv_eoi_exit(v);
 		u64 code = V64(vmcb, VMCB_EXITCODE);
 		v->stats.exits[exit_kind_of(code)]++;
+		if (V64(vmcb, VMCB_RIP) == (u64)(uintptr_t)svm_vmrun_return) {
+			/* Seen under QEMU 7.2 TCG now and then with vCPUs sharing pCPUs: the
+			 * guest state saved at #VMEXIT is the host's (RIP right after our VMRUN).
+			 * The guest cannot continue; stop it rather than run host state. */
+			printk("hv: VM '%s' vcpu%u: BUG: the state saved at #VMEXIT (code %llx, info1 %llx) is the "
+			       "host's, not the guest's; stopping the VM\n", v->vm->name, v->id,
+			       (unsigned long long)code, (unsigned long long)V64(vmcb, VMCB_EXITINFO1));
+			vm_request_stop(v->vm, VM_FATAL);
+			return RUN_STOPPED;
+		}
 		switch (code) {
 		case SVM_EXIT_INTR:
 		case SVM_EXIT_NMI:
