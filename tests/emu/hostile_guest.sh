@@ -19,11 +19,6 @@ expect_vm fuzz "the fuzzer ran to its end" "hcfuzz: done"
 expect_guest_ok fuzz 2
 expect_guest_ok victim 2
 expect "the hypervisor outlived both" "hv: no VM left, powering off"
-bad=$(sed -n "s/^hv: VM 'fuzz' .* bad-accesses=\([0-9]*\) .*/\1/p" "$LOG")
-if [ "${bad:-0}" -gt 0 ]; then
-	echo "ok:   the fuzzer's bad arguments were counted ($bad)"
-else
-	echo "FAIL: no bad access counted for the fuzzer"; failed=1
-fi
+expect_counter "the fuzzer's bad arguments were counted" fuzz bad-accesses 1
 grep -F "[fuzz] GUEST-hcfuzz" "$LOG" | sed 's/^/      /'
 finish

@@ -79,6 +79,33 @@ expect_guest_ok() {
 	expect "$1: ${3:-powered off} and reported" "hv: VM '$1' ${3:-powered off};"
 }
 
+# counter VM NAME: a number from the hypervisor's report on that VM (pv, lazy-eois, ...)
+counter() {
+	sed -n "s/^hv: VM '$1' .* $2=\([0-9]*\).*/\1/p" "$LOG" | head -n1
+}
+
+# expect_counter DESCRIPTION VM NAME MIN: that counter is at least MIN
+expect_counter() {
+	n=$(counter "$2" "$3")
+	if [ "${n:-0}" -ge "$4" ]; then
+		echo "ok:   $1 ($3=$n)"
+	else
+		echo "FAIL: $1 ($3=${n:-missing}, expected at least $4)"
+		failed=1
+	fi
+}
+
+# expect_counter_zero DESCRIPTION VM NAME
+expect_counter_zero() {
+	n=$(counter "$2" "$3")
+	if [ "$n" = 0 ]; then
+		echo "ok:   $1"
+	else
+		echo "FAIL: $1 ($3=${n:-missing}, expected 0)"
+		failed=1
+	fi
+}
+
 # Prints the hypervisor's report lines (exit counts) into the test output, then exits.
 finish() {
 	grep -E "^hv: VM '.*' (powered|reset|triple|stopped)|^qemu exit" "$LOG" | sed 's/^/      /'

@@ -28,18 +28,8 @@ if grep -q "^\[pvnone\] GUEST-DMESG .*\(kvm-clock: Using\|kvm-guest: setup\|PV s
 else
 	echo "ok:   pv=none: no PV feature line"
 fi
-pv_ipis=$(sed -n "s/^hv: VM 'pvall' .* pv=\([0-9]*\) .*/\1/p" "$LOG")
-none_pv=$(sed -n "s/^hv: VM 'pvnone' .* pv=\([0-9]*\) .*/\1/p" "$LOG")
-if [ "${pv_ipis:-0}" -gt 0 ] && [ "${none_pv:-1}" = 0 ]; then
-	echo "ok:   PV IPIs used by pvall ($pv_ipis targets), none by pvnone"
-else
-	echo "FAIL: PV IPI counters: pvall=$pv_ipis pvnone=$none_pv"; failed=1
-fi
-eois=$(sed -n "s/^hv: VM 'pvall' .* lazy-eois=\([0-9]*\) .*/\1/p" "$LOG")
-none_eois=$(sed -n "s/^hv: VM 'pvnone' .* lazy-eois=\([0-9]*\) .*/\1/p" "$LOG")
-if [ "${eois:-0}" -gt 0 ] && [ "${none_eois:-1}" = 0 ]; then
-	echo "ok:   PV EOI used by pvall ($eois EOIs without an exit), not by pvnone"
-else
-	echo "FAIL: PV EOI counters: pvall=$eois pvnone=$none_eois"; failed=1
-fi
+expect_counter "PV IPIs used by pvall" pvall pv 1
+expect_counter_zero "no PV IPI from pvnone" pvnone pv
+expect_counter "PV EOI used by pvall (EOIs without an exit)" pvall lazy-eois 1
+expect_counter_zero "no PV EOI in pvnone" pvnone lazy-eois
 finish
