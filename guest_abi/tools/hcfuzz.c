@@ -77,6 +77,7 @@
 #include <asm/page.h>
 
 #include "hv_para.h"
+#include "name_list.h"
 
 static unsigned int seconds = 5;
 module_param(seconds, uint, 0444);
@@ -549,39 +550,6 @@ static int hcf_thread_fn(void *data)
 	return 0;
 }
 
-static int hcf_parse_ops(void)
-{
-	char *buf, *p, *tok;
-	int i, ret = 0;
-
-	hcf_ops = 0;
-	buf = kstrdup(ops, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	p = buf;
-	while ((tok = strsep(&p, ",")) != NULL) {
-		tok = strim(tok);
-		if (!*tok)
-			continue;
-		if (!strcmp(tok, "all")) {
-			hcf_ops |= BIT(HCF_OP_NR) - 1;
-			continue;
-		}
-		i = match_string(hcf_op_names, HCF_OP_NR, tok);
-		if (i < 0) {
-			pr_err("hcfuzz: unknown operation '%s' (all, ipi, yield, kick, stats, numbers, msr)\n",
-			       tok);
-			ret = -EINVAL;
-			break;
-		}
-		hcf_ops |= BIT(i);
-	}
-	kfree(buf);
-	if (!ret && !hcf_ops)
-		ret = -EINVAL;
-	return ret;
-}
-
 static int __init hcf_init(void)
 {
 	u64 results[HCF_R_NR] = { 0 }, hypercalls = 0, msr_ok = 0, msr_fault = 0;
@@ -595,7 +563,7 @@ static int __init hcf_init(void)
 		pr_err("hcfuzz: no KVM-compatible hypervisor\n");
 		return -ENODEV;
 	}
-	r = hcf_parse_ops();
+	r = parse_name_list("hcfuzz", ops, hcf_op_names, HCF_OP_NR, &hcf_ops);
 	if (r)
 		return r;
 	n = clamp(threads, 1U, (unsigned int)HCF_MAX_THREADS);

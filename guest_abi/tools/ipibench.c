@@ -65,6 +65,7 @@
 #include <asm/page.h>
 
 #include "hv_para.h"
+#include "name_list.h"
 
 static unsigned int iters = 2000;
 module_param(iters, uint, 0444);
@@ -271,39 +272,6 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target,
 	return 0;
 }
 
-static int ipib_parse_mode(unsigned long *kinds)
-{
-	char *buf, *p, *tok;
-	int i, ret = 0;
-
-	*kinds = 0;
-	buf = kstrdup(mode, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	p = buf;
-	while ((tok = strsep(&p, ",")) != NULL) {
-		tok = strim(tok);
-		if (!*tok)
-			continue;
-		if (!strcmp(tok, "all")) {
-			*kinds |= BIT(IPIB_NR) - 1;
-			continue;
-		}
-		i = match_string(ipib_names, IPIB_NR, tok);
-		if (i < 0) {
-			pr_err("ipibench: unknown mode '%s' (all, unicast-wait, unicast-nowait, broadcast, multicast, all-to-all)\n",
-			       tok);
-			ret = -EINVAL;
-			break;
-		}
-		*kinds |= BIT(i);
-	}
-	kfree(buf);
-	if (!ret && !*kinds)
-		ret = -EINVAL;
-	return ret;
-}
-
 static int __init ipib_init(void)
 {
 	cpumask_var_t multicast;
@@ -314,7 +282,7 @@ static int __init ipib_init(void)
 		pr_err("ipibench: iters must be at least 1\n");
 		return -EINVAL;
 	}
-	ret = ipib_parse_mode(&kinds);
+	ret = parse_name_list("ipibench", mode, ipib_names, IPIB_NR, &kinds);
 	if (ret)
 		return ret;
 	if (!zalloc_cpumask_var(&multicast, GFP_KERNEL))

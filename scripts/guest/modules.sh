@@ -68,7 +68,7 @@ if [ $fresh = 0 ]; then
 	rm -rf "$B"
 	mkdir -p "$B/tools"
 	cp "$SRC"/*.h "$B/"
-	cp "$SRC"/tools/Kbuild "$SRC"/tools/*.c "$B/tools/"
+	cp "$SRC"/tools/Kbuild "$SRC"/tools/*.c "$SRC"/tools/*.h "$B/tools/"
 	# shellcheck disable=SC2086 # one word per module
 	echo "modules: building" $mods "against $hpkg"
 	make -s -C "$KDIR" M="$B/tools" CC="${cc:-gcc}" HOSTCC="${cc:-gcc}" -j"$(nproc)" modules
