@@ -29,21 +29,31 @@ int steal_time_wrmsr(struct vcpu *v, u64 val)
 	if (val & 0x3E) /* reserved bits 5:1 (the record is 64-byte aligned) */
 		return -1;
 	v->arch.steal_msr = val;
+	v->arch.steal_published = ~0ull; /* publish into the new record at the next entry */
+	v->arch.steal_preempted = false;
 	return 0;
 }
 
-/* On every guest entry: publish the steal time, clear `preempted`, and honour a TLB
- * flush the guest asked for while this vCPU was preempted. */
+/* Before a guest entry: publish the steal time if it grew, and after a preemption clear
+ * `preempted` and honour a TLB flush the guest asked for meanwhile (the guest sets
+ * KVM_VCPU_FLUSH_TLB only on a vCPU it sees preempted). Nothing to do otherwise, so
+ * the common entry costs two compares. */
 void steal_time_enter(struct vcpu *v)
 {
+	if (!v->arch.steal_preempted && v->arch.steal_published == v->stats.steal_ns)
+		return;
 	struct kvm_steal_time *st = record(v);
 	if (!st)
 		return;
-	u8 flags = __atomic_exchange_n(&st->preempted, 0, __ATOMIC_ACQ_REL);
-	if ((flags & KVM_VCPU_FLUSH_TLB) && (v->vm->pv & BIT(PV_TLB_FLUSH)))
-		v->arch.flush_tlb = true;
-	if (st->steal == v->stats.steal_ns)
+	if (v->arch.steal_preempted) {
+		v->arch.steal_preempted = false;
+		u8 flags = __atomic_exchange_n(&st->preempted, 0, __ATOMIC_ACQ_REL);
+		if ((flags & KVM_VCPU_FLUSH_TLB) && (v->vm->pv & BIT(PV_TLB_FLUSH)))
+			v->arch.flush_tlb = true;
+	}
+	if (v->arch.steal_published == v->stats.steal_ns)
 		return;
+	v->arch.steal_published = v->stats.steal_ns;
 	volatile struct kvm_steal_time *vst = st;
 	u32 odd = vst->version | 1; /* odd while updating, then the next even number */
 	vst->version = odd;
@@ -57,6 +67,8 @@ void steal_time_enter(struct vcpu *v)
 void steal_time_preempted(struct vcpu *v)
 {
 	struct kvm_steal_time *st = record(v);
-	if (st)
+	if (st) {
 		__atomic_fetch_or(&st->preempted, KVM_VCPU_PREEMPTED, __ATOMIC_RELEASE);
+		v->arch.steal_preempted = true;
+	}
 }

@@ -22,6 +22,8 @@ struct arch_vcpu {
 	u32 last_pcpu_run;
 	u64 kvmclock_msr;     /* MSR_KVM_SYSTEM_TIME_NEW as the guest wrote it */
 	u64 steal_msr;        /* MSR_KVM_STEAL_TIME */
+	u64 steal_published;  /* steal_ns last written to the guest's record */
+	bool steal_preempted; /* we set `preempted` in the guest's record */
 	u64 pv_eoi_msr;       /* MSR_KVM_PV_EOI_EN */
 	bool pv_eoi_armed;    /* we told the guest it may skip the EOI of its highest ISR vector */
 	bool pv_unhalt;       /* KVM_HC_KICK_CPU: leave the next (or current) HLT (atomic) */
