@@ -11,23 +11,41 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 ifeq ($(ARCH),x86_64)
 ARCH_DIR := arch/x86
+CC := gcc
+LD := ld
+OBJCOPY := objcopy
 EFI_INC := -I/usr/include/efi -I/usr/include/efi/x86_64
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
 EFI_LDS := linker.ld
 EFI_LIBS := -L/usr/lib -lgnuefi $(shell gcc -print-libgcc-file-name)
 ARCH_CFLAGS := -mno-red-zone -mgeneral-regs-only -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI
-EFI_TARGET := efi-app-x86_64
+EFI_OBJCOPY := --target efi-app-x86_64 --subsystem=10
+DRIVERS := drivers/uart16550.c drivers/acpi.c
+else ifeq ($(ARCH),aarch64)
+# GNU-EFI for arm64 comes from Debian's multiarch package, unpacked by scripts/deps.sh.
+ARCH_DIR := arch/arm64
+CC := aarch64-linux-gnu-gcc
+LD := aarch64-linux-gnu-ld
+OBJCOPY := aarch64-linux-gnu-objcopy
+GNUEFI := build/gnu-efi-arm64/usr
+EFI_INC := -I$(GNUEFI)/include/efi -I$(GNUEFI)/include/efi/aarch64
+EFI_CRT0 := $(GNUEFI)/lib/crt0-efi-aarch64.o
+EFI_LDS := linker-aarch64.ld
+EFI_LIBS := -L$(GNUEFI)/lib -lgnuefi $(shell $(CC) -print-libgcc-file-name 2>/dev/null) --defsym=EFI_SUBSYSTEM=0xa
+ARCH_CFLAGS := -mgeneral-regs-only -mstrict-align
+EFI_OBJCOPY := -O binary
+DRIVERS := drivers/pl011.c drivers/acpi.c
 else
-$(error ARCH=$(ARCH) is not supported yet)
+$(error ARCH=$(ARCH) is not supported (x86_64 or aarch64))
 endif
 
-CC := gcc
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-stack-protector -fpic -I$(ARCH_DIR)/include \
 	-fshort-wchar -fno-strict-aliasing -fno-builtin -I. $(EFI_INC) $(ARCH_CFLAGS) \
 	-DHV_VERSION=\"$(VERSION)\" -DHV_VERSION_W=L\"$(VERSION)\"
-SRCS := $(wildcard boot/*.c hv/*.c drivers/*.c $(ARCH_DIR)/*.c $(ARCH_DIR)/*/*.c)
+SRCS := $(wildcard boot/*.c hv/*.c $(ARCH_DIR)/*.c $(ARCH_DIR)/*/*.c) $(DRIVERS)
 ASMS := $(wildcard $(ARCH_DIR)/*.asm $(ARCH_DIR)/*/*.asm)
-OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(ASMS:%.asm=$(BUILD)/%.asm.o)
+SSRCS := $(wildcard $(ARCH_DIR)/*.S)
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(ASMS:%.asm=$(BUILD)/%.asm.o) $(SSRCS:%.S=$(BUILD)/%.S.o)
 HDRS := $(wildcard */*.h */*/*.h */*/*/*.h)
 
 .PHONY: all deps unit guests run test bench clean
@@ -46,21 +64,27 @@ $(BUILD)/%.asm.o: %.asm
 	@echo "  AS $<"
 	@nasm -f elf64 -I$(dir $<) $< -o $@
 
+$(BUILD)/%.S.o: %.S $(HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  AS $<"
+	@$(CC) $(CFLAGS) -D__ASSEMBLY__ -c $< -o $@
+
 $(BUILD)/hv.so: $(OBJS) Makefile $(EFI_LDS)
-	ld -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined -T $(EFI_LDS) $(EFI_CRT0) $(OBJS) -o $@ $(EFI_LIBS)
+	$(LD) -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined -T $(EFI_LDS) $(EFI_CRT0) $(OBJS) -o $@ $(EFI_LIBS)
 
 $(BUILD)/hv.efi: $(BUILD)/hv.so
-	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j '.rel.*' \
-		-j '.rela.*' -j .reloc --target $(EFI_TARGET) --subsystem=10 $< $@
+	$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j '.rel.*' \
+		-j '.rela.*' -j .reloc $(EFI_OBJCOPY) $< $@
 	@echo "built $@"
 
+# Host unit tests: test_a64_*.c test arm64 code and see arm64's arch headers.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
-UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -Iarch/x86/include -fsanitize=address,undefined \
-	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -DHV_UNIT_TEST
-build/unit/%: tests/unit/%.c $(HDRS) $(SRCS)
+UNIT_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -I$(if $(filter test_a64_%,$(notdir $@)),arch/arm64,arch/x86)/include \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -DHV_UNIT_TEST
+build/unit/%: tests/unit/%.c $(HDRS) $(wildcard boot/*.c hv/*.c drivers/*.c arch/*/*.c arch/*/*/*.c)
 	@mkdir -p build/unit
-	$(CC) $(UNIT_CFLAGS) $< -o $@
+	gcc $(UNIT_CFLAGS) $< -o $@
 
 unit: $(UNIT_BINS)
 	@tests/run.sh unit

@@ -8,7 +8,7 @@
 #include "arch/x86/guest.h"
 #include "arch/x86/pcpu.h"
 #include "drivers/acpi.h"
-#include "drivers/uart16550.h"
+#include "drivers/uart.h"
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/lib.h"

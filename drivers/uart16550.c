@@ -1,6 +1,6 @@
 /* Polled driver for the machine's COM1. The firmware already programmed the line
  * (115200 8N1 on OVMF); we only make sure FIFOs are on and interrupts are off. */
-#include "drivers/uart16550.h"
+#include "drivers/uart.h"
 #include "arch/cpu.h"
 
 #define COM1 0x3F8

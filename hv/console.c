@@ -6,7 +6,7 @@
 #include "spinlock.h"
 #include "arch.h"
 #include "vm.h"
-#include "drivers/uart16550.h"
+#include "drivers/uart.h"
 
 #define CTRL_T 0x14
 #define CTRL_BACKSLASH 0x1c
@@ -159,7 +159,7 @@ void console_poll_input(void)
 		}
 		struct vm *vm = vms[focus];
 		if (vm->stop_reason == VM_RUNNING)
-			vm_console_input(vm, (u8)c);
+			arch_vm_console_input(vm, (u8)c);
 	}
 }
 

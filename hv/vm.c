@@ -8,11 +8,6 @@
 #include "mem.h"
 #include "sched.h"
 
-static void uart_tx(void *ctx, u8 byte)
-{
-	console_guest_putc(ctx, byte);
-}
-
 struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struct guest_images *img)
 {
 	struct vm *vm = alloc_zeroed(sizeof(*vm));
@@ -22,8 +17,6 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 	vm->ram_size = cfg->memory;
 	vm->nvcpus = cfg->vcpus;
 	vm->pv = cfg->pv;
-	static const struct vuart_ops uart_ops = { .tx = uart_tx, .irq = arch_vm_uart_irq };
-	vuart_init(&vm->uart, &uart_ops, vm);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu *v = alloc_zeroed(sizeof(*v));
 		v->vm = vm;
@@ -40,13 +33,6 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 	}
 	console_register_vm(vm);
 	return vm;
-}
-
-void vm_console_input(struct vm *vm, u8 c)
-{
-	spin_lock(&vm->dev_lock);
-	vuart_rx_push(&vm->uart, c);
-	spin_unlock(&vm->dev_lock);
 }
 
 void vm_request_stop(struct vm *vm, enum vm_stop_reason why)

@@ -6,7 +6,6 @@
 #include "types.h"
 #include "iobus.h"
 #include "stats.h"
-#include "vuart.h"
 #include "spinlock.h"
 #include "arch/vm.h"
 
@@ -49,7 +48,6 @@ struct vm {
 	struct vcpu *vcpus[MAX_VCPUS];
 	struct iobus bus;
 	struct spinlock dev_lock; /* serialises the emulated devices (UART, interrupt controller) */
-	struct vuart uart;
 	enum vm_stop_reason stop_reason;
 	u32 vcpus_stopped;
 	struct arch_vm arch;
@@ -71,8 +69,6 @@ struct guest_images {
 	u64 kernel_len, initrd_len;
 };
 struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struct guest_images *img);
-/* A byte typed on the console for this VM. */
-void vm_console_input(struct vm *vm, u8 c);
 
 /* Prints each vCPU's scheduling state and the backend's view of it. */
 void vm_dump(struct vm *vm);

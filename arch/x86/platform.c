@@ -4,6 +4,7 @@
 #include "arch/x86/guest.h"
 #include "arch/x86/guest_acpi.h"
 #include "hv/arch.h"
+#include "hv/console.h"
 #include "hv/lib.h"
 
 #define PM_TIMER_HZ 3579545ull
@@ -15,7 +16,7 @@ static u64 uart_read(void *opaque, u64 off, unsigned size)
 	struct vm *vm = opaque;
 	(void)size;
 	spin_lock(&vm->dev_lock);
-	u8 v = vuart_read(&vm->uart, (unsigned)off);
+	u8 v = vuart_read(&vm->arch.uart, (unsigned)off);
 	spin_unlock(&vm->dev_lock);
 	return v;
 }
@@ -25,14 +26,26 @@ static void uart_write(void *opaque, u64 off, unsigned size, u64 val)
 	struct vm *vm = opaque;
 	(void)size;
 	spin_lock(&vm->dev_lock);
-	vuart_write(&vm->uart, (unsigned)off, (u8)val);
+	vuart_write(&vm->arch.uart, (unsigned)off, (u8)val);
 	spin_unlock(&vm->dev_lock);
 }
 
-void arch_vm_uart_irq(void *ctx, bool level)
+static void uart_irq(void *ctx, bool level)
 {
 	struct vm *vm = ctx;
 	vioapic_set_irq(&vm->arch.ioapic, IRQ_COM1, level); /* dev_lock is held by the caller */
+}
+
+static void uart_tx(void *ctx, u8 byte)
+{
+	console_guest_putc(ctx, byte);
+}
+
+void arch_vm_console_input(struct vm *vm, u8 c)
+{
+	spin_lock(&vm->dev_lock);
+	vuart_rx_push(&vm->arch.uart, c);
+	spin_unlock(&vm->dev_lock);
 }
 
 /* PM1a status (0-1), enable (2-3), control (4-5), timer (8-11): ACPI 6.4, 4.8.3. */
@@ -125,6 +138,8 @@ static void ioaignore_write(void *opaque, u64 off, unsigned size, u64 val)
 
 void x86_platform_init(struct vm *vm)
 {
+	static const struct vuart_ops uart_ops = { .tx = uart_tx, .irq = uart_irq };
+	vuart_init(&vm->arch.uart, &uart_ops, vm);
 	const struct io_region regions[] = {
 		{ IO_PORT, PORT_COM1, 8, uart_read, uart_write, vm },
 		{ IO_PORT, PORT_PM_BASE, 12, pm_read, pm_write, vm },

@@ -5,6 +5,7 @@
 #include "hv/types.h"
 #include "arch/x86/vlapic.h"
 #include "arch/x86/vioapic.h"
+#include "hv/vuart.h"
 
 enum { GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSP, GPR_RBP, GPR_RSI, GPR_RDI,
        GPR_R8, GPR_R9, GPR_R10, GPR_R11, GPR_R12, GPR_R13, GPR_R14, GPR_R15 };
@@ -33,6 +34,7 @@ struct arch_vm {
 	u64 *npt_root;        /* nested page table (PML4) */
 	u32 asid;
 	struct vioapic ioapic;
+	struct vuart uart;     /* COM1, the VM's console */
 	u16 pm1_en, pm1_sts, pm1_cnt;
 	u64 boot_tsc;         /* TSC when the VM was created: its kvmclock and PM timer zero */
 };
