@@ -30,7 +30,7 @@ OBJCOPY := aarch64-linux-gnu-objcopy
 GNUEFI := build/gnu-efi-arm64/usr
 EFI_INC := -I$(GNUEFI)/include/efi -I$(GNUEFI)/include/efi/aarch64
 EFI_CRT0 := $(GNUEFI)/lib/crt0-efi-aarch64.o
-EFI_LDS := linker-aarch64.ld
+EFI_LDS := $(GNUEFI)/lib/elf_aarch64_efi.lds
 EFI_LIBS := -L$(GNUEFI)/lib -lgnuefi $(shell $(CC) -print-libgcc-file-name 2>/dev/null) --defsym=EFI_SUBSYSTEM=0xa
 ARCH_CFLAGS := -mgeneral-regs-only -mstrict-align
 EFI_OBJCOPY := -O binary

@@ -4,25 +4,23 @@
  * every pCPU started, and the VMs run. */
 #include "boot/config.h"
 #include "boot/efi.h"
-#include "arch/cpu.h"
-#include "arch/x86/guest.h"
-#include "arch/x86/pcpu.h"
-#include "drivers/acpi.h"
 #include "drivers/uart.h"
 #include "hv/arch.h"
+#include "hv/arch_boot.h"
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/mem.h"
 #include "hv/pv_features.h"
 #include "hv/pvclock.h"
 #include "hv/sched.h"
+#include "hv/spinlock.h"
 #include "hv/vm.h"
 
 #define CONFIG_FILE "hv.cfg"
 #define HV_POOL_BYTES (64 * MiB)
 
 static struct hv_config cfg;
-static u32 apic_ids[MAX_PCPUS];
+static u64 cpu_ids[MAX_PCPUS];
 static volatile bool aps_go;
 
 static void uart_write(const char *s, size_t n)
@@ -32,22 +30,6 @@ static void uart_write(const char *s, size_t n)
 			uart_putc('\r');
 		uart_putc(s[i]);
 	}
-}
-
-static void print_banner(u32 ncpus)
-{
-	u32 a, b, c, d;
-	char vendor[13];
-	cpuid(0, 0, &a, &b, &c, &d);
-	memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
-	vendor[12] = 0;
-	cpuid(0x8000000A, 0, &a, &b, &c, &d);
-	printk("hv %s (x86_64, AMD SVM backend)\n", HV_VERSION);
-	printk("hv: CPU %s; SVM rev %u, %u ASIDs; NPT%s%s%s%s%s\n", vendor, a & 0xFF, b,
-	       d & BIT(3) ? " NRIP-save" : "", d & BIT(5) ? " VMCB-clean" : "",
-	       d & BIT(7) ? " decode-assists" : "", d & BIT(13) ? " AVIC" : "", d & BIT(18) ? " x2AVIC" : "");
-	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz\n", ncpus,
-	       (unsigned long long)(efi_ram_bytes() >> 20), (unsigned long long)(x86_tsc_hz() / 1000000));
 }
 
 static EFI_STATUS fail(const char *what)
@@ -106,27 +88,22 @@ bad:
 static void ap_main(u32 id)
 {
 	while (!__atomic_load_n(&aps_go, __ATOMIC_ACQUIRE))
-		cpu_relax();
+		spin_relax();
 	(void)id;
 	sched_loop();
 }
 
-/* gnu-efi's crt0 calls this with the System V convention after relocating us. */
+/* gnu-efi's crt0 calls this (with the C convention of the target) after relocating us. */
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	efi_image = image;
 	efi_st = st;
 	console_set_sink(efi_console_write);
-	x86_calibrate(efi_stall_us);
-	wallclock_set(efi_unix_time_ns(), arch_time_now());
-
 	const char *why = "";
-	int ncpus = acpi_madt_cpus(efi_acpi_rsdp(), apic_ids, MAX_PCPUS, &why);
-	print_banner(ncpus > 0 ? (u32)ncpus : 0);
+	int ncpus = arch_boot_probe(efi_acpi_rsdp(), cpu_ids, MAX_PCPUS, &why);
 	if (ncpus < 0)
 		return fail(why);
-	if (svm_check_support(&why))
-		return fail(why);
+	wallclock_set(efi_unix_time_ns(), arch_time_now());
 
 	u64 len;
 	char *text = load_file(CONFIG_FILE, &len);
@@ -139,33 +116,26 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	}
 	efi_free(text);
 
-	/* The boot CPU first, then the others as the MADT lists them, up to `pcpus`. */
-	u32 bsp = x86_lapic_id();
-	for (int i = 0; i < ncpus; i++)
-		if (apic_ids[i] == bsp) {
-			apic_ids[i] = apic_ids[0];
-			apic_ids[0] = bsp;
-		}
+	/* The boot CPU is pCPU 0; the others follow in the firmware's order, up to `pcpus`. */
 	sched_init(cfg.pcpus && cfg.pcpus < (u32)ncpus ? cfg.pcpus : (u32)ncpus);
 
 	void *pool = efi_alloc_pages(HV_POOL_BYTES / PAGE_SIZE, 0);
-	void *tramp = efi_alloc_pages(1, 0x9F000);
-	if (!pool || !tramp)
+	if (!pool)
 		return fail("cannot reserve the hypervisor's memory");
+	if (arch_boot_reserve(&why))
+		return fail(why);
 	mem_init((u64)(uintptr_t)pool, HV_POOL_BYTES);
 	if (create_vms())
 		return fail("a VM could not be created");
 	if (cfg.console[0])
 		console_focus(cfg.console);
 
-	printk("hv: taking over the machine (ExitBootServices); console continues on COM1\n");
+	printk("hv: taking over the machine (ExitBootServices); console continues on the serial port\n");
 	if (!efi_exit_boot_services())
 		return fail("the firmware refused ExitBootServices");
-	irq_disable();
-	uart_init();
+	arch_boot_takeover();
 	console_set_sink(uart_write);
-	x86_pcpu_init(0, bsp);
-	u32 up = x86_start_aps(apic_ids, npcpus, (u64)(uintptr_t)tramp, ap_main);
+	u32 up = arch_boot_start_secondaries(cpu_ids, npcpus, ap_main);
 	printk("hv: %u of %u pCPUs running; starting %u VM%s (Ctrl-T moves console input to the next VM)\n",
 	       up, npcpus, cfg.nvms, cfg.nvms == 1 ? "" : "s");
 	if (up < npcpus) {

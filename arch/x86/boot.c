@@ -1,0 +1,76 @@
+/* Bringing an x86 machine up: TSC and LAPIC calibration, CPUs from the ACPI MADT, the
+ * SVM check, and the real-mode trampoline page for the APs (below 640 KiB). */
+#include "hv/arch_boot.h"
+#include "arch/cpu.h"
+#include "arch/x86/guest.h"
+#include "arch/x86/pcpu.h"
+#include "boot/efi.h"
+#include "drivers/acpi.h"
+#include "drivers/uart.h"
+#include "hv/console.h"
+#include "hv/lib.h"
+#include "hv/sched.h"
+
+static u64 tramp_page;
+
+static void print_banner(u32 ncpus)
+{
+	u32 a, b, c, d;
+	char vendor[13];
+	cpuid(0, 0, &a, &b, &c, &d);
+	memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
+	vendor[12] = 0;
+	cpuid(0x8000000A, 0, &a, &b, &c, &d);
+	printk("hv %s (x86_64, AMD SVM backend)\n", HV_VERSION);
+	printk("hv: CPU %s; SVM rev %u, %u ASIDs; NPT%s%s%s%s%s\n", vendor, a & 0xFF, b,
+	       d & BIT(3) ? " NRIP-save" : "", d & BIT(5) ? " VMCB-clean" : "",
+	       d & BIT(7) ? " decode-assists" : "", d & BIT(13) ? " AVIC" : "", d & BIT(18) ? " x2AVIC" : "");
+	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz\n", ncpus,
+	       (unsigned long long)(efi_ram_bytes() >> 20), (unsigned long long)(x86_tsc_hz() / 1000000));
+}
+
+int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why)
+{
+	u32 apic_ids[MAX_PCPUS];
+	x86_calibrate(efi_stall_us);
+	int n = acpi_madt_cpus(acpi_rsdp, apic_ids, MIN(max, MAX_PCPUS), why);
+	print_banner(n > 0 ? (u32)n : 0);
+	if (n < 0 || svm_check_support(why))
+		return -1;
+	/* The boot CPU first, then the others as the MADT lists them. */
+	u32 bsp = x86_lapic_id();
+	for (int i = 0; i < n; i++)
+		if (apic_ids[i] == bsp) {
+			apic_ids[i] = apic_ids[0];
+			apic_ids[0] = bsp;
+		}
+	for (int i = 0; i < n; i++)
+		cpu_ids[i] = apic_ids[i];
+	return n;
+}
+
+int arch_boot_reserve(const char **why)
+{
+	void *p = efi_alloc_pages(1, 0x9F000);
+	if (!p) {
+		*why = "cannot reserve the AP start-up page below 640 KiB";
+		return -1;
+	}
+	tramp_page = (u64)(uintptr_t)p;
+	return 0;
+}
+
+void arch_boot_takeover(void)
+{
+	irq_disable();
+	uart_init();
+	x86_pcpu_init(0, x86_lapic_id());
+}
+
+u32 arch_boot_start_secondaries(const u64 *cpu_ids, u32 n, void (*entry)(u32 id))
+{
+	u32 apic_ids[MAX_PCPUS];
+	for (u32 i = 0; i < n; i++)
+		apic_ids[i] = (u32)cpu_ids[i];
+	return x86_start_aps(apic_ids, n, tramp_page, entry);
+}
