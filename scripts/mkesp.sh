@@ -1,19 +1,28 @@
 #!/bin/sh
-# usage: mkesp.sh OUT.img CONFIG [FILE=PATH ...]
-# Makes a FAT boot volume: EFI/BOOT/BOOTX64.EFI (hv.efi), /hv.cfg (CONFIG), and each
-# FILE at PATH inside the volume (default: the guest kernel and initrd under /guests).
+# usage: mkesp.sh OUT.img CONFIG [FILE=PATH ...]   (env: ARCH=x86_64|aarch64, HV_EFI)
+# Makes a FAT boot volume: the removable-media boot path EFI/BOOT/BOOTX64.EFI (x86_64) or
+# EFI/BOOT/BOOTAA64.EFI (aarch64) holding build/ARCH/hv.efi (or HV_EFI), /hv.cfg (CONFIG),
+# and each FILE at PATH inside the volume (default: the guest kernel and initrd under
+# /guests: vmlinux + initrd.gz on x86_64, Image + initrd.gz on aarch64).
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+ARCH=${ARCH:-x86_64}
 OUT=$1 CFG=$2
 shift 2
-G=$TOP/build/guests/x86_64
-[ $# -gt 0 ] || set -- "$G/vmlinux=/guests/vmlinux" "$G/initrd.gz=/guests/initrd.gz"
+G=$TOP/build/guests/$ARCH
+case "$ARCH" in
+x86_64) BOOT=BOOTX64.EFI KERNEL=vmlinux ;;
+aarch64) BOOT=BOOTAA64.EFI KERNEL=Image ;;
+*) echo "mkesp: ARCH=$ARCH not supported (x86_64 or aarch64)" >&2; exit 1 ;;
+esac
+HV_EFI=${HV_EFI:-$TOP/build/$ARCH/hv.efi}
+[ $# -gt 0 ] || set -- "$G/$KERNEL=/guests/$KERNEL" "$G/initrd.gz=/guests/initrd.gz"
 size_kb=16384
 for f in "$@"; do size_kb=$((size_kb + $(du -k "${f%%=*}" | cut -f1))); done
 rm -f "$OUT"
 mkfs.vfat -C "$OUT" $((size_kb + size_kb / 8)) >/dev/null
 export MTOOLS_SKIP_CHECK=1
 mmd -i "$OUT" ::/EFI ::/EFI/BOOT ::/guests
-mcopy -i "$OUT" "$TOP/build/x86_64/hv.efi" ::/EFI/BOOT/BOOTX64.EFI
+mcopy -i "$OUT" "$HV_EFI" ::/EFI/BOOT/$BOOT
 mcopy -i "$OUT" "$CFG" ::/hv.cfg
 for f in "$@"; do mcopy -i "$OUT" "${f%%=*}" "::${f#*=}"; done

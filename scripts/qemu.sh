@@ -1,15 +1,38 @@
 #!/bin/sh
-# usage: qemu.sh ESP.img [extra qemu args]   (env: SMP=2 MEM=2048)
-# Boots OVMF + the boot volume in QEMU TCG with an emulated AMD CPU that has SVM.
-# Serial console on stdio; the hypervisor powers the machine off when its last VM stops.
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+# usage: qemu.sh ESP.img [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3)
+# Boots the UEFI firmware + the boot volume in QEMU TCG. Serial console on stdio; the
+# hypervisor powers the machine off when its last VM stops.
+#   x86_64:  q35, an emulated AMD CPU with SVM, OVMF; the hypervisor powers off through
+#            isa-debug-exit (QEMU then exits with status 1).
+#   aarch64: virt with EL2 (virtualization=on) and GICv3 (GIC=3) or GICv2 (GIC=2), AAVMF,
+#            the volume as a virtio disk; the hypervisor powers off with PSCI SYSTEM_OFF
+#            (QEMU then exits with status 0).
+ARCH=${ARCH:-x86_64}
 ESP=$1
 shift
 VARS=$ESP.vars
-cp /usr/share/OVMF/OVMF_VARS_4M.fd "$VARS"
-exec qemu-system-x86_64 -nodefaults -machine q35,accel=tcg -cpu max -smp "${SMP:-2}" -m "${MEM:-2048}" \
-	-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
-	-drive if=pflash,format=raw,file="$VARS" \
-	-drive file="$ESP",format=raw,if=ide \
-	-net none -nographic -serial mon:stdio -no-reboot \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
+case "$ARCH" in
+x86_64)
+	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$VARS"
+	exec qemu-system-x86_64 -nodefaults -machine q35,accel=tcg -cpu max -smp "${SMP:-2}" -m "${MEM:-2048}" \
+		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
+		-drive if=pflash,format=raw,file="$VARS" \
+		-drive file="$ESP",format=raw,if=ide \
+		-net none -nographic -serial mon:stdio -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
+	;;
+aarch64)
+	# AAVMF's pflash images are 64 MiB each; the VARS copy is sparse.
+	cp --sparse=always /usr/share/AAVMF/AAVMF_VARS.fd "$VARS"
+	exec qemu-system-aarch64 -nodefaults -machine virt,accel=tcg,virtualization=on,gic-version="${GIC:-3}" \
+		-cpu max,pauth-impdef=on -smp "${SMP:-2}" -m "${MEM:-2048}" \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd \
+		-drive if=pflash,format=raw,unit=1,file="$VARS" \
+		-drive file="$ESP",format=raw,if=virtio \
+		-net none -nographic -serial mon:stdio -no-reboot "$@"
+	;;
+*)
+	echo "qemu: ARCH=$ARCH not supported (x86_64 or aarch64)" >&2
+	exit 1
+	;;
+esac

@@ -1,11 +1,25 @@
 #!/bin/sh
 # make run: the default configuration (one VM, 2 vCPUs) with the guest's shell on the console.
 # Quit QEMU with Ctrl-A x; `poweroff -f` in the guest ends the VM and then QEMU.
+# env: ARCH=x86_64|aarch64 (default x86_64), CFG (default scripts/default.cfg, or
+# scripts/default-aarch64.cfg for aarch64), and qemu.sh's SMP, MEM, GIC.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-ESP=$TOP/build/run-esp.img
-"$TOP/scripts/mkesp.sh" "$ESP" "${CFG:-$TOP/scripts/default.cfg}" || exit 1
+ARCH=${ARCH:-x86_64}
+export ARCH
+case "$ARCH" in
+aarch64) DEFAULT_CFG=$TOP/scripts/default-aarch64.cfg ;;
+*) DEFAULT_CFG=$TOP/scripts/default.cfg ;;
+esac
+ESP=$TOP/build/run-esp-$ARCH.img
+[ "$ARCH" = x86_64 ] && ESP=$TOP/build/run-esp.img
+"$TOP/scripts/mkesp.sh" "$ESP" "${CFG:-$DEFAULT_CFG}" || exit 1
 "$TOP/scripts/qemu.sh" "$ESP"
 rc=$?
-# The hypervisor powers off through QEMU's isa-debug-exit, which exits with status 1.
-[ $rc = 1 ] && exit 0
+case "$ARCH" in
+# x86_64: the hypervisor powers off through QEMU's isa-debug-exit, which exits with status 1
+# (status 0: QEMU was quit from its monitor).
+x86_64) [ $rc = 1 ] && exit 0 ;;
+# aarch64: the hypervisor powers off with PSCI SYSTEM_OFF; QEMU exits with status 0, and
+# status 1 is QEMU's own failure.
+esac
 exit $rc

@@ -1,48 +1,117 @@
 #!/bin/sh
 # Builds the default guest for ARCH from Debian packages, cached under build/guests/ARCH:
-#   vmlinux    the kernel of the current linux-image-*-amd64, as a PVH-bootable ELF
-#   initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command line)
-#              + the guest tools of guest_abi/tools as /lib/modules/*.ko
+#   x86_64:  vmlinux    the kernel of the current linux-image-*-amd64, as a PVH-bootable ELF
+#            initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command
+#                       line) + the guest tools of guest_abi/tools as /lib/modules/*.ko
+#   aarch64: Image      the raw arm64 Image of the current linux-image-*-arm64:arm64
+#            initrd.gz  busybox-static:arm64's busybox + scripts/guest/init (no modules yet)
+# The arm64 packages are downloaded and unpacked, never installed; they need
+# `dpkg --add-architecture arm64` and an apt-get update (done here when run as root).
 set -e
 ARCH=${1:-x86_64}
-[ "$ARCH" = x86_64 ] || { echo "guests: ARCH=$ARCH not supported yet" >&2; exit 1; }
+case "$ARCH" in
+x86_64 | aarch64) ;;
+*) echo "guests: ARCH=$ARCH not supported" >&2; exit 1 ;;
+esac
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$TOP/build/guests/$ARCH
 mkdir -p "$OUT"
 
-# The kernel: resolve the package behind the linux-image-amd64 metapackage once, then cache.
-if [ ! -s "$OUT/vmlinux" ]; then
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/.*Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n1)
-	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
-		apt-get update -qq
-		pkg=$(apt-cache depends linux-image-amd64 | sed -n 's/.*Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n1)
-	fi
-	[ -n "$pkg" ] || { echo "guests: cannot resolve linux-image-amd64 (run apt-get update)" >&2; exit 1; }
-	echo "guests: fetching $pkg"
-	tmp=$(mktemp -d); chmod 755 "$tmp"
-	(cd "$tmp" && apt-get download -q "$pkg" >/dev/null && dpkg-deb -x ./*.deb root)
-	python3 "$TOP/scripts/guest/extract-vmlinux.py" "$tmp"/root/boot/vmlinuz-* "$OUT/vmlinux.tmp"
-	echo "$pkg" > "$OUT/kernel-package"
-	mv "$OUT/vmlinux.tmp" "$OUT/vmlinux"
-	rm -rf "$tmp"
-fi
+# A directory apt-get download can write to (as root, apt fetches as the _apt user).
+dl_dir() {
+	d=$(mktemp -d)
+	chmod 755 "$d"
+	[ "$(id -u)" != 0 ] || chown _apt "$d" 2>/dev/null || true
+	echo "$d"
+}
 
-# The guest tools, built against the guest kernel's headers.
-"$TOP/scripts/guest/modules.sh" "$ARCH" "$OUT/modules"
+if [ "$ARCH" = aarch64 ]; then
+	# The arm64 package lists: needed for every arm64 download below.
+	arm64_lists() {
+		apt-cache policy busybox-static:arm64 2>/dev/null | grep -q 'Candidate: [0-9]' && return
+		if [ "$(id -u)" != 0 ]; then
+			echo "guests: apt has no arm64 packages; run as root:" >&2
+			echo "  dpkg --add-architecture arm64 && apt-get update" >&2
+			exit 1
+		fi
+		dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+		apt-get update -qq
+	}
+	# The kernel: the package behind linux-image-arm64:arm64; its vmlinuz is a raw Image
+	# (gunzipped if a later package ships it compressed).
+	if [ ! -s "$OUT/Image" ]; then
+		arm64_lists
+		pkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | sed -n 's/.*Depends: \(linux-image-[0-9].*-arm64\)\(:arm64\)\{0,1\}$/\1/p' | head -n1)
+		[ -n "$pkg" ] || { echo "guests: cannot resolve linux-image-arm64:arm64 (run apt-get update)" >&2; exit 1; }
+		echo "guests: fetching $pkg:arm64"
+		tmp=$(dl_dir)
+		(cd "$tmp" && apt-get download -q "$pkg:arm64" >/dev/null &&
+			dpkg-deb --fsys-tarfile ./*.deb | tar -x --wildcards './boot/vmlinuz-*')
+		set -- "$tmp"/boot/vmlinuz-*
+		k=$1
+		if [ "$(od -An -tx1 -N2 "$k" | tr -d ' ')" = 1f8b ]; then
+			gzip -dc "$k" > "$OUT/Image.tmp"
+		else
+			cp "$k" "$OUT/Image.tmp"
+		fi
+		# The arm64 Image header carries the magic "ARM\x64" at offset 56.
+		[ "$(od -An -c -j56 -N4 "$OUT/Image.tmp" | tr -d ' ')" = 'ARMd' ] ||
+			{ echo "guests: $k is not an arm64 Image" >&2; rm -rf "$tmp" "$OUT/Image.tmp"; exit 1; }
+		echo "$pkg" > "$OUT/kernel-package"
+		mv "$OUT/Image.tmp" "$OUT/Image"
+		rm -rf "$tmp"
+	fi
+	# busybox: the static arm64 binary of busybox-static:arm64.
+	BUSYBOX=$OUT/busybox
+	if [ ! -s "$BUSYBOX" ]; then
+		arm64_lists
+		echo "guests: fetching busybox-static:arm64"
+		tmp=$(dl_dir)
+		(cd "$tmp" && apt-get download -q busybox-static:arm64 >/dev/null &&
+			dpkg-deb --fsys-tarfile ./*.deb | tar -x ./bin/busybox)
+		mv "$tmp/bin/busybox" "$BUSYBOX.tmp"
+		chmod 755 "$BUSYBOX.tmp"
+		mv "$BUSYBOX.tmp" "$BUSYBOX"
+		rm -rf "$tmp"
+	fi
+	MODULES=""
+else
+	# The kernel: resolve the package behind the linux-image-amd64 metapackage once, then cache.
+	if [ ! -s "$OUT/vmlinux" ]; then
+		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/.*Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n1)
+		if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
+			apt-get update -qq
+			pkg=$(apt-cache depends linux-image-amd64 | sed -n 's/.*Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n1)
+		fi
+		[ -n "$pkg" ] || { echo "guests: cannot resolve linux-image-amd64 (run apt-get update)" >&2; exit 1; }
+		echo "guests: fetching $pkg"
+		tmp=$(mktemp -d); chmod 755 "$tmp"
+		(cd "$tmp" && apt-get download -q "$pkg" >/dev/null && dpkg-deb -x ./*.deb root)
+		python3 "$TOP/scripts/guest/extract-vmlinux.py" "$tmp"/root/boot/vmlinuz-* "$OUT/vmlinux.tmp"
+		echo "$pkg" > "$OUT/kernel-package"
+		mv "$OUT/vmlinux.tmp" "$OUT/vmlinux"
+		rm -rf "$tmp"
+	fi
+
+	# The guest tools, built against the guest kernel's headers.
+	"$TOP/scripts/guest/modules.sh" "$ARCH" "$OUT/modules"
+	BUSYBOX=/bin/busybox
+	MODULES=$OUT/modules
+fi
 
 # The initramfs: rebuilt when init, busybox or a module changes.
 stale=0
-for f in "$TOP/scripts/guest/init" /bin/busybox "$OUT"/modules/*.ko; do
+for f in "$TOP/scripts/guest/init" "$BUSYBOX" ${MODULES:+"$MODULES"/*.ko}; do
 	[ "$f" -nt "$OUT/initrd.gz" ] && stale=1
 done
 if [ ! -s "$OUT/initrd.gz" ] || [ $stale = 1 ]; then
 	root=$(mktemp -d)
 	mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
-	cp /bin/busybox "$root/bin/busybox"
+	cp "$BUSYBOX" "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
 	cp "$TOP/scripts/guest/init" "$root/init"
 	mkdir -p "$root/lib/modules"
-	cp "$OUT"/modules/*.ko "$root/lib/modules/"
+	[ -z "$MODULES" ] || cp "$MODULES"/*.ko "$root/lib/modules/"
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -9 > "$OUT/initrd.gz"
 	rm -rf "$root"
