@@ -1,38 +1,82 @@
-/* Host ACPI parsing (ACPI 6.4, 5.2.5 RSDP, 5.2.8 XSDT, 5.2.12 MADT). */
+/* Host ACPI parsing (ACPI 6.4: 5.2.5 RSDP, 5.2.7 RSDT, 5.2.8 XSDT, 5.2.9 FADT,
+ * 5.2.12 MADT; Microsoft's Serial Port Console Redirection Table, SPCR). Fields
+ * are read byte by byte: tables and their entries need not be naturally aligned,
+ * and arm64 code is built with -mstrict-align. */
 #include "drivers/acpi.h"
 #include "hv/lib.h"
 
-struct sdt_header {
-	char sig[4];
-	u32 length;
-	u8 revision, checksum;
-	char oem[6], oem_table[8];
-	u32 oem_rev, creator, creator_rev;
-} PACKED;
+#define SDT_HEADER_LEN 36
+#define MADT_ENTRIES 44		/* header, local interrupt controller address, flags */
 
-static bool checksum_ok(const void *p, u32 len)
+#define MADT_GICC 0x0B		/* 5.2.12.14 */
+#define MADT_GICD 0x0C		/* 5.2.12.15 */
+#define MADT_GICR 0x0E		/* 5.2.12.17 */
+#define GICC_MIN_LEN 76		/* ACPI 5.1's GICC, up to MPIDR; 6.x adds to 80/82 */
+#define GICC_ENABLED BIT(0)
+
+#define FADT_ARM_BOOT_ARCH 129
+#define SPCR_INTERFACE_TYPE 36
+#define SPCR_BASE_ADDRESS 40	/* Generic Address Structure (5.2.3.2), 12 bytes */
+#define GAS_SYSTEM_MEMORY 0
+
+static u16 rd16(const u8 *p)
+{
+	return (u16)(p[0] | p[1] << 8);
+}
+
+static u32 rd32(const u8 *p)
+{
+	return rd16(p) | (u32)rd16(p + 2) << 16;
+}
+
+static u64 rd64(const u8 *p)
+{
+	return rd32(p) | (u64)rd32(p + 4) << 32;
+}
+
+static const u8 *phys(u64 addr)
+{
+	return (const u8 *)(uintptr_t)addr;
+}
+
+static bool checksum_ok(const u8 *p, u32 len)
 {
 	u8 sum = 0;
 	for (u32 i = 0; i < len; i++)
-		sum += ((const u8 *)p)[i];
+		sum += p[i];
 	return sum == 0;
 }
 
-static const struct sdt_header *find_table(const void *rsdp_p, const char sig[4])
+static bool sdt_ok(const u8 *t)
 {
-	const u8 *rsdp = rsdp_p;
-	bool xsdt = rsdp[15] >= 2;
-	u64 root = xsdt ? *(const u64 *)(rsdp + 24) : *(const u32 *)(rsdp + 16);
-	const struct sdt_header *h = (const void *)(uintptr_t)root;
-	if (!root || !checksum_ok(h, h->length))
-		return NULL;
+	u32 len = rd32(t + 4);
+	return len >= SDT_HEADER_LEN && checksum_ok(t, len);
+}
+
+/* ACPI 1.0 RSDPs are 20 bytes; from revision 2 on, 36 with an extended checksum. */
+static bool rsdp_ok(const u8 *rsdp)
+{
+	if (!rsdp || memcmp(rsdp, "RSD PTR ", 8) || !checksum_ok(rsdp, 20))
+		return false;
+	return rsdp[15] < 2 || checksum_ok(rsdp, 36);
+}
+
+/* The first table with signature sig and a valid checksum that the XSDT (the RSDT
+ * when there is no XSDT) lists, or NULL. */
+static const u8 *find_table(const u8 *rsdp, const char sig[4])
+{
+	u64 xsdt = rsdp[15] >= 2 ? rd64(rsdp + 24) : 0;
+	u64 root = xsdt ? xsdt : rd32(rsdp + 16);
 	u32 entry = xsdt ? 8 : 4;
-	u32 n = (h->length - sizeof(*h)) / entry;
-	const u8 *e = (const u8 *)(h + 1);
+	const u8 *h = phys(root);
+
+	if (!root || memcmp(h, xsdt ? "XSDT" : "RSDT", 4) || !sdt_ok(h))
+		return NULL;
+	u32 n = (rd32(h + 4) - SDT_HEADER_LEN) / entry;
 	for (u32 i = 0; i < n; i++) {
-		u64 addr = xsdt ? *(const u64 *)(e + i * entry) : *(const u32 *)(e + i * entry);
-		const struct sdt_header *t = (const void *)(uintptr_t)addr;
-		if (t && !memcmp(t->sig, sig, 4) && checksum_ok(t, t->length))
+		const u8 *e = h + SDT_HEADER_LEN + i * entry;
+		const u8 *t = phys(xsdt ? rd64(e) : rd32(e));
+		if (t && !memcmp(t, sig, 4) && sdt_ok(t))
 			return t;
 	}
 	return NULL;
@@ -40,26 +84,26 @@ static const struct sdt_header *find_table(const void *rsdp_p, const char sig[4]
 
 int acpi_madt_cpus(const void *rsdp, u32 *apic_ids, u32 max, const char **why)
 {
-	if (!rsdp || memcmp(rsdp, "RSD PTR ", 8) || !checksum_ok(rsdp, 20)) {
+	if (!rsdp_ok(rsdp)) {
 		*why = "no valid ACPI RSDP";
 		return -1;
 	}
-	const struct sdt_header *madt = find_table(rsdp, "APIC");
+	const u8 *madt = find_table(rsdp, "APIC");
 	if (!madt) {
 		*why = "no valid ACPI MADT";
 		return -1;
 	}
 	u32 n = 0;
-	const u8 *p = (const u8 *)madt + sizeof(*madt) + 8; /* local APIC address, flags */
-	const u8 *end = (const u8 *)madt + madt->length;
+	const u8 *p = madt + MADT_ENTRIES;
+	const u8 *end = madt + rd32(madt + 4);
 	while (p + 2 <= end && p[1] >= 2 && p + p[1] <= end) {
 		u32 id = ~0u, flags = 0;
 		if (p[0] == 0 && p[1] >= 8) { /* processor local APIC */
 			id = p[3];
-			flags = *(const u32 *)(p + 4);
+			flags = rd32(p + 4);
 		} else if (p[0] == 9 && p[1] >= 16) { /* processor local x2APIC */
-			id = *(const u32 *)(p + 4);
-			flags = *(const u32 *)(p + 8);
+			id = rd32(p + 4);
+			flags = rd32(p + 8);
 		}
 		if (id != ~0u && (flags & 1) && n < max) {
 			bool dup = false;
@@ -75,4 +119,128 @@ int acpi_madt_cpus(const void *rsdp, u32 *apic_ids, u32 max, const char **why)
 		return -1;
 	}
 	return (int)n;
+}
+
+/* GICC: one processor. Disabled ones (perhaps "online capable") are not ours. */
+static const char *madt_gicc(const u8 *e, struct acpi_arm_platform *out)
+{
+	if (e[1] < GICC_MIN_LEN)
+		return "short MADT GICC entry";
+	if (!(rd32(e + 12) & GICC_ENABLED))
+		return NULL;
+	u64 mpidr = rd64(e + 68);
+	for (u32 i = 0; i < out->ncpus; i++)
+		if (out->cpus[i].mpidr == mpidr)
+			return "MADT lists an MPIDR twice";
+	if (out->ncpus == ACPI_ARM_MAX_CPUS) {
+		out->cpus_ignored++;
+		return NULL;
+	}
+	struct acpi_arm_cpu *c = &out->cpus[out->ncpus++];
+	c->mpidr = mpidr;
+	c->cpu_interface = rd32(e + 4);
+	c->gicc_base = rd64(e + 32);
+	c->gicv_base = rd64(e + 40);
+	c->gich_base = rd64(e + 48);
+	c->vgic_maint_gsiv = rd32(e + 56);
+	c->gicr_base = rd64(e + 60);
+	return NULL;
+}
+
+/* GICD: the distributor, exactly one. */
+static const char *madt_gicd(const u8 *e, struct acpi_arm_platform *out)
+{
+	if (e[1] < 24)
+		return "short MADT GICD entry";
+	if (out->gicd_base)
+		return "MADT lists two GICDs";
+	out->gicd_base = rd64(e + 8);
+	out->gic_version = e[20];
+	return NULL;
+}
+
+/* GICR: a range of redistributors (GICv3/v4), instead of per-CPU GICC fields. */
+static const char *madt_gicr(const u8 *e, struct acpi_arm_platform *out)
+{
+	if (e[1] < 16)
+		return "short MADT GICR entry";
+	if (out->ngicr == ACPI_ARM_MAX_GICR)
+		return "MADT lists too many GICR ranges";
+	out->gicr[out->ngicr].base = rd64(e + 4);
+	out->gicr[out->ngicr].length = rd32(e + 12);
+	out->ngicr++;
+	return NULL;
+}
+
+static const char *madt_arm(const u8 *madt, struct acpi_arm_platform *out)
+{
+	u32 len = rd32(madt + 4);
+	const char *err = NULL;
+
+	if (len < MADT_ENTRIES)
+		return "MADT too short";
+	const u8 *end = madt + len;
+	for (const u8 *e = madt + MADT_ENTRIES; e < end && !err; e += e[1]) {
+		if (end - e < 2 || e[1] < 2 || e[1] > end - e)
+			return "MADT entry overruns the table";
+		if (e[0] == MADT_GICC)
+			err = madt_gicc(e, out);
+		else if (e[0] == MADT_GICD)
+			err = madt_gicd(e, out);
+		else if (e[0] == MADT_GICR)
+			err = madt_gicr(e, out);
+	}
+	if (err)
+		return err;
+	if (!out->ncpus)
+		return "MADT lists no enabled GICC";
+	if (!out->gicd_base)
+		return "MADT lists no GICD";
+	/* Each CPU reaches the GIC through a memory-mapped CPU interface (GICv1/v2)
+	 * or its redistributor (GICv3/v4, from a GICR range or its GICC entry).
+	 * Version 0 leaves it to the caller to read the hardware. */
+	for (u32 i = 0; i < out->ncpus; i++) {
+		const struct acpi_arm_cpu *c = &out->cpus[i];
+		if ((out->gic_version == 1 || out->gic_version == 2) && !c->gicc_base)
+			return "MADT gives a CPU no GICC base";
+		if (out->gic_version >= 3 && !out->ngicr && !c->gicr_base)
+			return "MADT gives a CPU no redistributor";
+	}
+	return NULL;
+}
+
+int acpi_arm_platform(const void *rsdp, struct acpi_arm_platform *out, const char **why)
+{
+	memset(out, 0, sizeof(*out));
+	if (!rsdp_ok(rsdp)) {
+		*why = "no valid ACPI RSDP";
+		return -1;
+	}
+	const u8 *madt = find_table(rsdp, "APIC");
+	if (!madt) {
+		*why = "no valid MADT";
+		return -1;
+	}
+	*why = madt_arm(madt, out);
+	if (*why)
+		return -1;
+	const u8 *fadt = find_table(rsdp, "FACP");
+	if (!fadt) {
+		*why = "no valid FADT";
+		return -1;
+	}
+	if (rd32(fadt + 4) < FADT_ARM_BOOT_ARCH + 2) {
+		*why = "FADT too short for ARM_BOOT_ARCH";
+		return -1;
+	}
+	out->arm_boot_flags = rd16(fadt + FADT_ARM_BOOT_ARCH);
+	/* The console is optional: an SPCR we cannot use counts as none. */
+	const u8 *spcr = find_table(rsdp, "SPCR");
+	if (spcr && rd32(spcr + 4) >= SPCR_BASE_ADDRESS + 12 &&
+	    spcr[SPCR_BASE_ADDRESS] == GAS_SYSTEM_MEMORY && rd64(spcr + SPCR_BASE_ADDRESS + 4)) {
+		out->spcr = true;
+		out->spcr_type = spcr[SPCR_INTERFACE_TYPE];
+		out->spcr_base = rd64(spcr + SPCR_BASE_ADDRESS + 4);
+	}
+	return 0;
 }

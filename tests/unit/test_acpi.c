@@ -1,0 +1,751 @@
+/* Unit tests for the host ACPI parsers (drivers/acpi.c): tables built in memory as
+ * QEMU's virt machine hands them to AAVMF (arm64: MADT with GICC/GICD/GICR, FADT,
+ * SPCR) and as OVMF gives them on a PC (x86: local APIC / x2APIC entries). The
+ * memory lies below 4 GiB so that RSDT entries can point into it too. */
+#include <stdlib.h>
+#include <sys/mman.h>
+#include "../../drivers/acpi.c"
+#include "test.h"
+
+#define MEM_SIZE (256 * 1024)
+
+static u8 *mem;
+static size_t used;
+
+static void wr16(u8 *p, u16 v)
+{
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+}
+
+static void wr32(u8 *p, u32 v)
+{
+	wr16(p, (u16)v);
+	wr16(p + 2, (u16)(v >> 16));
+}
+
+static void wr64(u8 *p, u64 v)
+{
+	wr32(p, (u32)v);
+	wr32(p + 4, (u32)(v >> 32));
+}
+
+static u64 addr(const void *p)
+{
+	return (u64)(uintptr_t)p;
+}
+
+/* The table an RSDP's XSDT address points at, writable. */
+static u8 *xsdt_of(u8 *rsdp)
+{
+	return (u8 *)(uintptr_t)rd64(rsdp + 24);
+}
+
+static void reset_mem(void)
+{
+	memset(mem, 0, MEM_SIZE);
+	used = 0;
+}
+
+/* Zeroed space at `misalign` bytes past a 16-byte boundary. */
+static u8 *alloc(size_t n, unsigned misalign)
+{
+	used = ALIGN_UP(used, 16) + misalign;
+	u8 *p = mem + used;
+	used += n;
+	if (used > MEM_SIZE) {
+		fprintf(stderr, "test_acpi: out of table memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* Sets the byte at `field` so that the len bytes at p sum to 0. */
+static void set_sum(u8 *p, u32 len, u8 *field)
+{
+	u8 sum = 0;
+
+	*field = 0;
+	for (u32 i = 0; i < len; i++)
+		sum += p[i];
+	*field = (u8)-sum;
+}
+
+/* ------------------------------------------------------------------------- */
+/* table builders                                                            */
+
+/* A table: header with length 36 + body; seal() after filling it. */
+static u8 *sdt(const char *sig, u32 len, u8 rev, unsigned misalign)
+{
+	u8 *t = alloc(len, misalign);
+	memcpy(t, sig, 4);
+	wr32(t + 4, len);
+	t[8] = rev;
+	memcpy(t + 10, "BOCHS ", 6);
+	memcpy(t + 16, "BXPC    ", 8);
+	wr32(t + 24, 1);
+	memcpy(t + 28, "BXPC", 4);
+	wr32(t + 32, 1);
+	return t;
+}
+
+static void seal(u8 *t)
+{
+	set_sum(t, rd32(t + 4), t + 9);
+}
+
+/* RSDP revision 2 with an XSDT, or revision 0 with an RSDT, listing n tables. */
+static u8 *root(u8 *const *tables, unsigned n, bool xsdt)
+{
+	unsigned entry = xsdt ? 8 : 4;
+	u8 *r = sdt(xsdt ? "XSDT" : "RSDT", 36 + n * entry, 1, 0);
+	for (unsigned i = 0; i < n; i++) {
+		if (xsdt)
+			wr64(r + 36 + i * 8, addr(tables[i]));
+		else
+			wr32(r + 36 + i * 4, (u32)addr(tables[i]));
+	}
+	seal(r);
+
+	u8 *p = alloc(36, 0);
+	memcpy(p, "RSD PTR ", 8);
+	memcpy(p + 9, "BOCHS ", 6);
+	if (xsdt) {
+		p[15] = 2;
+		wr32(p + 20, 36);
+		wr64(p + 24, addr(r));
+	} else {
+		wr32(p + 16, (u32)addr(r));
+	}
+	set_sum(p, 20, p + 8);
+	if (xsdt)
+		set_sum(p, 36, p + 32);
+	return p;
+}
+
+/* MADT being built: entries are appended, then madt_end() sets length and sum. */
+static u8 *madt_begin(unsigned misalign)
+{
+	u8 *m = sdt("APIC", 44, 4, misalign);
+	used += 16 * 1024; /* room for entries */
+	return m;
+}
+
+static u8 *madt_add(u8 *m, u8 type, u8 len)
+{
+	u32 off = rd32(m + 4);
+	u8 *e = m + off;
+	memset(e, 0, len);
+	e[0] = type;
+	e[1] = len;
+	wr32(m + 4, off + len);
+	return e;
+}
+
+static void madt_end(u8 *m)
+{
+	seal(m);
+}
+
+/* QEMU virt's memory map and interrupts (hw/arm/virt.c). */
+#define VIRT_GICD 0x08000000ull
+#define VIRT_GICC 0x08010000ull
+#define VIRT_GICV2M 0x08020000ull
+#define VIRT_GICH 0x08030000ull
+#define VIRT_GICV 0x08040000ull
+#define VIRT_ITS 0x08080000ull
+#define VIRT_GICR 0x080A0000ull
+#define VIRT_GICR_SIZE 0x00F60000u
+#define VIRT_UART 0x09000000ull
+#define MAINT_GSIV 25	/* PPI 9 */
+#define PMU_GSIV 23	/* PPI 7 */
+
+static u64 virt_mpidr(unsigned i)
+{
+	return ((u64)(i / 16) << 8) | (i % 16);
+}
+
+static u8 *gicc(u8 *m, unsigned i, int gic_version, u32 flags)
+{
+	u8 *e = madt_add(m, 0x0B, 80);
+	wr32(e + 4, i);			/* CPU interface number */
+	wr32(e + 8, i);			/* ACPI processor UID */
+	wr32(e + 12, flags);
+	wr32(e + 20, PMU_GSIV);
+	if (gic_version == 2) {
+		wr64(e + 32, VIRT_GICC);
+		wr64(e + 40, VIRT_GICV);
+		wr64(e + 48, VIRT_GICH);
+	}
+	wr32(e + 56, MAINT_GSIV);
+	wr64(e + 68, virt_mpidr(i));
+	return e;
+}
+
+static u8 *gicd(u8 *m, u64 base, u8 version)
+{
+	u8 *e = madt_add(m, 0x0C, 24);
+	wr64(e + 8, base);
+	e[20] = version;
+	return e;
+}
+
+static u8 *gicr(u8 *m, u64 base, u32 len)
+{
+	u8 *e = madt_add(m, 0x0E, 16);
+	wr64(e + 4, base);
+	wr32(e + 12, len);
+	return e;
+}
+
+/* The MADT QEMU builds for -M virt,virtualization=on,gic-version=N -smp ncpus. */
+static u8 *virt_madt(int gic_version, unsigned ncpus, unsigned misalign)
+{
+	u8 *m = madt_begin(misalign);
+	gicd(m, VIRT_GICD, (u8)gic_version);
+	for (unsigned i = 0; i < ncpus; i++)
+		gicc(m, i, gic_version, 1);
+	if (gic_version == 3) {
+		gicr(m, VIRT_GICR, VIRT_GICR_SIZE);
+		u8 *its = madt_add(m, 0x0F, 20);
+		wr64(its + 8, VIRT_ITS);
+	} else {
+		u8 *msi = madt_add(m, 0x0D, 24);
+		wr64(msi + 8, VIRT_GICV2M);
+		wr32(msi + 16, 1);
+	}
+	madt_end(m);
+	return m;
+}
+
+static u8 *virt_fadt(u16 arm_boot_flags, u32 len)
+{
+	u8 *f = sdt("FACP", len, 6, 0);
+	wr32(f + 112, BIT(20));		/* HW_REDUCED_ACPI */
+	if (len >= 131)
+		wr16(f + 129, arm_boot_flags);
+	if (len >= 132)
+		f[131] = 0;		/* FADT minor version */
+	seal(f);
+	return f;
+}
+
+static u8 *virt_spcr(u8 type, u8 space, u32 len)
+{
+	u8 *s = sdt("SPCR", len, 2, 0);
+	if (len >= 52) {
+		s[36] = type;
+		s[40] = space;
+		s[41] = 8;		/* register bit width */
+		s[43] = 1;		/* byte access */
+		wr64(s + 44, VIRT_UART);
+	}
+	if (len >= 80) {
+		s[52] = 1 << 3;		/* GIC interrupt */
+		wr32(s + 54, 33);	/* SPI 1 */
+		s[58] = 3;		/* 9600 */
+		s[61] = 2;		/* RTS/CTS */
+		wr16(s + 64, 0xFFFF);
+		wr16(s + 66, 0xFFFF);
+	}
+	seal(s);
+	return s;
+}
+
+struct virt {
+	u8 *madt, *fadt, *spcr, *rsdp;
+};
+
+static struct virt virt(int gic_version, unsigned ncpus)
+{
+	struct virt v;
+
+	reset_mem();
+	v.fadt = virt_fadt(ACPI_ARM_PSCI_COMPLIANT, 276);
+	v.madt = virt_madt(gic_version, ncpus, 0);
+	v.spcr = virt_spcr(ACPI_SPCR_PL011, 0, 80);
+	u8 *tables[] = { v.fadt, v.madt, v.spcr };
+	v.rsdp = root(tables, 3, true);
+	return v;
+}
+
+static struct acpi_arm_platform plat;
+
+static int parse(const void *rsdp, const char **why)
+{
+	*why = NULL;
+	return acpi_arm_platform(rsdp, &plat, why);
+}
+
+/* Parses and expects failure with the given reason. */
+static void expect_error(const void *rsdp, const char *reason)
+{
+	const char *why;
+	CHECK_EQ(parse(rsdp, &why), -1);
+	CHECK_STR(why, reason);
+}
+
+/* ------------------------------------------------------------------------- */
+/* arm64                                                                     */
+
+static void test_gicv2(unsigned ncpus)
+{
+	struct virt v = virt(2, ncpus);
+	const char *why;
+
+	CHECK_EQ(parse(v.rsdp, &why), 0);
+	CHECK(why == NULL);
+	CHECK_EQ(plat.ncpus, ncpus);
+	CHECK_EQ(plat.cpus_ignored, 0);
+	for (unsigned i = 0; i < ncpus; i++) {
+		const struct acpi_arm_cpu *c = &plat.cpus[i];
+		CHECK_EQ(c->mpidr, i);
+		CHECK_EQ(c->cpu_interface, i);
+		CHECK_EQ(c->gicc_base, VIRT_GICC);
+		CHECK_EQ(c->gicv_base, VIRT_GICV);
+		CHECK_EQ(c->gich_base, VIRT_GICH);
+		CHECK_EQ(c->vgic_maint_gsiv, MAINT_GSIV);
+		CHECK_EQ(c->gicr_base, 0);
+	}
+	CHECK_EQ(plat.gicd_base, VIRT_GICD);
+	CHECK_EQ(plat.gic_version, 2);
+	CHECK_EQ(plat.ngicr, 0);
+	CHECK_EQ(plat.arm_boot_flags, ACPI_ARM_PSCI_COMPLIANT);
+	CHECK(plat.spcr);
+	CHECK_EQ(plat.spcr_type, ACPI_SPCR_PL011);
+	CHECK_EQ(plat.spcr_base, VIRT_UART);
+}
+
+static void test_gicv3(unsigned ncpus)
+{
+	struct virt v = virt(3, ncpus);
+	const char *why;
+
+	CHECK_EQ(parse(v.rsdp, &why), 0);
+	CHECK_EQ(plat.ncpus, ncpus);
+	for (unsigned i = 0; i < ncpus; i++) {
+		const struct acpi_arm_cpu *c = &plat.cpus[i];
+		CHECK_EQ(c->mpidr, i);
+		CHECK_EQ(c->gicc_base, 0);
+		CHECK_EQ(c->gicv_base, 0);
+		CHECK_EQ(c->gich_base, 0);
+		CHECK_EQ(c->vgic_maint_gsiv, MAINT_GSIV);
+		CHECK_EQ(c->gicr_base, 0);
+	}
+	CHECK_EQ(plat.gicd_base, VIRT_GICD);
+	CHECK_EQ(plat.gic_version, 3);
+	CHECK_EQ(plat.ngicr, 1);
+	CHECK_EQ(plat.gicr[0].base, VIRT_GICR);
+	CHECK_EQ(plat.gicr[0].length, VIRT_GICR_SIZE);
+	CHECK(plat.spcr);
+}
+
+static void test_cpu_flags(void)
+{
+	const char *why;
+
+	/* CPU 2 disabled, CPU 3 only "online capable" (ACPI 6.5 flag bit 3) */
+	reset_mem();
+	u8 *m = madt_begin(0);
+	gicd(m, VIRT_GICD, 2);
+	gicc(m, 0, 2, 1);
+	gicc(m, 1, 2, 1 | BIT(2));	/* edge-triggered maintenance interrupt */
+	gicc(m, 2, 2, 0);
+	gicc(m, 3, 2, BIT(3));
+	gicc(m, 4, 2, 1);
+	madt_end(m);
+	u8 *tables[] = { m, virt_fadt(ACPI_ARM_PSCI_COMPLIANT | ACPI_ARM_PSCI_USE_HVC, 268) };
+	u8 *rsdp = root(tables, 2, true);
+	CHECK_EQ(parse(rsdp, &why), 0);
+	CHECK_EQ(plat.ncpus, 3);
+	CHECK_EQ(plat.cpus[0].mpidr, 0);
+	CHECK_EQ(plat.cpus[1].mpidr, 1);
+	CHECK_EQ(plat.cpus[2].mpidr, 4);
+	CHECK_EQ(plat.cpus[2].cpu_interface, 4);
+	CHECK_EQ(plat.arm_boot_flags, ACPI_ARM_PSCI_COMPLIANT | ACPI_ARM_PSCI_USE_HVC);
+	CHECK(!plat.spcr); /* none listed */
+
+	/* all disabled */
+	reset_mem();
+	m = madt_begin(0);
+	gicd(m, VIRT_GICD, 2);
+	gicc(m, 0, 2, 0);
+	madt_end(m);
+	tables[0] = m;
+	tables[1] = virt_fadt(1, 276);
+	expect_error(root(tables, 2, true), "MADT lists no enabled GICC");
+}
+
+/* More enabled CPUs than ACPI_ARM_MAX_CPUS: the first ones are kept, in order. */
+static void test_many_cpus(void)
+{
+	const char *why;
+
+	reset_mem();
+	u8 *m = madt_begin(0);
+	gicd(m, VIRT_GICD, 3);
+	for (unsigned i = 0; i < ACPI_ARM_MAX_CPUS + 6; i++)
+		gicc(m, i, 3, 1);
+	gicr(m, VIRT_GICR, VIRT_GICR_SIZE);
+	gicr(m, 0x4000000000ull, 0x04000000);	/* QEMU's second region (> 123 CPUs) */
+	madt_end(m);
+	u8 *tables[] = { virt_fadt(1, 276), m };
+	CHECK_EQ(parse(root(tables, 2, true), &why), 0);
+	CHECK_EQ(plat.ncpus, ACPI_ARM_MAX_CPUS);
+	CHECK_EQ(plat.cpus_ignored, 6);
+	CHECK_EQ(plat.cpus[17].mpidr, 0x101);
+	CHECK_EQ(plat.cpus[ACPI_ARM_MAX_CPUS - 1].mpidr, virt_mpidr(ACPI_ARM_MAX_CPUS - 1));
+	CHECK_EQ(plat.ngicr, 2);
+	CHECK_EQ(plat.gicr[1].base, 0x4000000000ull);
+	CHECK_EQ(plat.gicr[1].length, 0x04000000);
+}
+
+/* Per-CPU redistributors, ACPI 5.1-sized GICCs, unaligned tables, RSDT. */
+static void test_variants(void)
+{
+	const char *why;
+
+	/* GICv3 with each redistributor in its GICC, 76-byte (ACPI 5.1) entries,
+	 * the MADT at an odd address (fields read byte by byte) */
+	reset_mem();
+	u8 *m = madt_begin(3);
+	for (unsigned i = 0; i < 2; i++) {
+		u8 *e = madt_add(m, 0x0B, 76);
+		wr32(e + 12, 1);
+		wr32(e + 56, MAINT_GSIV);
+		wr64(e + 60, VIRT_GICR + i * 0x20000);
+		wr64(e + 68, 0x100000000ull * (i + 1) | 0x10203); /* Aff3 in bits 39:32 */
+	}
+	gicd(m, VIRT_GICD, 4);
+	madt_end(m);
+	CHECK_EQ(addr(m) % 2, 1);
+	u8 *tables[] = { m, virt_fadt(1, 276), virt_spcr(ACPI_SPCR_SBSA, 0, 80) };
+	CHECK_EQ(parse(root(tables, 3, true), &why), 0);
+	CHECK_EQ(plat.ncpus, 2);
+	CHECK_EQ(plat.cpus[1].gicr_base, VIRT_GICR + 0x20000);
+	CHECK_EQ(plat.cpus[1].mpidr, 0x200010203ull);
+	CHECK_EQ(plat.cpus[1].vgic_maint_gsiv, MAINT_GSIV);
+	CHECK_EQ(plat.gic_version, 4);
+	CHECK_EQ(plat.ngicr, 0);
+	CHECK_EQ(plat.spcr_type, ACPI_SPCR_SBSA);
+
+	/* the same through an RSDT (ACPI 1.0 RSDP, 20 bytes) */
+	u8 *rsdp = root(tables, 3, false);
+	CHECK_EQ(rsdp[15], 0);
+	CHECK_EQ(parse(rsdp, &why), 0);
+	CHECK_EQ(plat.ncpus, 2);
+
+	/* GIC version 0 (ACPI 5.1: reserved, "ask the hardware"): no per-version
+	 * checks */
+	reset_mem();
+	m = madt_begin(0);
+	gicd(m, VIRT_GICD, 0);
+	gicc(m, 0, 3, 1);
+	madt_end(m);
+	tables[0] = m;
+	tables[1] = virt_fadt(1, 268);
+	CHECK_EQ(parse(root(tables, 2, true), &why), 0);
+	CHECK_EQ(plat.gic_version, 0);
+}
+
+static void test_spcr(void)
+{
+	const char *why;
+	struct virt v = virt(2, 1);
+
+	/* I/O-port console: unusable here, as if absent */
+	u8 *tables[] = { v.fadt, v.madt, virt_spcr(ACPI_SPCR_PL011, 1, 80) };
+	CHECK_EQ(parse(root(tables, 3, true), &why), 0);
+	CHECK(!plat.spcr);
+	CHECK_EQ(plat.spcr_base, 0);
+	/* too short for its base address */
+	tables[2] = virt_spcr(ACPI_SPCR_PL011, 0, 48);
+	CHECK_EQ(parse(root(tables, 3, true), &why), 0);
+	CHECK(!plat.spcr);
+	/* bad checksum */
+	tables[2] = virt_spcr(ACPI_SPCR_PL011, 0, 80);
+	tables[2][60] ^= 1;
+	CHECK_EQ(parse(root(tables, 3, true), &why), 0);
+	CHECK(!plat.spcr);
+	/* the minimal table: header, interface type, base address */
+	tables[2] = virt_spcr(ACPI_SPCR_SBSA_32BIT, 0, 52);
+	CHECK_EQ(parse(root(tables, 3, true), &why), 0);
+	CHECK(plat.spcr);
+	CHECK_EQ(plat.spcr_type, ACPI_SPCR_SBSA_32BIT);
+	CHECK_EQ(plat.spcr_base, VIRT_UART);
+}
+
+static void test_truncated(void)
+{
+	struct virt v;
+	u8 *tables[3];
+	const char *why;
+
+	/* the MADT's length cuts its last GICC in half (checksum still right) */
+	v = virt(2, 4);
+	wr32(v.madt + 4, 44 + 24 + 3 * 80 + 40);
+	seal(v.madt);
+	expect_error(v.rsdp, "MADT entry overruns the table");
+	/* ... or its 2-byte entry header */
+	v = virt(2, 1);
+	wr32(v.madt + 4, 44 + 24 + 80 + 24 + 1);
+	seal(v.madt);
+	expect_error(v.rsdp, "MADT entry overruns the table");
+	/* an entry of length 0 would loop forever */
+	v = virt(2, 1);
+	v.madt[44 + 1] = 0;
+	seal(v.madt);
+	expect_error(v.rsdp, "MADT entry overruns the table");
+	/* short entries */
+	v = virt(2, 2);
+	v.madt[44 + 24 + 80 + 1] = 60;
+	v.madt[44 + 24 + 80 + 60] = 0x7F; /* the rest as an unknown entry */
+	v.madt[44 + 24 + 80 + 61] = 20;
+	seal(v.madt);
+	expect_error(v.rsdp, "short MADT GICC entry");
+	v = virt(3, 1);
+	v.madt[44 + 1] = 20;
+	v.madt[44 + 20] = 0x7F;
+	v.madt[44 + 21] = 4;
+	seal(v.madt);
+	expect_error(v.rsdp, "short MADT GICD entry");
+	v = virt(3, 1);
+	v.madt[44 + 24 + 80 + 1] = 12;
+	v.madt[44 + 24 + 80 + 12] = 0x7F;
+	v.madt[44 + 24 + 80 + 13] = 4;
+	seal(v.madt);
+	expect_error(v.rsdp, "short MADT GICR entry");
+	/* a MADT without room for its fixed fields */
+	v = virt(2, 1);
+	wr32(v.madt + 4, 40);
+	seal(v.madt);
+	expect_error(v.rsdp, "MADT too short");
+	/* a header length below the header's own size: the table is not found */
+	v = virt(2, 1);
+	wr32(v.madt + 4, 20);
+	seal(v.madt);
+	expect_error(v.rsdp, "no valid MADT");
+
+	/* an ACPI 2.0-sized FADT has no ARM_BOOT_ARCH */
+	v = virt(2, 1);
+	tables[0] = v.madt;
+	tables[1] = virt_fadt(0, 116);
+	expect_error(root(tables, 2, true), "FADT too short for ARM_BOOT_ARCH");
+	tables[1] = virt_fadt(1, 131);
+	CHECK_EQ(parse(root(tables, 2, true), &why), 0);
+	CHECK_EQ(plat.arm_boot_flags, 1);
+
+	/* an XSDT whose length leaves out the MADT (listed last) */
+	v = virt(2, 1);
+	tables[0] = v.fadt;
+	tables[1] = v.spcr;
+	tables[2] = v.madt;
+	u8 *rsdp = root(tables, 3, true);
+	u8 *xsdt = xsdt_of(rsdp);
+	wr32(xsdt + 4, 36 + 2 * 8);
+	seal(xsdt);
+	expect_error(rsdp, "no valid MADT");
+	/* no FADT at all */
+	tables[0] = v.madt;
+	expect_error(root(tables, 1, true), "no valid FADT");
+}
+
+static void test_checksums(void)
+{
+	struct virt v;
+
+	v = virt(2, 1);
+	v.madt[50] ^= 0x40;
+	expect_error(v.rsdp, "no valid MADT");
+	v = virt(2, 1);
+	v.fadt[129] ^= 2;
+	expect_error(v.rsdp, "no valid FADT");
+	v = virt(2, 1);
+	u8 *xsdt = xsdt_of(v.rsdp);
+	xsdt[40] ^= 1;
+	expect_error(v.rsdp, "no valid MADT");
+	/* RSDP: signature, ACPI 1.0 checksum, extended checksum */
+	v = virt(2, 1);
+	v.rsdp[0] = 'r';
+	expect_error(v.rsdp, "no valid ACPI RSDP");
+	v = virt(2, 1);
+	v.rsdp[9] ^= 1;
+	set_sum(v.rsdp, 36, v.rsdp + 32);
+	expect_error(v.rsdp, "no valid ACPI RSDP");
+	v = virt(2, 1);
+	v.rsdp[33] ^= 1;
+	expect_error(v.rsdp, "no valid ACPI RSDP");
+	expect_error(NULL, "no valid ACPI RSDP");
+	/* a checksum-valid table under a wrong root signature is not followed */
+	v = virt(2, 1);
+	xsdt = xsdt_of(v.rsdp);
+	memcpy(xsdt, "RSDT", 4);
+	seal(xsdt);
+	expect_error(v.rsdp, "no valid MADT");
+}
+
+/* Tables that are whole but do not describe a usable GIC. */
+static void test_inconsistent(void)
+{
+	u8 *tables[2], *m;
+
+	reset_mem();
+	tables[1] = virt_fadt(1, 276);
+	m = madt_begin(0);
+	gicc(m, 0, 2, 1);
+	madt_end(m);
+	tables[0] = m;
+	expect_error(root(tables, 2, true), "MADT lists no GICD");
+
+	m = madt_begin(0);
+	gicd(m, VIRT_GICD, 2);
+	gicc(m, 0, 2, 1);
+	gicd(m, VIRT_GICD, 2);
+	madt_end(m);
+	tables[0] = m;
+	expect_error(root(tables, 2, true), "MADT lists two GICDs");
+
+	m = madt_begin(0);
+	gicd(m, VIRT_GICD, 2);
+	gicc(m, 0, 2, 1);
+	gicc(m, 0, 2, 1);
+	madt_end(m);
+	tables[0] = m;
+	expect_error(root(tables, 2, true), "MADT lists an MPIDR twice");
+
+	m = madt_begin(0);
+	gicd(m, VIRT_GICD, 2);
+	gicc(m, 0, 3, 1); /* GICv2 distributor, GICv3-style CPU entry */
+	madt_end(m);
+	tables[0] = m;
+	expect_error(root(tables, 2, true), "MADT gives a CPU no GICC base");
+
+	m = madt_begin(0);
+	gicd(m, VIRT_GICD, 3);
+	gicc(m, 0, 3, 1);
+	madt_end(m);
+	tables[0] = m;
+	expect_error(root(tables, 2, true), "MADT gives a CPU no redistributor");
+
+	m = madt_begin(0);
+	gicd(m, VIRT_GICD, 3);
+	gicc(m, 0, 3, 1);
+	for (unsigned i = 0; i <= ACPI_ARM_MAX_GICR; i++)
+		gicr(m, VIRT_GICR + i * 0x100000, 0x100000);
+	madt_end(m);
+	tables[0] = m;
+	expect_error(root(tables, 2, true), "MADT lists too many GICR ranges");
+}
+
+/* ------------------------------------------------------------------------- */
+/* x86: acpi_madt_cpus()                                                     */
+
+static u8 *lapic(u8 *m, u8 uid, u8 id, u32 flags)
+{
+	u8 *e = madt_add(m, 0, 8);
+	e[2] = uid;
+	e[3] = id;
+	wr32(e + 4, flags);
+	return e;
+}
+
+static u8 *x2apic(u8 *m, u32 id, u32 flags)
+{
+	u8 *e = madt_add(m, 9, 16);
+	wr32(e + 4, id);
+	wr32(e + 8, flags);
+	wr32(e + 12, id);
+	return e;
+}
+
+static void test_x86(void)
+{
+	u32 ids[8];
+	const char *why = NULL;
+	u8 *tables[1], *m;
+
+	/* OVMF-like: local APICs (one disabled), an I/O APIC, an interrupt source
+	 * override, x2APICs (one repeating an xAPIC ID) */
+	reset_mem();
+	m = madt_begin(0);
+	wr32(m + 36, 0xFEE00000);
+	wr32(m + 40, 1);
+	lapic(m, 0, 0, 1);
+	lapic(m, 1, 1, 1);
+	lapic(m, 2, 2, 0);
+	lapic(m, 3, 3, 1);
+	u8 *io = madt_add(m, 1, 12);
+	wr32(io + 4, 0xFEC00000);
+	madt_add(m, 2, 10);
+	x2apic(m, 3, 1);
+	x2apic(m, 0x100, 1);
+	x2apic(m, 0x101, 0);
+	madt_end(m);
+	tables[0] = m;
+	u8 *rsdp = root(tables, 1, true);
+	CHECK_EQ(acpi_madt_cpus(rsdp, ids, 8, &why), 4);
+	CHECK_EQ(ids[0], 0);
+	CHECK_EQ(ids[1], 1);
+	CHECK_EQ(ids[2], 3);
+	CHECK_EQ(ids[3], 0x100);
+	/* capped at max */
+	CHECK_EQ(acpi_madt_cpus(rsdp, ids, 2, &why), 2);
+	/* through the RSDT */
+	CHECK_EQ(acpi_madt_cpus(root(tables, 1, false), ids, 8, &why), 4);
+	/* at an odd address */
+	m = madt_begin(1);
+	lapic(m, 0, 5, 1);
+	madt_end(m);
+	tables[0] = m;
+	CHECK_EQ(acpi_madt_cpus(root(tables, 1, true), ids, 8, &why), 1);
+	CHECK_EQ(ids[0], 5);
+	/* a malformed entry ends the walk, keeping what came before */
+	m = madt_begin(0);
+	lapic(m, 0, 7, 1);
+	madt_add(m, 0x7F, 2)[1] = 0;
+	lapic(m, 1, 8, 1);
+	madt_end(m);
+	tables[0] = m;
+	CHECK_EQ(acpi_madt_cpus(root(tables, 1, true), ids, 8, &why), 1);
+
+	/* errors */
+	CHECK_EQ(acpi_madt_cpus(NULL, ids, 8, &why), -1);
+	CHECK_STR(why, "no valid ACPI RSDP");
+	tables[0] = virt_fadt(0, 276);
+	CHECK_EQ(acpi_madt_cpus(root(tables, 1, true), ids, 8, &why), -1);
+	CHECK_STR(why, "no valid ACPI MADT");
+	m = madt_begin(0);
+	lapic(m, 0, 0, 0);
+	madt_end(m);
+	tables[0] = m;
+	CHECK_EQ(acpi_madt_cpus(root(tables, 1, true), ids, 8, &why), -1);
+	CHECK_STR(why, "the MADT lists no enabled processor");
+	/* the arm64 parser finds no GIC in a PC's MADT */
+	u8 *pc[] = { m, virt_fadt(0, 276) };
+	lapic(m, 1, 1, 1);
+	madt_end(m);
+	expect_error(root(pc, 2, true), "MADT lists no enabled GICC");
+}
+
+int main(void)
+{
+	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		   -1, 0);
+	if (mem == MAP_FAILED || addr(mem) + MEM_SIZE > 0x100000000ull) {
+		fprintf(stderr, "test_acpi: no memory below 4 GiB\n");
+		return 1;
+	}
+	test_gicv2(1);
+	test_gicv2(4);
+	test_gicv3(1);
+	test_gicv3(4);
+	test_cpu_flags();
+	test_many_cpus();
+	test_variants();
+	test_spcr();
+	test_truncated();
+	test_checksums();
+	test_inconsistent();
+	test_x86();
+	return test_summary();
+}
