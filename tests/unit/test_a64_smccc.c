@@ -1,0 +1,595 @@
+/* Unit tests for arch/arm64/smccc.c (SMCCC 1.1, PSCI 1.1, PV time calls) and
+ * arch/arm64/pvtime.c (the DEN0057A stolen-time record). */
+#include <stddef.h>
+
+#include "../../arch/arm64/smccc.c"
+#include "../../arch/arm64/pvtime.c"
+#include "test.h"
+
+/* A fake VM behind struct smccc_ops: vCPU power states as a PSCI glue keeps them, the
+ * MPIDR scheme of vcpu_mpidr.h, guest RAM [RAM_BASE, RAM_END), and a log of the calls. */
+#define MAX_VCPUS 64
+#define RAM_BASE 0x40000000ull
+#define RAM_END 0x80000000ull
+#define ST_BASE 0x7fff0000ull
+
+enum { OFF, ON, PENDING };
+
+static struct fake {
+	u32 nvcpus;
+	u32 self;
+	u8 state[MAX_VCPUS];
+	u64 entry[MAX_VCPUS], context[MAX_VCPUS];
+	int n_cpu_on, n_cpu_off, n_affinity, n_suspend, n_off, n_reset, n_st;
+	u64 last_target;
+	u32 last_level;
+} vm;
+
+static void vm_init(u32 nvcpus)
+{
+	memset(&vm, 0, sizeof(vm));
+	vm.nvcpus = nvcpus;
+	vm.state[0] = ON;
+}
+
+static int fake_cpu_on(void *ctx, u64 target, u64 entry, u64 context_id)
+{
+	struct fake *f = ctx;
+	int id = mpidr_to_vcpu(target, f->nvcpus);
+
+	f->n_cpu_on++;
+	f->last_target = target;
+	if (id < 0)
+		return PSCI_INVALID_PARAMETERS;
+	if (entry < RAM_BASE || entry >= RAM_END)
+		return PSCI_INVALID_ADDRESS;
+	if (f->state[id] == ON)
+		return PSCI_ALREADY_ON;
+	if (f->state[id] == PENDING)
+		return PSCI_ON_PENDING;
+	f->state[id] = ON;
+	f->entry[id] = entry;
+	f->context[id] = context_id;
+	return PSCI_SUCCESS;
+}
+
+static void fake_cpu_off(void *ctx)
+{
+	struct fake *f = ctx;
+
+	f->n_cpu_off++;
+	f->state[f->self] = OFF;
+}
+
+static int fake_affinity_info(void *ctx, u64 target, u32 level)
+{
+	struct fake *f = ctx;
+	u64 mask = MPIDR_AFF_MASK & ~(level < 3 ? (1ull << (8 * level)) - 1 : 0xFFFFFFull);
+	bool any = false, pending = false;
+	u32 i;
+
+	f->n_affinity++;
+	f->last_target = target;
+	f->last_level = level;
+	for (i = 0; i < f->nvcpus; i++) {
+		if ((vcpu_mpidr(i) & mask) != target)
+			continue;
+		if (f->state[i] == ON)
+			return PSCI_AFFINITY_ON;
+		pending |= f->state[i] == PENDING;
+		any = true;
+	}
+	if (!any)
+		return PSCI_INVALID_PARAMETERS;
+	return pending ? PSCI_AFFINITY_ON_PENDING : PSCI_AFFINITY_OFF;
+}
+
+static void fake_cpu_suspend(void *ctx)
+{
+	((struct fake *)ctx)->n_suspend++;
+}
+
+static void fake_system_off(void *ctx)
+{
+	((struct fake *)ctx)->n_off++;
+}
+
+static void fake_system_reset(void *ctx)
+{
+	((struct fake *)ctx)->n_reset++;
+}
+
+static u64 fake_st_ipa(void *ctx)
+{
+	struct fake *f = ctx;
+
+	f->n_st++;
+	return ST_BASE + PVTIME_RECORD_SIZE * f->self;
+}
+
+#define FAKE_OPS(pv)                                                                     \
+	{                                                                                \
+		.cpu_on = fake_cpu_on, .cpu_off = fake_cpu_off,                          \
+		.affinity_info = fake_affinity_info, .cpu_suspend = fake_cpu_suspend,    \
+		.system_off = fake_system_off, .system_reset = fake_system_reset,        \
+		.pv_time = (pv), .pv_time_st_ipa = fake_st_ipa,                          \
+	}
+
+static const struct smccc_ops ops_pv = FAKE_OPS(true);
+static const struct smccc_ops ops_nopv = FAKE_OPS(false);
+
+static u64 regs[4];
+static enum smccc_status status;
+
+/* Makes the call from vCPU vm.self; X1..X3 hold a1..a3. Returns the new X0. */
+static u64 call_ops(const struct smccc_ops *ops, u64 x0, u64 a1, u64 a2, u64 a3)
+{
+	regs[0] = x0;
+	regs[1] = a1;
+	regs[2] = a2;
+	regs[3] = a3;
+	status = smccc_call(ops, &vm, regs);
+	return regs[0];
+}
+
+static u64 call(u64 x0, u64 a1, u64 a2, u64 a3)
+{
+	return call_ops(&ops_pv, x0, a1, a2, a3);
+}
+
+#define RET(v) ((u64)(s64)(v))	/* a result as X0 holds it */
+#define GARBAGE 0xdeadbeef00000000ull
+
+/* X1..X3 are left as the caller had them. */
+static void check_args_kept(u64 a1, u64 a2, u64 a3)
+{
+	CHECK_EQ(regs[1], a1);
+	CHECK_EQ(regs[2], a2);
+	CHECK_EQ(regs[3], a3);
+}
+
+static int ops_calls(void)
+{
+	return vm.n_cpu_on + vm.n_cpu_off + vm.n_affinity + vm.n_suspend + vm.n_off +
+	       vm.n_reset + vm.n_st;
+}
+
+static void test_versions(void)
+{
+	vm_init(4);
+	CHECK_EQ(call(SMCCC_FN_VERSION, 1, 2, 3), 0x10001);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	check_args_kept(1, 2, 3);
+	CHECK_EQ(call(PSCI_FN_VERSION, 1, 2, 3), 0x10001);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	check_args_kept(1, 2, 3);
+	/* The ID is W0: the upper half of X0 is ignored (old Linux sign-extended it). */
+	CHECK_EQ(call(0xffffffff00000000ull | SMCCC_FN_VERSION, 0, 0, 0), 0x10001);
+	CHECK_EQ(call(0x1234567800000000ull | PSCI_FN_VERSION, 0, 0, 0), 0x10001);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(ops_calls(), 0);
+}
+
+static void test_arch_features(void)
+{
+	vm_init(4);
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_VERSION, 0, 0), 0);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_FEATURES, 0, 0), 0);
+	/* No firmware mitigations: NOT_SUPPORTED, all ones in X0, yet a known call. */
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_1, 7, 8), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	check_args_kept(SMCCC_FN_ARCH_WORKAROUND_1, 7, 8);
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_2, 0, 0), ~0ull);
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_3, 0, 0), ~0ull);
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, 0x80000002, 0, 0), ~0ull);	/* SOC_ID */
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, 0, 0, 0), ~0ull);
+	/* PSCI functions are asked for with PSCI_FEATURES, not here. */
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, PSCI_FN_CPU_ON, 0, 0), ~0ull);
+
+	/* PV time: PV_TIME_FEATURES is discovered here, PV_TIME_ST is not. */
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, PV_TIME_FN_FEATURES, 0, 0), 0);
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, PV_TIME_FN_ST, 0, 0), ~0ull);
+	CHECK_EQ(call_ops(&ops_nopv, SMCCC_FN_ARCH_FEATURES, PV_TIME_FN_FEATURES, 0, 0), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+
+	/* An SMC32 call: only W1 counts. */
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, GARBAGE | PV_TIME_FN_FEATURES, 0, 0), 0);
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, GARBAGE | SMCCC_FN_ARCH_WORKAROUND_1, 0, 0),
+		 ~0ull);
+	check_args_kept(GARBAGE | SMCCC_FN_ARCH_WORKAROUND_1, 0, 0);
+	CHECK_EQ(ops_calls(), 0);
+}
+
+static void test_psci_features(void)
+{
+	static const u32 implemented[] = {
+		PSCI_FN_VERSION, PSCI_FN_CPU_SUSPEND, PSCI_FN64_CPU_SUSPEND, PSCI_FN_CPU_OFF,
+		PSCI_FN_CPU_ON, PSCI_FN64_CPU_ON, PSCI_FN_AFFINITY_INFO,
+		PSCI_FN64_AFFINITY_INFO, PSCI_FN_MIGRATE_INFO_TYPE, PSCI_FN_SYSTEM_OFF,
+		PSCI_FN_SYSTEM_RESET, PSCI_FN_FEATURES, SMCCC_FN_VERSION,
+	};
+	static const u32 missing[] = {
+		0xC4000000, 0xC4000002, 0xC4000006, 0xC4000008, 0xC4000009, 0xC400000A,
+		0x84000005, 0xC4000005,		/* MIGRATE */
+		0x84000007, 0xC4000007,		/* MIGRATE_INFO_UP_CPU */
+		0x8400000B,			/* CPU_FREEZE */
+		0x8400000C, 0xC400000C,		/* CPU_DEFAULT_SUSPEND */
+		0x8400000D, 0xC400000D,		/* NODE_HW_STATE */
+		0x8400000E, 0xC400000E,		/* SYSTEM_SUSPEND */
+		0x8400000F,			/* PSCI_SET_SUSPEND_MODE */
+		0x84000010, 0xC4000010,		/* PSCI_STAT_RESIDENCY */
+		0x84000011, 0xC4000011,		/* PSCI_STAT_COUNT */
+		0x84000012, 0xC4000012,		/* SYSTEM_RESET2 */
+		0x84000013, 0x84000014, 0xC4000014, /* MEM_PROTECT(_CHECK_RANGE) */
+		0x8400001F, 0x84000050,		/* end of the PSCI range, TRNG_VERSION */
+		SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_1,
+		PV_TIME_FN_FEATURES, PV_TIME_FN_ST, 0, 0xFFFFFFFF,
+	};
+	size_t i;
+
+	vm_init(4);
+	for (i = 0; i < ARRAY_SIZE(implemented); i++) {
+		CHECK_EQ(call(PSCI_FN_FEATURES, implemented[i], 0, 0), 0);
+		CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	}
+	for (i = 0; i < ARRAY_SIZE(missing); i++) {
+		CHECK_EQ(call(PSCI_FN_FEATURES, missing[i], 0, 0), RET(PSCI_NOT_SUPPORTED));
+		CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	}
+	/* CPU_SUSPEND's feature flags: 0 = platform-coordinated, original format. */
+	CHECK_EQ(call(PSCI_FN_FEATURES, PSCI_FN64_CPU_SUSPEND, 0, 0), 0);
+	/* SMC32: the upper half of X1 is ignored. */
+	CHECK_EQ(call(PSCI_FN_FEATURES, GARBAGE | PSCI_FN64_CPU_ON, 0, 0), 0);
+	CHECK_EQ(call(PSCI_FN_FEATURES, GARBAGE | 0x84000005, 0, 0), RET(PSCI_NOT_SUPPORTED));
+	CHECK_EQ(ops_calls(), 0);
+}
+
+static void test_cpu_on(void)
+{
+	vm_init(4);
+
+	/* To itself (vCPU 0 is on). */
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, vcpu_mpidr(0) & MPIDR_AFF_MASK, RAM_BASE, 0),
+		 RET(PSCI_ALREADY_ON));
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+
+	/* An existing vCPU that is off: entry and context reach the glue unchanged. */
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 2, 0x40080000, 0x1122334455667788ull), 0);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	check_args_kept(2, 0x40080000, 0x1122334455667788ull);
+	CHECK_EQ(vm.state[2], ON);
+	CHECK_EQ(vm.entry[2], 0x40080000);
+	CHECK_EQ(vm.context[2], 0x1122334455667788ull);
+	/* ... and again: now it is on. */
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 2, 0x40080000, 0), RET(PSCI_ALREADY_ON));
+
+	/* Still being powered on. */
+	vm.state[3] = PENDING;
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 3, 0x40080000, 0), RET(PSCI_ON_PENDING));
+
+	/* No such vCPU: the glue says so. Aff0 4 of 4 vCPUs, Aff0 >= 16, Aff1 1, Aff2,
+	 * Aff3. */
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 4, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 0x10, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 0x100, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 0x10000, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 0x100000000ull, 0x40080000, 0),
+		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(vm.last_target, 0x100000000ull);
+
+	/* Bits outside Aff3..Aff0 (bit 31 RES1 in MPIDR_EL1, U, MT, [63:40]): rejected
+	 * before the glue sees them. */
+	vm.n_cpu_on = 0;
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(31) | 1, 0x40080000, 0),
+		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(24) | 1, 0x40080000, 0),
+		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(40) | 1, 0x40080000, 0),
+		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, GARBAGE | 1, 0x40080000, 0),
+		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(vm.n_cpu_on, 0);
+	CHECK_EQ(vm.state[1], OFF);
+
+	/* Entry outside RAM. */
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 1, RAM_END, 0), RET(PSCI_INVALID_ADDRESS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 1, 0x1000, 0), RET(PSCI_INVALID_ADDRESS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 1, RAM_BASE | BIT(63), 0), RET(PSCI_INVALID_ADDRESS));
+	CHECK_EQ(vm.state[1], OFF);
+
+	/* A vCPU in the second Aff1 cluster: vCPU 17 is Aff1 1, Aff0 1. */
+	vm_init(20);
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 0x101, 0x40001000, 5), 0);
+	CHECK_EQ(vm.state[17], ON);
+	CHECK_EQ(vm.context[17], 5);
+}
+
+static void test_cpu_on_smc32(void)
+{
+	vm_init(4);
+	/* SMC32 CPU_ON: W1..W3 only; garbage above is dropped, not rejected. */
+	CHECK_EQ(call(PSCI_FN_CPU_ON, GARBAGE | 2, GARBAGE | 0x40080000,
+		      0xfedcba9876543210ull), 0);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(vm.last_target, 2);
+	CHECK_EQ(vm.entry[2], 0x40080000);
+	CHECK_EQ(vm.context[2], 0x76543210);
+	check_args_kept(GARBAGE | 2, GARBAGE | 0x40080000, 0xfedcba9876543210ull);
+	/* Bit 31 is still an invalid target bit in W1. */
+	CHECK_EQ(call(PSCI_FN_CPU_ON, BIT(31) | 1, 0x40080000, 0),
+		 RET(PSCI_INVALID_PARAMETERS));
+	/* Garbage above W2: dropped for SMC32, part of the entry address for SMC64. */
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 1, GARBAGE | 0x40080000, 0),
+		 RET(PSCI_INVALID_ADDRESS));
+	CHECK_EQ(call(PSCI_FN_CPU_ON, 1, GARBAGE | 0x40080000, 0), 0);
+}
+
+static void test_affinity_info(void)
+{
+	vm_init(20);	/* vCPUs 0-15 in Aff1 0, 16-19 in Aff1 1 */
+	vm.state[17] = PENDING;
+
+	/* Level 0: one vCPU. */
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0, 0, 0), PSCI_AFFINITY_ON);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 1, 0, 0), PSCI_AFFINITY_OFF);
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x101, 0, 0), PSCI_AFFINITY_ON_PENDING);
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x104, 0, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(vm.last_level, 0);
+	check_args_kept(0x104, 0, 0);
+
+	/* Level 1: a cluster; Aff0 of the target is ignored (cleared for the glue). */
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x0ff, 1, 0), PSCI_AFFINITY_ON);
+	CHECK_EQ(vm.last_target, 0);
+	CHECK_EQ(vm.last_level, 1);
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x103, 1, 0), PSCI_AFFINITY_ON_PENDING);
+	CHECK_EQ(vm.last_target, 0x100);
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x200, 1, 0), RET(PSCI_INVALID_PARAMETERS));
+
+	/* Levels 2 and 3: the whole VM. */
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x0101, 2, 0), PSCI_AFFINITY_ON);
+	CHECK_EQ(vm.last_target, 0);
+	CHECK_EQ(vm.last_level, 2);
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0xff0101, 3, 0), PSCI_AFFINITY_ON);
+	CHECK_EQ(vm.last_target, 0);
+	CHECK_EQ(vm.last_level, 3);
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x100000000ull, 3, 0),
+		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(vm.last_target, 0x100000000ull);
+
+	/* Bad level or target bits: rejected here. */
+	vm.n_affinity = 0;
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0, 4, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0, ~0ull, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0, BIT(32), 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, BIT(31), 0, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, BIT(63), 0, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(vm.n_affinity, 0);
+
+	/* SMC32: garbage above W1/W2 ignored. */
+	CHECK_EQ(call(PSCI_FN_AFFINITY_INFO, GARBAGE | 1, GARBAGE, GARBAGE), PSCI_AFFINITY_OFF);
+	CHECK_EQ(vm.last_target, 1);
+	CHECK_EQ(vm.last_level, 0);
+	CHECK_EQ(call(PSCI_FN_AFFINITY_INFO, GARBAGE | 0x101, GARBAGE | 1, 0),
+		 PSCI_AFFINITY_ON_PENDING);
+	CHECK_EQ(vm.last_level, 1);
+}
+
+static void test_suspend_off_system(void)
+{
+	vm_init(4);
+
+	/* Standby, power-down, and power-down at level 1 with a StateID: all standby. */
+	CHECK_EQ(call(PSCI_FN64_CPU_SUSPEND, 0, 0x40080000, 7), 0);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(call(PSCI_FN64_CPU_SUSPEND, BIT(16), 0x40080000, 7), 0);
+	CHECK_EQ(call(PSCI_FN_CPU_SUSPEND, 0x0101ffff, 0x40080000, 7), 0);
+	CHECK_EQ(vm.n_suspend, 3);
+	check_args_kept(0x0101ffff, 0x40080000, 7);
+	/* power_state is 32 bits in both conventions. */
+	CHECK_EQ(call(PSCI_FN64_CPU_SUSPEND, GARBAGE | BIT(16), 0, 0), 0);
+	CHECK_EQ(call(PSCI_FN_CPU_SUSPEND, GARBAGE, 0, 0), 0);
+	CHECK_EQ(vm.n_suspend, 5);
+	/* Reserved bits [31:26] and [23:17] (the extended format's, for one). */
+	CHECK_EQ(call(PSCI_FN_CPU_SUSPEND, BIT(30), 0, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_SUSPEND, BIT(17), 0, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_SUSPEND, BIT(26), 0, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(vm.n_suspend, 5);
+
+	vm.self = 1;
+	vm.state[1] = ON;
+	CHECK_EQ(call(PSCI_FN_CPU_OFF, 1, 2, 3), 0);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(vm.n_cpu_off, 1);
+	CHECK_EQ(vm.state[1], OFF);
+	check_args_kept(1, 2, 3);
+
+	CHECK_EQ(call(PSCI_FN_MIGRATE_INFO_TYPE, 0, 0, 0), 2);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+
+	CHECK_EQ(call(PSCI_FN_SYSTEM_OFF, 0, 0, 0), RET(PSCI_INTERNAL_FAILURE));
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(vm.n_off, 1);
+	CHECK_EQ(vm.n_reset, 0);
+	CHECK_EQ(call(PSCI_FN_SYSTEM_RESET, 0, 0, 0), RET(PSCI_INTERNAL_FAILURE));
+	CHECK_EQ(vm.n_off, 1);
+	CHECK_EQ(vm.n_reset, 1);
+}
+
+static void test_pv_time(void)
+{
+	vm_init(4);
+	vm.self = 3;
+	CHECK_EQ(call(PV_TIME_FN_FEATURES, PV_TIME_FN_FEATURES, 0, 0), 0);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(call(PV_TIME_FN_FEATURES, PV_TIME_FN_ST, 0, 0), 0);
+	CHECK_EQ(call(PV_TIME_FN_FEATURES, 0xC5000022, 0, 0), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(call(PV_TIME_FN_FEATURES, SMCCC_FN_VERSION, 0, 0), ~0ull);
+	/* PV_call_id is a uint32 even in this SMC64 call. */
+	CHECK_EQ(call(PV_TIME_FN_FEATURES, GARBAGE | PV_TIME_FN_ST, 0, 0), 0);
+	CHECK_EQ(vm.n_st, 0);
+
+	CHECK_EQ(call(PV_TIME_FN_ST, 1, 2, 3), ST_BASE + 3 * 64);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(vm.n_st, 1);
+	check_args_kept(1, 2, 3);
+
+	/* Off for this VM: both are unknown, and the glue is not asked. */
+	CHECK_EQ(call_ops(&ops_nopv, PV_TIME_FN_FEATURES, PV_TIME_FN_ST, 0, 0), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+	CHECK_EQ(call_ops(&ops_nopv, PV_TIME_FN_ST, 0, 0, 0), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+	CHECK_EQ(vm.n_st, 1);
+
+	/* The SMC32 forms do not exist (DEN0057A: SMC64 only). */
+	CHECK_EQ(call(0x85000020, PV_TIME_FN_ST, 0, 0), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+	CHECK_EQ(call(0x85000021, 0, 0, 0), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+	CHECK_EQ(vm.n_st, 1);
+}
+
+static void test_unknown(void)
+{
+	static const u32 ids[] = {
+		0x80000002, 0x8000FFFF, 0xC0000000, 0xC0000001,	/* Arm Architecture */
+		0x81000000, 0xC1000000,				/* CPU Service */
+		0x82000000, 0xC2000001,				/* SiP */
+		0x83000000,					/* OEM */
+		0x84000005, 0x84000007, 0x8400000B, 0x8400000E, 0x84000012, 0x8400001F,
+		0xC4000000, 0xC4000002, 0xC4000008, 0xC400000A, 0xC400000E, 0xC4000012,
+		0x84000050, 0xC4000053,				/* TRNG */
+		0x85000000, 0xC5000000, 0xC5000022, 0xC500001F,	/* Standard Hypervisor */
+		0x86000000, 0x8600FF01, 0xC6000000,		/* Vendor Hypervisor */
+		0xB0000000, 0xBF00FFFF, 0xF1000000,		/* Trusted Apps/OS */
+		0x84010000, 0x84FF0003, 0xC4010003, 0x80010000,	/* bits [23:16] set */
+		0x04000003, 0x00000000, 0x44000003,		/* yielding calls */
+		0xFFFFFFFF,
+	};
+	size_t i;
+
+	vm_init(4);
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		CHECK_EQ(call(ids[i], 1, 2, 3), ~0ull);
+		CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+		check_args_kept(1, 2, 3);
+	}
+	CHECK_EQ(ops_calls(), 0);
+}
+
+/* What Linux 6.1 asks at boot (drivers/firmware/psci/psci.c psci_probe(),
+ * drivers/firmware/smccc, arch/arm64/kernel/proton-pack.c, arch/arm64/kernel/paravirt.c),
+ * in that order, and what it needs back to use PSCI 1.x, SMCCC 1.1 and stolen time. */
+static void test_linux_boot(void)
+{
+	_Alignas(64) u8 rec[PVTIME_RECORD_SIZE];
+	struct pvtime_record *r = (void *)rec;
+
+	vm_init(4);
+
+	/* psci_probe(): PSCI_VERSION, major >= 1 for the 1.x path. */
+	CHECK_EQ(call(PSCI_FN_VERSION, 0, 0, 0) >> 16, 1);
+	/* psci_init_migrate(): "Trusted OS migration not required". */
+	CHECK_EQ((int)call(PSCI_FN_MIGRATE_INFO_TYPE, 0, 0, 0), PSCI_TOS_NOT_PRESENT_MP);
+	/* psci_init_smccc(): SMCCC_VERSION exists, and is >= 1.1 (u32 compare). */
+	CHECK((int)call(PSCI_FN_FEATURES, SMCCC_FN_VERSION, 0, 0) != PSCI_NOT_SUPPORTED);
+	CHECK((u32)call(SMCCC_FN_VERSION, 0, 0, 0) >= 0x10001);
+	/* arm_smccc_version_init(): TRNG absent ((s32)a0 < 0), an unknown call. */
+	CHECK((s32)call(0x84000050, 0, 0, 0) < 0);
+	CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+	/* psci_init_cpu_suspend(), _system_suspend(), _system_reset2(). */
+	CHECK_EQ((int)call(PSCI_FN_FEATURES, PSCI_FN64_CPU_SUSPEND, 0, 0), 0);
+	CHECK_EQ((int)call(PSCI_FN_FEATURES, 0xC400000E, 0, 0), PSCI_NOT_SUPPORTED);
+	CHECK_EQ((int)call(PSCI_FN_FEATURES, 0xC4000012, 0, 0), PSCI_NOT_SUPPORTED);
+	/* kvm_init_hyp_services(): the vendor UID is not KVM's. */
+	CHECK_EQ(call(0x8600FF01, 0, 0, 0), ~0ull);
+	/* Spectre v2/v4/BHB: no firmware workaround. */
+	CHECK_EQ((int)call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_1, 0, 0),
+		 SMCCC_NOT_SUPPORTED);
+	CHECK_EQ((int)call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_2, 0, 0),
+		 SMCCC_NOT_SUPPORTED);
+	CHECK_EQ((int)call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_3, 0, 0),
+		 SMCCC_NOT_SUPPORTED);
+
+	/* has_pv_steal_clock(): a0 == SMCCC_RET_SUCCESS twice. */
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, PV_TIME_FN_FEATURES, 0, 0), 0);
+	CHECK_EQ(call(PV_TIME_FN_FEATURES, PV_TIME_FN_ST, 0, 0), 0);
+	/* stolen_time_cpu_online() on the boot CPU: a0 != SMCCC_RET_NOT_SUPPORTED as an
+	 * unsigned long, then revision == 0 and attributes == 0 in the record. */
+	memset(rec, 0xa5, sizeof(rec));
+	pvtime_init_record(rec);
+	CHECK(call(PV_TIME_FN_ST, 0, 0, 0) != (u64)(long)SMCCC_NOT_SUPPORTED);
+	CHECK_EQ(regs[0], ST_BASE);
+	CHECK_EQ(regs[0] % 64, 0);
+	CHECK_EQ(r->revision, 0);
+	CHECK_EQ(r->attributes, 0);
+	/* ... so "arm-pv: using stolen time PV". Then smp_init: CPU_ON64 for CPUs 1-3 with
+	 * their MPIDRs from the DT (affinity bits only). */
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 1, 0x40a10000, 0), 0);
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 2, 0x40a10000, 0), 0);
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 3, 0x40a10000, 0), 0);
+	/* Each secondary asks for its own record. */
+	vm.self = 2;
+	CHECK_EQ(call(PV_TIME_FN_ST, 0, 0, 0), ST_BASE + 2 * 64);
+	/* CPU hot-unplug: cpu_die() does CPU_OFF, __cpu_die() polls AFFINITY_INFO64. */
+	CHECK_EQ(call(PSCI_FN_CPU_OFF, 0, 0, 0), 0);
+	vm.self = 0;
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 2, 0, 0), PSCI_AFFINITY_OFF);
+}
+
+static void test_pvtime_record(void)
+{
+	_Alignas(64) u8 rec[2 * PVTIME_RECORD_SIZE];
+	size_t i;
+
+	CHECK_EQ(sizeof(struct pvtime_record), 64);
+	CHECK_EQ(offsetof(struct pvtime_record, revision), 0);
+	CHECK_EQ(offsetof(struct pvtime_record, attributes), 4);
+	CHECK_EQ(offsetof(struct pvtime_record, stolen_time), 8);
+	CHECK_EQ(offsetof(struct pvtime_record, reserved), 16);
+
+	/* Init: all 64 bytes zero, nothing past them touched. */
+	memset(rec, 0xa5, sizeof(rec));
+	pvtime_init_record(rec);
+	for (i = 0; i < PVTIME_RECORD_SIZE; i++)
+		CHECK_EQ(rec[i], 0);
+	CHECK_EQ(rec[PVTIME_RECORD_SIZE], 0xa5);
+
+	/* Publish: little-endian at offset 8, nothing else written. */
+	pvtime_publish(rec, 0x0102030405060708ull);
+	for (i = 0; i < 8; i++)
+		CHECK_EQ(rec[8 + i], 8 - i);
+	for (i = 0; i < 8; i++)
+		CHECK_EQ(rec[i], 0);
+	for (i = 16; i < PVTIME_RECORD_SIZE; i++)
+		CHECK_EQ(rec[i], 0);
+	CHECK_EQ(rec[PVTIME_RECORD_SIZE], 0xa5);
+	pvtime_publish(rec, ~0ull);
+	CHECK_EQ(((struct pvtime_record *)rec)->stolen_time, ~0ull);
+	pvtime_publish(rec, 0);
+	CHECK_EQ(((struct pvtime_record *)rec)->stolen_time, 0);
+
+	/* A second vCPU's record next to the first is independent. */
+	pvtime_init_record(rec + PVTIME_RECORD_SIZE);
+	pvtime_publish(rec + PVTIME_RECORD_SIZE, 12345);
+	CHECK_EQ(((struct pvtime_record *)rec)->stolen_time, 0);
+	CHECK_EQ(((struct pvtime_record *)(rec + PVTIME_RECORD_SIZE))->stolen_time, 12345);
+}
+
+int main(void)
+{
+	test_versions();
+	test_arch_features();
+	test_psci_features();
+	test_cpu_on();
+	test_cpu_on_smc32();
+	test_affinity_info();
+	test_suspend_off_system();
+	test_pv_time();
+	test_unknown();
+	test_linux_boot();
+	test_pvtime_record();
+	return test_summary();
+}
