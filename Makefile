@@ -32,7 +32,7 @@ EFI_INC := -I$(GNUEFI)/include/efi -I$(GNUEFI)/include/efi/aarch64
 EFI_CRT0 := $(GNUEFI)/lib/crt0-efi-aarch64.o
 EFI_LDS := $(GNUEFI)/lib/elf_aarch64_efi.lds
 EFI_LIBS := -L$(GNUEFI)/lib -lgnuefi $(shell $(CC) -print-libgcc-file-name 2>/dev/null) --defsym=EFI_SUBSYSTEM=0xa
-ARCH_CFLAGS := -mgeneral-regs-only -mstrict-align
+ARCH_CFLAGS := -mgeneral-regs-only -mstrict-align -mno-outline-atomics
 EFI_OBJCOPY := -O binary
 DRIVERS := drivers/pl011.c drivers/acpi.c
 else

@@ -1,6 +1,7 @@
 # Helpers for emulator tests. A test script gets its log path as $1, boots the
-# hypervisor with a configuration in QEMU (TCG, emulated AMD SVM), then checks what the
-# hypervisor and the guests printed. Each check prints one line; any failure fails the test.
+# hypervisor with a configuration in QEMU (TCG: emulated AMD SVM, or with ARCH=aarch64 an
+# arm64 `virt` machine at EL2, GIC=2|3), then checks what the hypervisor and the guests
+# printed. Each check prints one line; any failure fails the test.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 LOG=$1
 failed=0
@@ -73,8 +74,12 @@ expect_not() {
 # $3 says (default: powered off).
 expect_guest_ok() {
 	expect "$1: every vCPU online" "[$1] GUEST-READY cpus=$2 online=0$( [ "$2" -gt 1 ] && echo "-$(($2 - 1))")"
-	expect "$1: x2APIC in use" "[$1] GUEST-FACT x2apic=1"
-	expect "$1: TSC-deadline timer in use" "[$1] GUEST-FACT clockevent=lapic-deadline"
+	if [ "${ARCH:-x86_64}" = aarch64 ]; then
+		expect "$1: the generic timer in use" "[$1] GUEST-FACT clockevent=arch_sys_timer"
+	else
+		expect "$1: x2APIC in use" "[$1] GUEST-FACT x2apic=1"
+		expect "$1: TSC-deadline timer in use" "[$1] GUEST-FACT clockevent=lapic-deadline"
+	fi
 	expect "$1: test steps finished" "[$1] GUEST-DONE"
 	expect "$1: ${3:-powered off} and reported" "hv: VM '$1' ${3:-powered off};"
 }

@@ -1,0 +1,28 @@
+/* The guest-physical layout of an arm64 VM: QEMU's `virt` machine (hw/arm/virt.c), so
+ * that kernels built for it find their devices where they expect them. */
+#ifndef ARCH_ARM64_GUEST_H
+#define ARCH_ARM64_GUEST_H
+
+#include "hv/types.h"
+
+#define GUEST_GICD_BASE 0x08000000ull   /* 64 KiB */
+#define GUEST_GICC_BASE 0x08010000ull   /* GICv2: the host's GICV frame, mapped (8 KiB) */
+#define GUEST_GICR_BASE 0x080A0000ull   /* GICv3: 128 KiB per vCPU */
+#define GUEST_UART_BASE 0x09000000ull   /* PL011 */
+#define GUEST_UART_SPI 1                /* INTID 33, level */
+#define GUEST_PVTIME_BASE 0x090A0000ull /* DEN0057A stolen-time records, 64 bytes per vCPU */
+#define GUEST_RAM_BASE 0x40000000ull
+
+struct vm;
+struct vcpu;
+
+/* Stage 2 (stage2.c). */
+u64 *stage2_create(void);
+/* Maps [ipa, ipa + len) to host-physical pa: normal write-back memory or device memory. */
+int stage2_map(u64 *root, u64 ipa, u64 pa, u64 len, bool device);
+
+void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0);
+/* The VM's emulated devices: distributor, redistributors, UART (platform.c). */
+void arm64_platform_init(struct vm *vm);
+
+#endif

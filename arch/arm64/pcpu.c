@@ -1,0 +1,126 @@
+/* What the core asks of a physical CPU on arm64: its id, time, the EL2 timer (CNTHP,
+ * DDI 0487 D11), kicks (SGI 0), sleeping, and the host interrupt handler. */
+#include "arch/arm64/pcpu.h"
+#include "arch/arm64/gic_host.h"
+#include "arch/arm64/vgic_hw.h"
+#include "arch/cpu.h"
+#include "hv/arch.h"
+#include "hv/console.h"
+#include "hv/sched.h"
+#include "hv/vm.h"
+
+struct arm64_pcpu arm64_pcpus[MAX_PCPUS];
+u64 arch_time_hz;
+extern char el2_vectors[];
+
+void arm64_pcpu_init(u32 id, u64 mpidr)
+{
+	struct arm64_pcpu *p = &arm64_pcpus[id];
+	p->id = id;
+	p->mpidr = mpidr;
+	write_sysreg(tpidr_el2, (u64)(uintptr_t)p);
+	write_sysreg(vbar_el2, (u64)(uintptr_t)el2_vectors);
+	write_sysreg(hcr_el2, BIT(31));      /* RW: EL1 is AArch64; no traps while no guest runs */
+	write_sysreg(cptr_el2, 0x33FF);      /* RES1 bits; TFP = 0: FP/SIMD not trapped */
+	write_sysreg(cnthctl_el2, BIT(0));   /* EL1PCTEN: the guest reads CNTPCT; CNTP_* trap */
+	write_sysreg(cnthp_ctl_el2, 0);
+	write_sysreg(mdcr_el2, 0);
+	/* Stage 2 (D17.2.173 VTCR_EL2): T0SZ 25 (39-bit IPA), SL0 1 (start at level 1),
+	 * write-back inner/outer, inner shareable, 4 KiB granule, PS = the CPU's PA size. */
+	write_sysreg(vtcr_el2, 25 | 1ull << 6 | 1ull << 8 | 1ull << 10 | 3ull << 12 |
+		     (u64)MIN(read_sysreg(id_aa64mmfr0_el1) & 0xF, 5) << 16 | BIT(31));
+	isb();
+	__asm__ volatile("tlbi alle1; dsb sy; isb" ::: "memory"); /* no stale guest translations */
+	gic_host_init_cpu(id, mpidr);
+	vgic_hw_init_cpu();
+}
+
+u32 arch_pcpu_id(void)
+{
+	return ((struct arm64_pcpu *)(uintptr_t)read_sysreg(tpidr_el2))->id;
+}
+
+u64 arch_time_now(void)
+{
+	isb();
+	return read_sysreg(cntpct_el0);
+}
+
+void arch_timer_arm(u64 deadline)
+{
+	if (!deadline) {
+		write_sysreg(cnthp_ctl_el2, 0);
+		return;
+	}
+	write_sysreg(cnthp_cval_el2, deadline);
+	write_sysreg(cnthp_ctl_el2, 1); /* ENABLE, not masked */
+	isb();
+}
+
+void arch_send_kick(u32 pcpu)
+{
+	gic_host_send_sgi(pcpu, INTID_KICK);
+}
+
+void arch_idle(void)
+{
+	wait_for_interrupt();
+}
+
+void arch_irq_window(void)
+{
+	irq_window();
+}
+
+NORETURN void arch_power_off(void)
+{
+	smc_call(PSCI_SYSTEM_OFF, 0, 0, 0);
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+/* Host interrupts only set state: the scheduler loop acts on it. */
+void arm64_host_irq(void)
+{
+	struct arm64_pcpu *p = &arm64_pcpus[arch_pcpu_id()];
+	for (;;) {
+		u32 iar = gic_host_ack();
+		u32 intid = iar & 0x3FF;
+		if (intid >= 1020)
+			break;
+		switch (intid) {
+		case INTID_KICK:
+			p->kicks++;
+			pcpus[p->id].kicks_received++;
+			break;
+		case INTID_HYP_TIMER:
+			write_sysreg(cnthp_ctl_el2, 0); /* level: off until the scheduler re-arms it */
+			p->ticks++;
+			break;
+		case INTID_VTIMER:
+			/* The guest's timer fired: keep it quiet until the guest has taken it
+			 * (vtimer.c turns it back on when the timer's line drops). */
+			gic_host_ppi_enable(INTID_VTIMER, false);
+			p->vtimer_masked = true;
+			p->vtimer_irqs++;
+			break;
+		case INTID_MAINT:
+			/* The exit was the point: vgic_hw_sync() has already folded the list
+			 * registers back and cleared them, which drops the line. */
+			p->maints++;
+			break;
+		default:
+			p->spurious++;
+			break;
+		}
+		gic_host_eoi(iar);
+	}
+}
+
+void arm64_hyp_fault(s64 kind, u64 esr, u64 elr, u64 far)
+{
+	printk("hv: FATAL: exception in the hypervisor on pcpu%u (%s): ESR_EL2 %llx ELR_EL2 %llx FAR_EL2 %llx\n",
+	       arch_pcpu_id(), kind < 0 ? "unexpected vector" : "synchronous", (unsigned long long)esr,
+	       (unsigned long long)elr, (unsigned long long)far);
+	arch_power_off();
+}

@@ -1,0 +1,107 @@
+/* The emulated devices of an arm64 VM: the GIC distributor (and for GICv3 the
+ * redistributors; GICv2's CPU interface is the hardware's GICV frame, mapped) and the
+ * PL011 console UART. Accesses arrive from handle_dabt() through the VM's iobus. */
+#include "arch/arm64/guest.h"
+#include "hv/arch.h"
+#include "hv/console.h"
+#include "hv/sched.h"
+#include "hv/vm.h"
+
+/* The vCPU whose access this is (banked GIC registers, counting). */
+static struct vcpu *accessor(void)
+{
+	return pcpus[arch_pcpu_id()].current;
+}
+
+static void count_bad(struct vcpu *v, const char *what, u64 off, bool write)
+{
+	if (v->stats.bad_accesses++ < 8)
+		printk("hv: VM '%s' vcpu%u: %s %s at offset %llx ignored\n", v->vm->name, v->id,
+		       write ? "write to" : "read of", what, (unsigned long long)off);
+}
+
+static u64 gicd_read(void *opaque, u64 off, unsigned size)
+{
+	struct vm *vm = opaque;
+	struct vcpu *v = accessor();
+	u64 val = 0;
+	if (!vgic_dist_access(&vm->arch.vgic, v->id, off, size, false, &val))
+		count_bad(v, "an unknown GIC distributor register", off, false);
+	return val;
+}
+
+static void gicd_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	struct vm *vm = opaque;
+	struct vcpu *v = accessor();
+	if (!vgic_dist_access(&vm->arch.vgic, v->id, off, size, true, &val))
+		count_bad(v, "an unknown GIC distributor register", off, true);
+}
+
+static u64 gicr_read(void *opaque, u64 off, unsigned size)
+{
+	struct vm *vm = opaque;
+	u64 val = 0;
+	if (!vgic_redist_access(&vm->arch.vgic, off, size, false, &val))
+		count_bad(accessor(), "an unknown GIC redistributor register", off, false);
+	return val;
+}
+
+static void gicr_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	struct vm *vm = opaque;
+	if (!vgic_redist_access(&vm->arch.vgic, off, size, true, &val))
+		count_bad(accessor(), "an unknown GIC redistributor register", off, true);
+}
+
+static u64 uart_read(void *opaque, u64 off, unsigned size)
+{
+	struct vm *vm = opaque;
+	(void)size;
+	spin_lock(&vm->dev_lock);
+	u32 v = vpl011_read(&vm->arch.uart, (u32)off);
+	spin_unlock(&vm->dev_lock);
+	return v;
+}
+
+static void uart_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	struct vm *vm = opaque;
+	(void)size;
+	spin_lock(&vm->dev_lock);
+	vpl011_write(&vm->arch.uart, (u32)off, (u32)val);
+	spin_unlock(&vm->dev_lock);
+}
+
+static void uart_irq(void *ctx, bool level)
+{
+	struct vm *vm = ctx;
+	vgic_set_level(&vm->arch.vgic, 0, 32 + GUEST_UART_SPI, level); /* dev_lock held */
+}
+
+static void uart_tx(void *ctx, u8 byte)
+{
+	console_guest_putc(ctx, byte);
+}
+
+void arch_vm_console_input(struct vm *vm, u8 c)
+{
+	spin_lock(&vm->dev_lock);
+	vpl011_rx_push(&vm->arch.uart, c);
+	spin_unlock(&vm->dev_lock);
+}
+
+void arm64_platform_init(struct vm *vm)
+{
+	static const struct vpl011_ops uart_ops = { .tx = uart_tx, .irq = uart_irq };
+	vpl011_init(&vm->arch.uart, &uart_ops, vm);
+	const struct io_region regions[] = {
+		{ IO_MMIO, GUEST_GICD_BASE, 64 * KiB, gicd_read, gicd_write, vm },
+		{ IO_MMIO, GUEST_GICR_BASE, vm->arch.vgic.version == 3 ? vm->nvcpus * 128 * KiB : 0,
+		  gicr_read, gicr_write, vm },
+		{ IO_MMIO, GUEST_UART_BASE, 4 * KiB, uart_read, uart_write, vm },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(regions); i++)
+		if (regions[i].len)
+			iobus_register(&vm->bus, &regions[i]);
+}

@@ -1,0 +1,397 @@
+/* Running an arm64 vCPU: EL1 context switch, guest entry, and the exits (DDI 0487 D1.10,
+ * ESR_EL2 by exception class). Exits come back decoded by esr.c; the firmware interface
+ * (PSCI, SMCCC, PV time) is smccc.c, the interrupt controller vgic.c. */
+#include "arch/arm64/esr.h"
+#include "arch/arm64/guest.h"
+#include "arch/arm64/gic_host.h"
+#include "arch/arm64/pcpu.h"
+#include "arch/arm64/pvtime.h"
+#include "arch/arm64/smccc.h"
+#include "arch/arm64/vcpu_mpidr.h"
+#include "arch/arm64/vgic_hw.h"
+#include "arch/arm64/vtimer.h"
+#include "arch/cpu.h"
+#include "hv/arch.h"
+#include "hv/console.h"
+#include "hv/lib.h"
+#include "hv/pv_features.h"
+#include "hv/sched.h"
+#include "hv/vm.h"
+
+u64 guest_enter(struct guest_regs *r);
+void fpsimd_save(void *buf);
+void fpsimd_load(const void *buf);
+
+/* The EL1 physical timer registers (op0 3, op1 3, CRn 14, CRm 2): trapped by
+ * CNTHCTL_EL2.EL1PCEN = 0. */
+#define SYSREG_CNTP_TVAL_EL0 ESR_SYSREG(3, 3, 14, 2, 0)
+#define SYSREG_CNTP_CTL_EL0 ESR_SYSREG(3, 3, 14, 2, 1)
+#define SYSREG_CNTP_CVAL_EL0 ESR_SYSREG(3, 3, 14, 2, 2)
+#define VECTOR_SYNC 0
+#define VECTOR_IRQ 1
+#define PSTATE_EL1H_MASKED 0x3C5 /* EL1h, D, A, I, F masked: the state at reset */
+#define SCTLR_EL1_RESET 0x30D00800ull /* RES1 bits, MMU and caches off (DDI 0487 D17.2.118) */
+
+/* Guest HCR_EL2 (DDI 0487 D17.2.48): stage 2 (VM), physical interrupts and aborts to EL2
+ * (IMO, FMO, AMO), set/way by VA (SWIO), broadcast TLB and barrier maintenance to the
+ * inner shareable domain (FB, BSU), SMC traps (TSC), WFI traps (TWI), AArch64 EL1 (RW);
+ * WFE traps (TWE) only where vCPUs share the pCPU, as a spin-wait hint. */
+static u64 guest_hcr(struct vcpu *v)
+{
+	u64 hcr = BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(9) | (1ull << 10) | BIT(13) |
+		  BIT(19) | BIT(31);
+	if (pcpus[v->pcpu].nvcpus > 1)
+		hcr |= BIT(14);
+	return hcr;
+}
+
+void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
+{
+	memset(&v->arch.regs, 0, sizeof v->arch.regs);
+	memset(&v->arch.el1, 0, sizeof v->arch.el1);
+	memset(v->arch.fpsimd, 0, sizeof v->arch.fpsimd);
+	v->arch.regs.x[0] = x0;
+	v->arch.regs.elr = entry;
+	v->arch.regs.spsr = PSTATE_EL1H_MASKED;
+	v->arch.el1.sctlr = SCTLR_EL1_RESET;
+	if (v->arch.loaded) /* the registers hold the old context: reload the new one */
+		arch_vcpu_load(v);
+}
+
+#define EL1_REGS(X) X(sctlr, sctlr_el1) X(ttbr0, ttbr0_el1) X(ttbr1, ttbr1_el1) X(tcr, tcr_el1) \
+	X(mair, mair_el1) X(amair, amair_el1) X(vbar, vbar_el1) X(contextidr, contextidr_el1) \
+	X(tpidr_el0, tpidr_el0) X(tpidrro_el0, tpidrro_el0) X(tpidr_el1, tpidr_el1) X(sp_el0, sp_el0) \
+	X(sp_el1, sp_el1) X(elr_el1, elr_el1) X(spsr_el1, spsr_el1) X(esr, esr_el1) X(far, far_el1) \
+	X(afsr0, afsr0_el1) X(afsr1, afsr1_el1) X(par, par_el1) X(cpacr, cpacr_el1) X(csselr, csselr_el1) \
+	X(cntkctl, cntkctl_el1) X(mdscr, mdscr_el1) X(cntv_cval, cntv_cval_el0) X(cntv_ctl, cntv_ctl_el0)
+
+void arch_vcpu_load(struct vcpu *v)
+{
+	struct arm64_pcpu *p = &arm64_pcpus[v->pcpu];
+#define LOAD(f, r) write_sysreg(r, v->arch.el1.f);
+	EL1_REGS(LOAD)
+#undef LOAD
+	fpsimd_load(v->arch.fpsimd);
+	struct vm *vm = v->vm;
+	write_sysreg(vttbr_el2, (u64)(uintptr_t)vm->arch.s2_root | (u64)vm->arch.vmid << 48);
+	write_sysreg(cntvoff_el2, vm->arch.cntvoff);
+	write_sysreg(vpidr_el2, read_sysreg(midr_el1));
+	write_sysreg(vmpidr_el2, vcpu_mpidr(v->id));
+	write_sysreg(hcr_el2, guest_hcr(v));
+	vgic_hw_load(v);
+	isb();
+	v->arch.loaded = true;
+	p->loaded = v;
+	/* This vCPU's timer owns PPI 27 now; if it is already due it fires at once. */
+	p->vtimer_masked = false;
+	gic_host_ppi_enable(INTID_VTIMER, true);
+}
+
+void arch_vcpu_put(struct vcpu *v)
+{
+	struct arm64_pcpu *p = &arm64_pcpus[v->pcpu];
+	/* Stop its timer from interrupting whoever runs next (the saved CNTV_CTL keeps the
+	 * guest's own setting). */
+#define SAVE(f, r) v->arch.el1.f = read_sysreg(r);
+	EL1_REGS(SAVE)
+#undef SAVE
+	write_sysreg(cntv_ctl_el0, 0);
+	fpsimd_save(v->arch.fpsimd);
+	vgic_hw_put(v);
+	v->arch.loaded = false;
+	p->loaded = NULL;
+}
+
+/* A synchronous exception for the guest at EL1 (DDI 0487 D1.10.2): what a real CPU does
+ * for an undefined instruction or an external abort. */
+static void inject_sync(struct vcpu *v, u64 esr, u64 far, bool has_far)
+{
+	struct guest_regs *r = &v->arch.regs;
+	u64 mode = r->spsr & 0xF;
+	u64 offset = mode == 0 ? 0x400 : (mode & 1) ? 0x200 : 0x000; /* from EL0 / EL1h / EL1t */
+	write_sysreg(elr_el1, r->elr);
+	write_sysreg(spsr_el1, r->spsr);
+	write_sysreg(esr_el1, esr);
+	if (has_far)
+		write_sysreg(far_el1, far);
+	r->elr = read_sysreg(vbar_el1) + offset;
+	r->spsr = PSTATE_EL1H_MASKED;
+}
+
+static void inject_undef(struct vcpu *v)
+{
+	inject_sync(v, ESR_IL, 0, false); /* EC 0: unknown reason */
+}
+
+/* External data abort (DFSC 0x10), EC 0x24/0x25 as seen from the guest's EL. */
+static void inject_dabt(struct vcpu *v, u64 far)
+{
+	u64 ec = (v->arch.regs.spsr & 0xF) == 0 ? 0x24 : 0x25;
+	inject_sync(v, ec << 26 | BIT(25) | 0x10, far, true);
+}
+
+static void bad_access(struct vcpu *v, const char *what, u64 a, u64 b)
+{
+	if (v->stats.bad_accesses++ < 8)
+		printk("hv: VM '%s' vcpu%u: %s (%llx, %llx) at pc %llx\n", v->vm->name, v->id, what,
+		       (unsigned long long)a, (unsigned long long)b, (unsigned long long)v->arch.regs.elr);
+}
+
+static u64 reg_read(struct vcpu *v, u32 rt)
+{
+	return rt == 31 ? 0 : v->arch.regs.x[rt];
+}
+
+static void reg_write(struct vcpu *v, u32 rt, u64 val)
+{
+	if (rt != 31)
+		v->arch.regs.x[rt] = val;
+}
+
+static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
+{
+	u64 ipa = esr_fault_ipa(read_sysreg(hpfar_el2), read_sysreg(far_el2));
+	v->stats.exits[EXIT_MMIO]++;
+	const struct esr_abort *a = &e->abort;
+	if (!a->isv || a->s1ptw) {
+		/* No syndrome (e.g. a load/store pair or writeback to a device page) or a
+		 * page-table walk outside RAM: nothing to emulate. */
+		bad_access(v, a->s1ptw ? "stage-1 page table walk outside RAM" :
+				"device access without instruction syndrome", ipa, esr);
+		inject_dabt(v, read_sysreg(far_el2));
+		return;
+	}
+	u64 val = a->write ? reg_read(v, a->srt) : 0;
+	iobus_access(&v->vm->bus, IO_MMIO, ipa, a->size, a->write, &val);
+	if (!a->write)
+		reg_write(v, a->srt, esr_load_value(val, a->size, a->sign_extend, a->sf));
+	v->arch.regs.elr += 4;
+}
+
+static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
+{
+	v->stats.exits[EXIT_MSR]++;
+	v->arch.regs.elr += 4;
+	switch (e->sys.id) {
+	case ESR_SYSREG_ICC_SGI1R_EL1:
+	case ESR_SYSREG_ICC_ASGI1R_EL1:
+		if (!e->sys.read) {
+			vgic_v3_send_sgi(&v->vm->arch.vgic, v->id, reg_read(v, e->sys.rt));
+			return;
+		}
+		break;
+	case SYSREG_CNTP_CTL_EL0:
+	case SYSREG_CNTP_CVAL_EL0:
+	case SYSREG_CNTP_TVAL_EL0:
+		/* The EL1 physical timer is not offered (the device tree's guests use the
+		 * virtual one): reads as zero, writes ignored. */
+		if (e->sys.read)
+			reg_write(v, e->sys.rt, 0);
+		return;
+	}
+	v->arch.regs.elr -= 4;
+	bad_access(v, "trapped system register access, UNDEFINED", esr, 0);
+	inject_undef(v);
+}
+
+/* PSCI and SMCCC on behalf of the guest (smccc.c decides, we act). */
+static int psci_cpu_on(void *ctx, u64 mpidr, u64 entry, u64 context_id)
+{
+	struct vcpu *v = ctx;
+	struct vm *vm = v->vm;
+	int id = mpidr_to_vcpu(mpidr, vm->nvcpus);
+	if (id < 0)
+		return PSCI_INVALID_PARAMETERS;
+	if (entry < GUEST_RAM_BASE || entry - GUEST_RAM_BASE >= vm->ram_size)
+		return PSCI_INVALID_ADDRESS;
+	struct vcpu *t = vm->vcpus[id];
+	int ret = PSCI_SUCCESS;
+	spin_lock(&vm->dev_lock);
+	if (t->arch.power == POWER_ON)
+		ret = PSCI_ALREADY_ON;
+	else if (t->arch.power == POWER_ON_PENDING)
+		ret = PSCI_ON_PENDING;
+	else {
+		t->arch.start_entry = entry;
+		t->arch.start_context = context_id;
+		__atomic_store_n(&t->arch.power, POWER_ON_PENDING, __ATOMIC_RELEASE);
+	}
+	spin_unlock(&vm->dev_lock);
+	if (ret == PSCI_SUCCESS)
+		vcpu_kick(t);
+	return ret;
+}
+
+static void psci_cpu_off(void *ctx)
+{
+	struct vcpu *v = ctx;
+	__atomic_store_n(&v->arch.power, POWER_OFF, __ATOMIC_RELEASE);
+	v->state = VCPU_WAIT_SIPI;
+}
+
+static int psci_affinity_info(void *ctx, u64 mpidr, u32 level)
+{
+	struct vcpu *v = ctx;
+	struct vm *vm = v->vm;
+	/* smccc.c has cleared the affinity fields below `level`: the answer is about
+	 * every vCPU in that group (ON if any is on). */
+	u64 mask = MPIDR_AFF_MASK & ~((1ull << (8 * level)) - 1) & ~(level >= 3 ? 0xFFFFFFull : 0);
+	int ret = PSCI_INVALID_PARAMETERS;
+	for (u32 i = 0; i < vm->nvcpus; i++) {
+		if ((vcpu_mpidr(i) & mask) != (mpidr & mask))
+			continue;
+		int s = __atomic_load_n(&vm->vcpus[i]->arch.power, __ATOMIC_ACQUIRE);
+		int a = s == POWER_ON ? PSCI_AFFINITY_ON : s == POWER_ON_PENDING ? PSCI_AFFINITY_ON_PENDING : PSCI_AFFINITY_OFF;
+		if (ret == PSCI_INVALID_PARAMETERS || a == PSCI_AFFINITY_ON ||
+		    (a == PSCI_AFFINITY_ON_PENDING && ret == PSCI_AFFINITY_OFF))
+			ret = a;
+	}
+	return ret;
+}
+
+static void psci_system_off(void *ctx)
+{
+	vm_request_stop(((struct vcpu *)ctx)->vm, VM_POWEROFF);
+}
+
+static void psci_system_reset(void *ctx)
+{
+	vm_request_stop(((struct vcpu *)ctx)->vm, VM_RESET);
+}
+
+static void psci_cpu_suspend(void *ctx)
+{
+	((struct vcpu *)ctx)->arch.suspend = true;
+}
+
+static u64 pv_time_st_ipa(void *ctx)
+{
+	return ((struct vcpu *)ctx)->arch.pvtime_ipa;
+}
+
+/* Returns false when the vCPU must go back to the scheduler (halted, off, stopping). */
+static bool handle_firmware_call(struct vcpu *v)
+{
+	struct smccc_ops ops = {
+		.cpu_on = psci_cpu_on, .cpu_off = psci_cpu_off, .affinity_info = psci_affinity_info,
+		.system_off = psci_system_off, .system_reset = psci_system_reset,
+		.cpu_suspend = psci_cpu_suspend, .pv_time_st_ipa = pv_time_st_ipa,
+		.pv_time = pv_has(v->vm->pv, PV_STEAL),
+	};
+	v->stats.exits[EXIT_HYPERCALL]++;
+	if (!smccc_call(&ops, v, v->arch.regs.x))
+		bad_access(v, "unknown SMCCC function", v->arch.regs.x[0], 0);
+	return v->state == VCPU_RUNNABLE && !vm_stopping(v->vm);
+}
+
+static void publish_steal(struct vcpu *v)
+{
+	if (!pv_has(v->vm->pv, PV_STEAL) || v->arch.steal_published == v->stats.steal_ns)
+		return;
+	v->arch.steal_published = v->stats.steal_ns;
+	pvtime_publish(v->vm->arch.pvtime_page + 64 * v->id, v->stats.steal_ns);
+}
+
+enum run_result arch_vcpu_run(struct vcpu *v)
+{
+	struct guest_regs *r = &v->arch.regs;
+	for (;;) {
+		if (!sched_enter_guest(v))
+			return vm_stopping(v->vm) ? RUN_STOPPED : RUN_PREEMPTED;
+		publish_steal(v);
+		vgic_hw_flush(v);
+		u64 vector = guest_enter(r);
+		sched_left_guest(v);
+		vgic_hw_sync(v);
+		vtimer_sync(v, arch_time_now());
+		if (vector == VECTOR_IRQ) {
+			v->stats.exits[EXIT_HOST_IRQ]++;
+			return RUN_PREEMPTED; /* the scheduler's irq window takes it */
+		}
+		if (vector != VECTOR_SYNC) {
+			printk("hv: VM '%s' vcpu%u: %s from the guest (ESR_EL2 %llx, pc %llx); stopping the VM\n",
+			       v->vm->name, v->id, vector == 3 ? "SError" : "FIQ",
+			       (unsigned long long)read_sysreg(esr_el2), (unsigned long long)r->elr);
+			vm_request_stop(v->vm, VM_FATAL);
+			return RUN_STOPPED;
+		}
+		u64 esr = read_sysreg(esr_el2);
+		struct esr_exit e;
+		esr_decode(esr, &e);
+		switch (e.kind) {
+		case ESR_WFI:
+			v->stats.exits[EXIT_HALT]++;
+			r->elr += 4;
+			if (!vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id))
+				return RUN_HALTED;
+			break;
+		case ESR_WFE:
+			/* A spin-wait hint: let another vCPU of this pCPU run (or a yield
+			 * target once directed yield knows the lock holder). */
+			v->stats.exits[EXIT_OTHER]++;
+			r->elr += 4;
+			return RUN_PREEMPTED;
+		case ESR_SMC:
+			r->elr += 4; /* a trapped SMC returns to the SMC itself (DDI 0487 D1.10.4) */
+			/* fallthrough */
+		case ESR_HVC:
+			if (!handle_firmware_call(v))
+				return v->state == VCPU_RUNNABLE ? RUN_STOPPED : RUN_PREEMPTED;
+			if (v->arch.suspend) {
+				v->arch.suspend = false;
+				if (!vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id))
+					return RUN_HALTED;
+			}
+			break;
+		case ESR_SYSREG:
+			handle_sysreg(v, &e, esr);
+			break;
+		case ESR_DABT:
+			handle_dabt(v, &e, esr);
+			if (vm_stopping(v->vm))
+				return RUN_STOPPED;
+			break;
+		default:
+			v->stats.exits[EXIT_EXCEPTION]++;
+			printk("hv: VM '%s' vcpu%u: unhandled exit ESR_EL2 %llx (EC %#x) at pc %llx, FAR %llx; stopping the VM\n",
+			       v->vm->name, v->id, (unsigned long long)esr, e.ec, (unsigned long long)r->elr,
+			       (unsigned long long)read_sysreg(far_el2));
+			vm_request_stop(v->vm, VM_FATAL);
+			return RUN_STOPPED;
+		}
+	}
+}
+
+void arch_vcpu_poll(struct vcpu *v, u64 now)
+{
+	if (__atomic_load_n(&v->arch.power, __ATOMIC_ACQUIRE) == POWER_ON_PENDING) {
+		spin_lock(&v->vm->dev_lock);
+		arm64_vcpu_reset(v, v->arch.start_entry, v->arch.start_context);
+		__atomic_store_n(&v->arch.power, POWER_ON, __ATOMIC_RELEASE);
+		spin_unlock(&v->vm->dev_lock);
+		v->state = VCPU_RUNNABLE;
+	}
+	if (v->state != VCPU_WAIT_SIPI)
+		vtimer_sync(v, now);
+}
+
+bool arch_vcpu_wants_to_run(struct vcpu *v)
+{
+	return v->state != VCPU_WAIT_SIPI && vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id);
+}
+
+u64 arch_vcpu_next_timer(struct vcpu *v)
+{
+	return v->state == VCPU_WAIT_SIPI ? 0 : vtimer_deadline(v);
+}
+
+void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
+{
+	struct guest_regs *r = &v->arch.regs;
+	u64 dl = arch_vcpu_next_timer(v), now = arch_time_now();
+	snprintf(buf, n, "pc=%llx pstate=%llx x0=%llx x1=%llx lr=%llx power=%d irq-pending=%d timer-in=%lldus",
+		 (unsigned long long)r->elr, (unsigned long long)r->spsr, (unsigned long long)r->x[0],
+		 (unsigned long long)r->x[1], (unsigned long long)r->x[30], v->arch.power,
+		 vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id),
+		 dl ? (long long)((s64)(dl - now) / (s64)(arch_time_hz / 1000000)) : -1ll);
+}

@@ -1,0 +1,362 @@
+/* Virtual GIC: interrupt state, injection, SGIs, and the list-register flush/sync
+ * (see vgic.h for the model). The register models are in vgic_mmio.c. */
+#include "arch/arm64/vgic.h"
+#include "arch/arm64/vcpu_mpidr.h"
+#include "hv/lib.h"
+
+bool vgic_init(struct vgic *g, int version, u32 nvcpus, void (*kick)(void *ctx, u32 vcpu),
+	       void *ctx)
+{
+	u32 max = version == 2 ? VGIC_V2_MAX_VCPUS : VGIC_MAX_VCPUS;
+	u32 v, i;
+
+	if ((version != 2 && version != 3) || !nvcpus || nvcpus > max)
+		return false;
+	memset(g, 0, sizeof(*g));
+	g->version = version;
+	g->nvcpus = nvcpus;
+	g->kick = kick;
+	g->ctx = ctx;
+	for (v = 0; v < nvcpus; v++) {
+		/* GICR_WAKER resets with ProcessorSleep = ChildrenAsleep = 1. */
+		g->cpu[v].asleep = true;
+		for (i = 0; i < VGIC_NR_PRIVATE; i++) {
+			struct vgic_irq *irq = &g->cpu[v].priv[i];
+
+			irq->intid = i;
+			irq->owner = v;
+			irq->edge = i < VGIC_NR_SGIS;
+			irq->group1 = version == 3;
+		}
+	}
+	for (i = 0; i < VGIC_MAX_SPIS; i++) {
+		g->spi[i].intid = VGIC_NR_PRIVATE + i;
+		g->spi[i].owner = VGIC_NO_VCPU;
+		g->spi[i].group1 = version == 3;
+	}
+	return true;
+}
+
+struct vgic_irq *vgic_get_irq(struct vgic *g, u32 vcpu, u32 intid)
+{
+	if (intid < VGIC_NR_PRIVATE)
+		return vcpu < g->nvcpus ? &g->cpu[vcpu].priv[intid] : NULL;
+	if (intid < VGIC_NR_IRQS)
+		return &g->spi[intid - VGIC_NR_PRIVATE];
+	return NULL;
+}
+
+bool vgic_is_v2_sgi(const struct vgic *g, const struct vgic_irq *irq)
+{
+	return g->version == 2 && irq->intid < VGIC_NR_SGIS;
+}
+
+bool vgic_irq_pending(const struct vgic *g, const struct vgic_irq *irq)
+{
+	if (vgic_is_v2_sgi(g, irq))
+		return irq->sgi_sources;
+	return irq->pending_latch || (!irq->edge && irq->line_level);
+}
+
+static bool vgic_irq_forwardable(const struct vgic *g, const struct vgic_irq *irq)
+{
+	return irq->enabled && (g->ctlr & BIT(irq->group1)) && vgic_irq_pending(g, irq);
+}
+
+/* The vCPU an interrupt goes to: its bank (private), the vCPU that holds it (an SPI
+ * in flight or active stays there until deactivated), else the SPI's routing. */
+static u32 vgic_irq_target(const struct vgic *g, const struct vgic_irq *irq)
+{
+	int v;
+
+	if (irq->owner != VGIC_NO_VCPU)
+		return irq->owner;
+	if (g->version == 2)
+		return irq->targets ? (u32)__builtin_ctz(irq->targets) : VGIC_NO_VCPU;
+	/* IHI 0069 GICD_IROUTER<n>: IRM = 1 lets the GIC pick any participating PE. */
+	if (irq->route & VGIC_IROUTER_IRM)
+		return 0;
+	v = mpidr_to_vcpu(irq->route, g->nvcpus);
+	return v < 0 ? VGIC_NO_VCPU : (u32)v;
+}
+
+/* The vCPU that should take the interrupt now, or VGIC_NO_VCPU. */
+u32 vgic_irq_pending_target(const struct vgic *g, const struct vgic_irq *irq)
+{
+	return vgic_irq_forwardable(g, irq) ? vgic_irq_target(g, irq) : VGIC_NO_VCPU;
+}
+
+/* After a change to irq: kick the vCPU that should now take it, unless it already
+ * had reason to (`before`: vgic_irq_pending_target before the change). */
+void vgic_irq_notify(struct vgic *g, const struct vgic_irq *irq, u32 before)
+{
+	u32 t = vgic_irq_pending_target(g, irq);
+
+	if (t != VGIC_NO_VCPU && t != before)
+		g->kick(g->ctx, t);
+}
+
+void vgic_set_level(struct vgic *g, u32 vcpu, u32 intid, bool level)
+{
+	struct vgic_irq *irq;
+	u32 before;
+
+	spin_lock(&g->lock);
+	irq = vgic_get_irq(g, vcpu, intid);
+	if (irq && intid >= VGIC_NR_SGIS) {
+		before = vgic_irq_pending_target(g, irq);
+		if (irq->edge && level && !irq->line_level)
+			irq->pending_latch = true;
+		irq->line_level = level;
+		vgic_irq_notify(g, irq, before);
+	}
+	spin_unlock(&g->lock);
+}
+
+void vgic_inject_edge(struct vgic *g, u32 vcpu, u32 intid)
+{
+	struct vgic_irq *irq;
+	u32 before;
+
+	spin_lock(&g->lock);
+	irq = vgic_get_irq(g, vcpu, intid);
+	if (irq && intid >= VGIC_NR_SGIS) {
+		before = vgic_irq_pending_target(g, irq);
+		irq->pending_latch = true;
+		vgic_irq_notify(g, irq, before);
+	}
+	spin_unlock(&g->lock);
+}
+
+/* ICC_SGI1R_EL1 (IHI 0069): TargetList [15:0], Aff1 [23:16], INTID [27:24],
+ * Aff2 [39:32], IRM [40], RS [47:44], Aff3 [55:48]. Target n of the list has
+ * Aff0 = RS * 16 + n; IRM = 1 means every PE but the sender. */
+u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask)
+{
+	u64 aff = ((icc_sgi1r >> 48) & 0xFF) << 32 | ((icc_sgi1r >> 32) & 0xFF) << 16 |
+		  ((icc_sgi1r >> 16) & 0xFF) << 8;
+	u32 rs = (icc_sgi1r >> 44) & 0xF, n;
+	int v;
+
+	nvcpus = MIN(nvcpus, VGIC_MAX_VCPUS);
+	*mask = 0;
+	if (icc_sgi1r & BIT(40)) {
+		for (n = 0; n < nvcpus; n++)
+			if (n != sender)
+				*mask |= BIT(n);
+	} else {
+		for (n = 0; n < 16; n++) {
+			if (!(icc_sgi1r & BIT(n)))
+				continue;
+			v = mpidr_to_vcpu(aff | (rs * 16 + n), nvcpus);
+			if (v >= 0)
+				*mask |= BIT(v);
+		}
+	}
+	return (icc_sgi1r >> 24) & 0xF;
+}
+
+/* With GICD_CTLR.DS = 1 an ICC_SGI1R_EL1 write from EL1 raises the SGI whatever its
+ * group at the target (IHI 0069, forwarding an SGI to a target PE; KVM agrees). */
+void vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r)
+{
+	u64 mask;
+	u32 intid, t, before;
+
+	if (g->version != 3 || sender >= g->nvcpus)
+		return;
+	spin_lock(&g->lock);
+	intid = vgic_v3_sgi_targets(icc_sgi1r, sender, g->nvcpus, &mask);
+	for (t = 0; t < g->nvcpus; t++) {
+		struct vgic_irq *irq = &g->cpu[t].priv[intid];
+
+		if (!(mask & BIT(t)))
+			continue;
+		before = vgic_irq_pending_target(g, irq);
+		irq->pending_latch = true;
+		vgic_irq_notify(g, irq, before);
+	}
+	spin_unlock(&g->lock);
+}
+
+/* GICD_SGIR (IHI 0048B): TargetListFilter [25:24] (0: CPUTargetList, 1: all
+ * but the sender, 2: the sender only, 3: reserved), CPUTargetList [23:16],
+ * SGIINTID [3:0]. Each target records the sender as a source. */
+void vgic_v2_sgir_write(struct vgic *g, u32 sender, u32 sgir)
+{
+	u32 list, t, before;
+
+	switch ((sgir >> 24) & 3) {
+	case 0:
+		list = (sgir >> 16) & 0xFF;
+		break;
+	case 1:
+		list = 0xFF & ~(u32)BIT(sender);
+		break;
+	case 2:
+		list = BIT(sender);
+		break;
+	default:
+		return;
+	}
+	for (t = 0; t < g->nvcpus; t++) {
+		struct vgic_irq *irq = &g->cpu[t].priv[sgir & 0xF];
+
+		if (!(list & BIT(t)))
+			continue;
+		before = vgic_irq_pending_target(g, irq);
+		irq->sgi_sources |= BIT(sender);
+		vgic_irq_notify(g, irq, before);
+	}
+}
+
+/* LR order: active first, then by priority (lower value first), then by INTID. */
+static bool vgic_lr_before(const struct vgic_irq *a, const struct vgic_irq *b)
+{
+	if (a->active != b->active)
+		return a->active;
+	if (a->priority != b->priority)
+		return a->priority < b->priority;
+	return a->intid < b->intid;
+}
+
+/* Moves irq into an LR of vCPU vcpu. Pending state leaves the model with it (edge
+ * pending_latch, a GICv2 SGI source) and comes back at vgic_sync if the LR is still
+ * pending. A GICv2 SGI presents one source at a time; the LR of an active one must
+ * carry the active source, so other sources wait for its deactivation (eoi_maint),
+ * as do further sources after the one presented. Level-sensitive interrupts ask for
+ * eoi_maint so that a line still high is presented again. */
+static void vgic_lr_fill(struct vgic *g, u32 vcpu, struct vgic_irq *irq, struct vgic_lr *lr)
+{
+	bool fwd = vgic_irq_forwardable(g, irq);
+
+	memset(lr, 0, sizeof(*lr));
+	lr->intid = irq->intid;
+	lr->priority = irq->priority;
+	lr->group1 = irq->group1;
+	lr->eoi_maint = !irq->edge;
+	if (irq->active)
+		lr->state = VGIC_LR_ACTIVE;
+	if (vgic_is_v2_sgi(g, irq)) {
+		u32 src = irq->active ? irq->active_source
+				      : (u32)__builtin_ctz(irq->sgi_sources);
+
+		lr->source = src;
+		if (fwd && (irq->sgi_sources & BIT(src))) {
+			lr->state |= VGIC_LR_PENDING;
+			irq->sgi_sources &= ~BIT(src);
+		}
+		lr->eoi_maint = fwd && irq->sgi_sources;
+	} else if (fwd) {
+		lr->state |= VGIC_LR_PENDING;
+		irq->lr_latched = irq->pending_latch;
+		irq->pending_latch = false;
+	}
+	irq->in_lr = true;
+	irq->owner = vcpu;
+}
+
+/* Inserts irq into pick[] (n entries, sorted, room for nlrs); returns the candidate
+ * that does not fit (irq itself or the last one), or NULL. */
+static struct vgic_irq *vgic_pick(struct vgic_irq **pick, u32 *n, u32 nlrs,
+				  struct vgic_irq *irq)
+{
+	struct vgic_irq *out = NULL;
+	u32 j;
+
+	if (*n == nlrs) {
+		if (!vgic_lr_before(irq, pick[nlrs - 1]))
+			return irq;
+		out = pick[--*n];
+	}
+	for (j = (*n)++; j > 0 && vgic_lr_before(irq, pick[j - 1]); j--)
+		pick[j] = pick[j - 1];
+	pick[j] = irq;
+	return out;
+}
+
+u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool *overflow)
+{
+	struct vgic_irq *pick[VGIC_MAX_LRS], *out;
+	bool dropped = false, any_pending = false;
+	u32 n = 0, i;
+
+	*overflow = false;
+	nlrs = MIN(nlrs, VGIC_MAX_LRS);
+	spin_lock(&g->lock);
+	if (vcpu >= g->nvcpus || !nlrs)
+		goto unlock;
+	for (i = 0; i < VGIC_NR_IRQS; i++) {
+		struct vgic_irq *irq = vgic_get_irq(g, vcpu, i);
+
+		if (irq->in_lr || vgic_irq_target(g, irq) != vcpu ||
+		    !(irq->active || vgic_irq_forwardable(g, irq)))
+			continue;
+		out = vgic_pick(pick, &n, nlrs, irq);
+		if (out && vgic_irq_forwardable(g, out))
+			dropped = true;
+	}
+	for (i = 0; i < n; i++) {
+		vgic_lr_fill(g, vcpu, pick[i], &lrs[i]);
+		any_pending |= lrs[i].state & VGIC_LR_PENDING;
+	}
+	if (dropped && any_pending)
+		*overflow = true;
+	else if (dropped)
+		for (i = 0; i < n; i++)
+			lrs[i].eoi_maint = true;
+unlock:
+	spin_unlock(&g->lock);
+	return n;
+}
+
+/* Folds an LR back (ICH_LR<n>_EL2.State, IHI 0069; GICH_LR<n>.State, IHI 0048B): the
+ * LR's active state replaces the model's; pending that is still in the LR returns to
+ * where vgic_lr_fill took it from, on top of whatever was injected meanwhile. A level-sensitive
+ * interrupt that was pending only through its line is pending again only if the line
+ * still is: pending_latch is set back only if it went into the LR. */
+void vgic_sync(struct vgic *g, u32 vcpu, const struct vgic_lr *lrs, u32 n)
+{
+	u32 i, t;
+
+	spin_lock(&g->lock);
+	for (i = 0; i < n; i++) {
+		struct vgic_irq *irq = vgic_get_irq(g, vcpu, lrs[i].intid);
+		bool pending = lrs[i].state & VGIC_LR_PENDING;
+		bool active = lrs[i].state & VGIC_LR_ACTIVE;
+
+		if (!irq || !irq->in_lr || irq->owner != vcpu)
+			continue;
+		if (vgic_is_v2_sgi(g, irq)) {
+			if (pending)
+				irq->sgi_sources |= BIT(lrs[i].source & 7);
+			if (active)
+				irq->active_source = lrs[i].source & 7;
+		} else if (pending && irq->lr_latched) {
+			irq->pending_latch = true;
+		}
+		irq->lr_latched = false;
+		irq->in_lr = false;
+		irq->active = active;
+		if (irq->intid >= VGIC_NR_PRIVATE && !active)
+			irq->owner = VGIC_NO_VCPU;
+		/* Routing may have changed while it was in flight. */
+		t = vgic_irq_pending_target(g, irq);
+		if (t != VGIC_NO_VCPU && t != vcpu)
+			g->kick(g->ctx, t);
+	}
+	spin_unlock(&g->lock);
+}
+
+bool vgic_vcpu_has_pending(struct vgic *g, u32 vcpu)
+{
+	bool found = false;
+	u32 i;
+
+	spin_lock(&g->lock);
+	if (vcpu < g->nvcpus)
+		for (i = 0; i < VGIC_NR_IRQS && !found; i++)
+			found = vgic_irq_pending_target(g, vgic_get_irq(g, vcpu, i)) == vcpu;
+	spin_unlock(&g->lock);
+	return found;
+}

@@ -1,0 +1,147 @@
+/* List registers and the virtual CPU interface. Encodings: GICv3 ICH_LR<n>_EL2 (IHI 0069
+ * 12.4.6): vINTID [31:0], EOI [41] (with HW = 0), Priority [55:48], Group [60], State
+ * [63:62]; GICv2 GICH_LR<n> (IHI 0048B 5.3.10): VirtualID [9:0], CPUID [12:10] (SGI
+ * source), EOI [19], Priority [27:23] (top 5 bits), State [29:28], Grp1 [30]. ICH_HCR /
+ * GICH_HCR: En [0], UIE [1], NPIE [3]. */
+#include "arch/arm64/vgic_hw.h"
+#include "arch/arm64/gic_host.h"
+#include "arch/cpu.h"
+#include "hv/lib.h"
+#include "hv/vm.h"
+
+#define HCR_EN BIT(0)
+#define HCR_NPIE BIT(3)
+#define GICH_HCR 0x000
+#define GICH_VTR 0x004
+#define GICH_VMCR 0x008
+#define GICH_APR 0x0F0
+#define GICH_LR 0x100
+
+static u32 nlrs;
+
+void vgic_hw_init_cpu(void)
+{
+	u32 vtr = gic_host.version == 3 ? (u32)read_sysreg(ICH_VTR_EL2) : mmio_read32(gic_host.gich + GICH_VTR);
+	nlrs = MIN((vtr & 0x1F) + 1, VGIC_MAX_LRS);
+	if (gic_host.version == 3)
+		write_sysreg(ICH_HCR_EL2, 0);
+	else
+		mmio_write32(gic_host.gich + GICH_HCR, 0);
+}
+
+u32 vgic_hw_nlrs(void)
+{
+	return nlrs;
+}
+
+#define LR_CASE(n, crm, op2) \
+	case n: \
+		if (write) \
+			write_sysreg(S3_4_C12_##crm##_##op2, *val); \
+		else \
+			*val = read_sysreg(S3_4_C12_##crm##_##op2); \
+		break;
+
+static void v3_lr(u32 n, bool write, u64 *val)
+{
+	switch (n) {
+	LR_CASE(0, C12, 0) LR_CASE(1, C12, 1) LR_CASE(2, C12, 2) LR_CASE(3, C12, 3)
+	LR_CASE(4, C12, 4) LR_CASE(5, C12, 5) LR_CASE(6, C12, 6) LR_CASE(7, C12, 7)
+	LR_CASE(8, C13, 0) LR_CASE(9, C13, 1) LR_CASE(10, C13, 2) LR_CASE(11, C13, 3)
+	LR_CASE(12, C13, 4) LR_CASE(13, C13, 5) LR_CASE(14, C13, 6) LR_CASE(15, C13, 7)
+	}
+}
+
+static u64 encode(const struct vgic_lr *l)
+{
+	if (gic_host.version == 3)
+		return (u64)l->intid | (l->eoi_maint ? BIT(41) : 0) | (u64)l->priority << 48 |
+		       (l->group1 ? BIT(60) : 0) | (u64)(l->state & 3) << 62;
+	return (l->intid & 0x3FF) | (u32)(l->source & 7) << 10 | (l->eoi_maint ? BIT(19) : 0) |
+	       (u32)(l->priority >> 3) << 23 | (u32)(l->state & 3) << 28 | (l->group1 ? BIT(30) : 0);
+}
+
+static void decode(u64 raw, struct vgic_lr *l)
+{
+	if (gic_host.version == 3) {
+		l->state = (u8)(raw >> 62);
+	} else {
+		l->state = (u8)((raw >> 28) & 3);
+		l->source = (u8)((raw >> 10) & 7);
+	}
+}
+
+void vgic_hw_flush(struct vcpu *v)
+{
+	struct vgic_lr lrs[VGIC_MAX_LRS];
+	bool overflow = false;
+	u32 n = vgic_flush(&v->vm->arch.vgic, v->id, lrs, nlrs, &overflow);
+	for (u32 i = 0; i < n; i++) {
+		u64 raw = encode(&lrs[i]);
+		if (gic_host.version == 3)
+			v3_lr(i, true, &raw);
+		else
+			mmio_write32(gic_host.gich + GICH_LR + 4 * i, (u32)raw);
+	}
+	v->arch.nlrs_used = n;
+	memcpy(v->arch.lrs, lrs, n * sizeof lrs[0]);
+	v->stats.irqs_injected += n;
+	/* More pending than list registers: exit once the guest has taken them all. */
+	u64 hcr = HCR_EN | (overflow ? HCR_NPIE : 0);
+	if (gic_host.version == 3)
+		write_sysreg(ICH_HCR_EL2, hcr);
+	else
+		mmio_write32(gic_host.gich + GICH_HCR, (u32)hcr);
+	isb();
+}
+
+void vgic_hw_sync(struct vcpu *v)
+{
+	u32 n = v->arch.nlrs_used;
+	struct vgic_lr *lrs = v->arch.lrs;
+	for (u32 i = 0; i < n; i++) {
+		u64 raw = 0;
+		if (gic_host.version == 3) {
+			v3_lr(i, false, &raw);
+			u64 zero = 0;
+			v3_lr(i, true, &zero);
+		} else {
+			raw = mmio_read32(gic_host.gich + GICH_LR + 4 * i);
+			mmio_write32(gic_host.gich + GICH_LR + 4 * i, 0);
+		}
+		decode(raw, &lrs[i]);
+	}
+	/* Cleared list registers and no NPIE: the maintenance line drops. */
+	if (gic_host.version == 3)
+		write_sysreg(ICH_HCR_EL2, HCR_EN);
+	else
+		mmio_write32(gic_host.gich + GICH_HCR, HCR_EN);
+	isb();
+	v->arch.nlrs_used = 0;
+	if (n)
+		vgic_sync(&v->vm->arch.vgic, v->id, lrs, n);
+}
+
+void vgic_hw_load(struct vcpu *v)
+{
+	if (gic_host.version == 3) {
+		write_sysreg(ICH_VMCR_EL2, v->arch.vmcr);
+		write_sysreg(ICH_AP0R0_EL2, v->arch.ap0r);
+		write_sysreg(ICH_AP1R0_EL2, v->arch.ap1r);
+	} else {
+		mmio_write32(gic_host.gich + GICH_VMCR, (u32)v->arch.vmcr);
+		mmio_write32(gic_host.gich + GICH_APR, (u32)v->arch.ap1r);
+	}
+}
+
+void vgic_hw_put(struct vcpu *v)
+{
+	if (gic_host.version == 3) {
+		v->arch.vmcr = read_sysreg(ICH_VMCR_EL2);
+		v->arch.ap0r = read_sysreg(ICH_AP0R0_EL2);
+		v->arch.ap1r = read_sysreg(ICH_AP1R0_EL2);
+	} else {
+		v->arch.vmcr = mmio_read32(gic_host.gich + GICH_VMCR);
+		v->arch.ap1r = mmio_read32(gic_host.gich + GICH_APR);
+	}
+}

@@ -1,0 +1,101 @@
+/* The arm64 side of VM and vCPU life: stage 2, the vGIC, devices, and the Linux Image
+ * boot protocol (Documentation/arch/arm64/booting.rst): the kernel at its 2 MiB-aligned
+ * place, the initrd and a device tree in RAM, vCPU 0 entered at the kernel with x0 = the
+ * device tree and the MMU off; the others wait for PSCI CPU_ON. */
+#include "arch/arm64/gic_host.h"
+#include "arch/arm64/guest.h"
+#include "arch/arm64/guest_fdt.h"
+#include "arch/arm64/linux_image.h"
+#include "arch/arm64/pvtime.h"
+#include "arch/cpu.h"
+#include "boot/config.h"
+#include "hv/arch.h"
+#include "hv/console.h"
+#include "hv/lib.h"
+#include "hv/mem.h"
+#include "hv/vm.h"
+
+#define FDT_MAX (64 * KiB)
+
+static u64 boot_entry, boot_fdt;
+
+static void vgic_kick(void *ctx, u32 id)
+{
+	struct vm *vm = ctx;
+	vcpu_kick(vm->vcpus[id]);
+}
+
+static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img)
+{
+	struct linux_image_layout lay;
+	const char *why = "";
+	if (linux_image_layout(img->kernel, img->kernel_len, GUEST_RAM_BASE, vm->ram_size, img->initrd_len,
+			       FDT_MAX, &lay, &why)) {
+		printk("hv: VM '%s': %s: %s\n", vm->name, cfg->kernel, why);
+		return -1;
+	}
+	u8 *ram = vm->ram - GUEST_RAM_BASE; /* host address of an IPA in RAM */
+	memcpy(ram + lay.kernel_addr, img->kernel, lay.kernel_copy);
+	dcache_clean_poc(ram + lay.kernel_addr, lay.kernel_copy);
+	if (img->initrd_len) {
+		memcpy(ram + lay.initrd_addr, img->initrd, img->initrd_len);
+		dcache_clean_poc(ram + lay.initrd_addr, img->initrd_len);
+	}
+	struct guest_fdt_params p = {
+		.nvcpus = vm->nvcpus, .ram_base = GUEST_RAM_BASE, .ram_size = vm->ram_size,
+		.gic_version = vm->arch.vgic.version, .gicd_base = GUEST_GICD_BASE,
+		.gicr_base = GUEST_GICR_BASE, .gicc_base = GUEST_GICC_BASE,
+		.uart_base = GUEST_UART_BASE, .uart_spi = GUEST_UART_SPI, .cmdline = cfg->cmdline,
+		.initrd_start = img->initrd_len ? lay.initrd_addr : 0,
+		.initrd_end = img->initrd_len ? lay.initrd_addr + img->initrd_len : 0,
+	};
+	int n = guest_fdt_build(ram + lay.fdt_addr, FDT_MAX, &p);
+	if (n < 0) {
+		printk("hv: VM '%s': the device tree does not fit in %llu KiB\n", vm->name,
+		       (unsigned long long)(FDT_MAX >> 10));
+		return -1;
+	}
+	dcache_clean_poc(ram + lay.fdt_addr, (size_t)n);
+	boot_entry = lay.entry;
+	boot_fdt = lay.fdt_addr;
+	return 0;
+}
+
+int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img)
+{
+	u32 max_vcpus = gic_host.version == 2 ? 8 : VGIC_MAX_VCPUS;
+	if (vm->ram_size & (2 * MiB - 1)) {
+		printk("hv: VM '%s': memory must be a multiple of 2 MiB\n", vm->name);
+		return -1;
+	}
+	if (vm->nvcpus > max_vcpus) {
+		printk("hv: VM '%s': GICv%d guests have at most %u vCPUs\n", vm->name, gic_host.version, max_vcpus);
+		return -1;
+	}
+	vm->arch.vmid = (u16)(vm->id + 1);
+	vm->arch.cntvoff = read_sysreg(cntpct_el0);
+	vm->arch.s2_root = stage2_create();
+	vm->arch.pvtime_page = alloc_pages(1);
+	for (u32 i = 0; i < vm->nvcpus; i++)
+		pvtime_init_record(vm->arch.pvtime_page + 64 * i);
+	if (stage2_map(vm->arch.s2_root, GUEST_RAM_BASE, (u64)(uintptr_t)vm->ram, vm->ram_size, false) ||
+	    stage2_map(vm->arch.s2_root, GUEST_PVTIME_BASE, (u64)(uintptr_t)vm->arch.pvtime_page, PAGE_SIZE, false) ||
+	    (gic_host.version == 2 &&
+	     stage2_map(vm->arch.s2_root, GUEST_GICC_BASE, gic_host.gicv, 8 * KiB, true))) {
+		printk("hv: VM '%s': cannot build its stage-2 tables\n", vm->name);
+		return -1;
+	}
+	vgic_init(&vm->arch.vgic, gic_host.version, vm->nvcpus, vgic_kick, vm);
+	arm64_platform_init(vm);
+	return load_linux(vm, cfg, img);
+}
+
+int arch_vcpu_create(struct vcpu *v)
+{
+	v->arch.pvtime_ipa = GUEST_PVTIME_BASE + 64 * v->id;
+	if (v->id == 0) {
+		arm64_vcpu_reset(v, boot_entry, boot_fdt);
+		v->arch.power = POWER_ON;
+	}
+	return 0;
+}
