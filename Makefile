@@ -46,7 +46,7 @@ SRCS := $(wildcard boot/*.c hv/*.c $(ARCH_DIR)/*.c $(ARCH_DIR)/*/*.c) $(DRIVERS)
 ASMS := $(wildcard $(ARCH_DIR)/*.asm $(ARCH_DIR)/*/*.asm)
 SSRCS := $(wildcard $(ARCH_DIR)/*.S)
 OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(ASMS:%.asm=$(BUILD)/%.asm.o) $(SSRCS:%.S=$(BUILD)/%.S.o)
-HDRS := $(wildcard */*.h */*/*.h */*/*/*.h)
+HDRS := $(wildcard */*.h */*/*.h */*/*/*.h */*/*/*/*.h)
 
 .PHONY: all deps unit guests run test bench clean
 all: $(BUILD)/hv.efi

@@ -48,7 +48,7 @@ void gic_host_init(void)
 /* v3: the redistributor whose GICR_TYPER.Affinity matches this CPU's MPIDR. */
 static u64 find_redistributor(u64 mpidr)
 {
-	u64 aff = ((mpidr >> 8) & 0xFF0000) | (mpidr & 0xFFFFFF); /* Aff3.Aff2.Aff1.Aff0 */
+	u64 aff = ((mpidr >> 8) & 0xFF000000) | (mpidr & 0xFFFFFF); /* Aff3.Aff2.Aff1.Aff0 */
 	for (u64 r = gic_host.gicr_base; r < gic_host.gicr_base + gic_host.gicr_len; r += GICR_STRIDE) {
 		u64 typer = mmio_read32(r + GICR_TYPER) | (u64)mmio_read32(r + GICR_TYPER + 4) << 32;
 		if ((typer >> 32) == aff)

@@ -32,14 +32,29 @@ void fpsimd_load(const void *buf);
 #define PSTATE_EL1H_MASKED 0x3C5 /* EL1h, D, A, I, F masked: the state at reset */
 #define SCTLR_EL1_RESET 0x30D00800ull /* RES1 bits, MMU and caches off (DDI 0487 D17.2.118) */
 
+/* Pointer authentication (FEAT_PAuth): the guest's keys are EL1 state, and its PAC
+ * instructions run untrapped (HCR_EL2.API, APK) only because we switch them. */
+static bool has_pauth(void)
+{
+	u64 isar1 = read_sysreg(id_aa64isar1_el1), isar2 = read_sysreg(S3_0_C0_C6_2);
+	return (isar1 & 0xFF000FF0) || (isar2 & 0xFF00);
+}
+
+#define PAUTH_KEYS(X) X(0, S3_0_C2_C1_0) X(1, S3_0_C2_C1_1) X(2, S3_0_C2_C1_2) X(3, S3_0_C2_C1_3) \
+	X(4, S3_0_C2_C2_0) X(5, S3_0_C2_C2_1) X(6, S3_0_C2_C2_2) X(7, S3_0_C2_C2_3) \
+	X(8, S3_0_C2_C3_0) X(9, S3_0_C2_C3_1)
+
 /* Guest HCR_EL2 (DDI 0487 D17.2.48): stage 2 (VM), physical interrupts and aborts to EL2
  * (IMO, FMO, AMO), set/way by VA (SWIO), broadcast TLB and barrier maintenance to the
- * inner shareable domain (FB, BSU), SMC traps (TSC), WFI traps (TWI), AArch64 EL1 (RW);
+ * inner shareable domain (FB, BSU), SMC traps (TSC), WFI traps (TWI), AArch64 EL1 (RW),
+ * ID register traps (TID3: the guest sees sanitised feature registers, id_regs.c);
  * WFE traps (TWE) only where vCPUs share the pCPU, as a spin-wait hint. */
 static u64 guest_hcr(struct vcpu *v)
 {
 	u64 hcr = BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(9) | (1ull << 10) | BIT(13) |
 		  BIT(19) | BIT(31);
+	if (has_pauth())
+		hcr |= BIT(40) | BIT(41); /* APK, API: keys and PAC instructions not trapped */
 	if (pcpus[v->pcpu].nvcpus > 1)
 		hcr |= BIT(14);
 	return hcr;
@@ -71,6 +86,11 @@ void arch_vcpu_load(struct vcpu *v)
 #define LOAD(f, r) write_sysreg(r, v->arch.el1.f);
 	EL1_REGS(LOAD)
 #undef LOAD
+#define LOAD_KEY(i, r) write_sysreg(r, v->arch.el1.pauth[i]);
+	if (has_pauth()) {
+		PAUTH_KEYS(LOAD_KEY)
+	}
+#undef LOAD_KEY
 	fpsimd_load(v->arch.fpsimd);
 	struct vm *vm = v->vm;
 	write_sysreg(vttbr_el2, (u64)(uintptr_t)vm->arch.s2_root | (u64)vm->arch.vmid << 48);
@@ -95,6 +115,11 @@ void arch_vcpu_put(struct vcpu *v)
 #define SAVE(f, r) v->arch.el1.f = read_sysreg(r);
 	EL1_REGS(SAVE)
 #undef SAVE
+#define SAVE_KEY(i, r) v->arch.el1.pauth[i] = read_sysreg(r);
+	if (has_pauth()) {
+		PAUTH_KEYS(SAVE_KEY)
+	}
+#undef SAVE_KEY
 	write_sysreg(cntv_ctl_el0, 0);
 	fpsimd_save(v->arch.fpsimd);
 	vgic_hw_put(v);
@@ -279,8 +304,9 @@ static bool handle_firmware_call(struct vcpu *v)
 		.pv_time = pv_has(v->vm->pv, PV_STEAL),
 	};
 	v->stats.exits[EXIT_HYPERCALL]++;
-	if (!smccc_call(&ops, v, v->arch.regs.x))
-		bad_access(v, "unknown SMCCC function", v->arch.regs.x[0], 0);
+	/* Unknown functions get NOT_SUPPORTED, as from any firmware: Linux probes a few
+	 * (TRNG_VERSION, the KVM vendor UID) on every boot, so they are not counted. */
+	smccc_call(&ops, v, v->arch.regs.x);
 	return v->state == VCPU_RUNNABLE && !vm_stopping(v->vm);
 }
 
@@ -316,6 +342,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			return RUN_STOPPED;
 		}
 		u64 esr = read_sysreg(esr_el2);
+		v->arch.last_esr = esr;
 		struct esr_exit e;
 		esr_decode(esr, &e);
 		switch (e.kind) {
@@ -382,16 +409,22 @@ bool arch_vcpu_wants_to_run(struct vcpu *v)
 
 u64 arch_vcpu_next_timer(struct vcpu *v)
 {
-	return v->state == VCPU_WAIT_SIPI ? 0 : vtimer_deadline(v);
+	return v->state == VCPU_WAIT_SIPI ? 0 : vtimer_deadline(v, arch_time_now());
 }
 
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 {
 	struct guest_regs *r = &v->arch.regs;
 	u64 dl = arch_vcpu_next_timer(v), now = arch_time_now();
-	snprintf(buf, n, "pc=%llx pstate=%llx x0=%llx x1=%llx lr=%llx power=%d irq-pending=%d timer-in=%lldus",
+	u64 exits = 0;
+	for (int k = 0; k < EXIT_KINDS; k++)
+		exits += v->stats.exits[k];
+	snprintf(buf, n, "pc=%llx pstate=%llx x0=%llx x1=%llx lr=%llx power=%d irq-pending=%d timer-in=%lldus "
+		 "exits=%llu last-esr=%llx injected=%llu",
 		 (unsigned long long)r->elr, (unsigned long long)r->spsr, (unsigned long long)r->x[0],
 		 (unsigned long long)r->x[1], (unsigned long long)r->x[30], v->arch.power,
 		 vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id),
-		 dl ? (long long)((s64)(dl - now) / (s64)(arch_time_hz / 1000000)) : -1ll);
+		 dl ? (long long)((s64)(dl - now) / (s64)(arch_time_hz / 1000000)) : -1ll,
+		 (unsigned long long)exits, (unsigned long long)v->arch.last_esr,
+		 (unsigned long long)v->stats.irqs_injected);
 }

@@ -36,12 +36,13 @@ void vtimer_sync(struct vcpu *v, u64 now)
 	}
 }
 
-u64 vtimer_deadline(struct vcpu *v)
+u64 vtimer_deadline(struct vcpu *v, u64 now)
 {
 	u64 ctl, cval;
 	timer_regs(v, &ctl, &cval);
-	if ((ctl & (CTL_ENABLE | CTL_IMASK)) != CTL_ENABLE)
+	/* Disabled, masked, or already due (then its line is high in the vGIC already and
+	 * nothing more is to be done at any time). */
+	if ((ctl & (CTL_ENABLE | CTL_IMASK)) != CTL_ENABLE || now - v->vm->arch.cntvoff >= cval)
 		return 0;
-	u64 t = cval + v->vm->arch.cntvoff;
-	return t ? t : 1;
+	return cval + v->vm->arch.cntvoff;
 }

@@ -9,6 +9,6 @@
 struct vcpu;
 
 void vtimer_sync(struct vcpu *v, u64 now);  /* feed the line to the vGIC */
-u64 vtimer_deadline(struct vcpu *v);        /* host counter value when it fires, 0: never */
+u64 vtimer_deadline(struct vcpu *v, u64 now); /* host counter value when it fires next, 0: none */
 
 #endif

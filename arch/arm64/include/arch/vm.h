@@ -19,6 +19,7 @@ struct el1_state {
 	u64 sctlr, ttbr0, ttbr1, tcr, mair, amair, vbar, contextidr, tpidr_el0, tpidrro_el0,
 	    tpidr_el1, sp_el0, sp_el1, elr_el1, spsr_el1, esr, far, afsr0, afsr1, par, cpacr,
 	    csselr, cntkctl, cntv_ctl, cntv_cval, mdscr;
+	u64 pauth[10];  /* pointer authentication keys APIA, APIB, APDA, APDB, APGA (lo, hi) */
 };
 
 struct arch_vcpu {
@@ -36,6 +37,7 @@ struct arch_vcpu {
 	bool suspend;          /* PSCI CPU_SUSPEND: wait like WFI */
 	u64 pvtime_ipa;        /* its DEN0057A stolen-time record */
 	u64 steal_published;
+	u64 last_esr;          /* of the last synchronous exit (for vm_dump) */
 };
 
 struct arch_vm {
