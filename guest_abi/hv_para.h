@@ -23,7 +23,7 @@ struct hv_guest_stats {
 	unsigned long long ipis_self;   /* SELF IPI register writes */
 	unsigned long long irqs_injected;
 	unsigned long long kicks;       /* host IPIs sent to make another pCPU look at a vCPU */
-	unsigned long long yields;      /* KVM_HC_SCHED_YIELD that switched to the target */
+	unsigned long long yields;      /* KVM_HC_SCHED_YIELD calls that took effect */
 	unsigned long long steal_ns;    /* time vCPUs were runnable but not running */
 };
 

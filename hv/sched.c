@@ -1,8 +1,12 @@
 /* Per-pCPU scheduling. Each pCPU owns a fixed list of vCPUs (placed before start) and
- * runs the runnable ones round robin, a time slice each when they share the pCPU. A
- * halted vCPU costs nothing: the pCPU sleeps in arch_idle() until a host interrupt (its
+ * gives the runnable ones turns round robin, a time slice each when they share the pCPU.
+ * A halted vCPU costs nothing: the pCPU sleeps in arch_idle() until a host interrupt (its
  * timer or a kick) arrives. Other pCPUs never touch a vCPU's state; they set
- * kick_pending (plus whatever atomic state the backend keeps) and kick. */
+ * kick_pending (plus whatever atomic state the backend keeps) and kick.
+ *
+ * Directed yield hands the rest of a turn to a preempted vCPU of the same VM, on this
+ * pCPU or another one: a VM can trade its own time between its vCPUs, never take another
+ * VM's. */
 #include "sched.h"
 #include "arch.h"
 #include "console.h"
@@ -15,6 +19,11 @@ static bool pcpu_idle[MAX_PCPUS];     /* sleeping in arch_idle() */
 static bool pcpu_in_guest[MAX_PCPUS]; /* running one of its vCPUs in guest mode */
 
 #define CONSOLE_POLL_US 2000
+
+static u64 us_to_ticks(u64 us)
+{
+	return arch_time_hz / 1000000 * us;
+}
 
 void sched_init(u32 n)
 {
@@ -94,25 +103,33 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 	return earliest;
 }
 
-static struct vcpu *pick_next(struct pcpu *p, u64 now, u64 *slice_end)
+/* The vCPU to run now: the one running in the current turn, a yield target that takes
+ * over the rest of it, or the next runnable one round robin after the turn's owner. */
+static struct vcpu *pick_next(struct pcpu *p, u64 now)
 {
-	struct vcpu *cur = p->current;
-	struct vcpu *y = p->yield_to;
-	p->yield_to = NULL;
-	if (y && y->state == VCPU_RUNNABLE) {
-		if (cur)
-			cur->stats.yields++;
-		*slice_end = now + arch_time_hz / 1000000 * SCHED_SLICE_US;
+	struct vcpu *turn = p->turn, *cur = p->current;
+	bool in_turn = turn && now < p->slice_end;
+	/* Posted by any pCPU (sched_yield_to) from a racy look: check it here, where the
+	 * state is known. A hint that does not hold now is dropped. */
+	struct vcpu *y = __atomic_exchange_n(&p->yield_to, NULL, __ATOMIC_ACQUIRE);
+	if (y && y->pcpu == p->id && y->state == VCPU_RUNNABLE && in_turn && y->vm == turn->vm)
 		return y;
-	}
-	if (cur && cur->state == VCPU_RUNNABLE && now < *slice_end)
+	/* cur is the turn's owner or the vCPU of its VM that a yield handed the turn to; the
+	 * owner gets the rest back when that one halts. */
+	if (in_turn && cur->state == VCPU_RUNNABLE)
 		return cur;
-	struct vcpu *start = cur && cur->rq_next ? cur->rq_next : p->runq;
+	if (in_turn && turn->state == VCPU_RUNNABLE)
+		return turn;
+	struct vcpu *start = turn && turn->rq_next ? turn->rq_next : p->runq;
 	struct vcpu *v = start;
 	do {
 		if (v->state == VCPU_RUNNABLE) {
-			if (v != cur)
-				*slice_end = now + arch_time_hz / 1000000 * SCHED_SLICE_US;
+			/* The turn's owner, runnable alone, runs on in its spent turn: a
+			 * vCPU that wakes up takes the pCPU at once. */
+			if (v != turn) {
+				p->turn = v;
+				p->slice_end = now + us_to_ticks(SCHED_SLICE_US);
+			}
 			return v;
 		}
 		v = v->rq_next ? v->rq_next : p->runq;
@@ -131,7 +148,6 @@ static u32 runnable_count(struct pcpu *p)
 NORETURN void sched_loop(void)
 {
 	struct pcpu *p = &pcpus[arch_pcpu_id()];
-	u64 slice_end = 0;
 	p->online = true;
 	for (;;) {
 		arch_irq_window();
@@ -140,13 +156,13 @@ NORETURN void sched_loop(void)
 		u64 now = arch_time_now();
 		u64 deadline = poll_vcpus(p, now);
 		if (p->id == 0)
-			deadline = MIN(deadline, now + arch_time_hz / 1000000 * CONSOLE_POLL_US);
+			deadline = MIN(deadline, now + us_to_ticks(CONSOLE_POLL_US));
 		if (!p->runq) {
 			arch_timer_arm(deadline == ~0ull ? 0 : deadline);
 			arch_idle();
 			continue;
 		}
-		struct vcpu *v = pick_next(p, now, &slice_end);
+		struct vcpu *v = pick_next(p, now);
 		if (!v) {
 			arch_timer_arm(deadline == ~0ull ? 0 : deadline);
 			__atomic_store_n(&pcpu_idle[p->id], true, __ATOMIC_SEQ_CST);
@@ -165,7 +181,7 @@ NORETURN void sched_loop(void)
 				arch_vcpu_put(prev);
 			}
 			arch_vcpu_load(v);
-			p->current = v;
+			__atomic_store_n(&p->current, v, __ATOMIC_RELAXED); /* read by sched_yield_to */
 			p->switches++;
 		}
 		if (v->wait_since) {
@@ -173,7 +189,7 @@ NORETURN void sched_loop(void)
 			v->wait_since = 0;
 		}
 		if (runnable_count(p) > 1)
-			deadline = MIN(deadline, slice_end);
+			deadline = MIN(deadline, p->slice_end);
 		arch_timer_arm(deadline == ~0ull ? 0 : deadline);
 		switch (arch_vcpu_run(v)) {
 		case RUN_HALTED:
@@ -207,10 +223,30 @@ void sched_left_guest(struct vcpu *v)
 
 bool sched_yield_to(struct vcpu *self, struct vcpu *target)
 {
-	if (target == self || target->pcpu != self->pcpu || target->state != VCPU_RUNNABLE)
+	struct pcpu *own = &pcpus[self->pcpu], *tp = &pcpus[target->pcpu];
+	/* Only to a preempted vCPU: runnable, and not running because its pCPU runs another
+	 * vCPU of its VM (the hint could not take another VM's turn). Read racily: the
+	 * target's pCPU owns all of it and checks again when it takes the hint. */
+	struct vcpu *running = __atomic_load_n(&tp->current, __ATOMIC_RELAXED);
+	if (target == self || __atomic_load_n(&target->state, __ATOMIC_RELAXED) != VCPU_RUNNABLE ||
+	    !running || running == target || running->vm != target->vm)
 		return false;
-	pcpus[self->pcpu].yield_to = target;
-	__atomic_store_n(&self->kick_pending, true, __ATOMIC_SEQ_CST); /* back to the scheduler */
+	/* Posters only fill an empty slot and only the owner empties it, so a hint handed
+	 * over is seen at the owner's next decision. A slot that already names another
+	 * vCPU means that one goes first: no-op. */
+	struct vcpu *none = NULL;
+	if (!__atomic_compare_exchange_n(&tp->yield_to, &none, target, false, __ATOMIC_RELEASE,
+					 __ATOMIC_RELAXED) && none != target)
+		return false;
+	self->stats.yields++;
+	if (tp != own) {
+		/* self most likely spins on the target: end its turn so that this pCPU runs
+		 * another vCPU meanwhile, if it has one. The kick makes the target's pCPU
+		 * decide now (the hint is stored before kick_pending). */
+		own->slice_end = arch_time_now();
+		vcpu_kick(target);
+	}
+	vcpu_kick(self); /* back to this pCPU's scheduler before the next guest entry */
 	return true;
 }
 

@@ -12,9 +12,11 @@ struct pcpu {
 	u32 id;
 	u32 apic_id;              /* firmware's id for this CPU (x86 APIC ID / arm64 MPIDR) */
 	struct vcpu *runq;        /* vCPUs placed on this pCPU (singly linked, fixed after start) */
-	struct vcpu *current;     /* the vCPU it runs or ran last */
+	struct vcpu *current;     /* the vCPU it runs or ran last (other pCPUs read it racily) */
 	u32 nvcpus;
-	struct vcpu *yield_to;    /* a vCPU of this pCPU asked to run this one next */
+	struct vcpu *turn;        /* whose round-robin turn it is (owner only) */
+	u64 slice_end;            /* when that turn ends (owner only) */
+	struct vcpu *yield_to;    /* run this vCPU next: set by any pCPU, taken by the owner */
 	bool online;
 	u64 idle_ticks, switches, kicks_received;
 };
@@ -26,8 +28,11 @@ void sched_init(u32 npcpus);       /* before any VM is created */
 void sched_place(struct vcpu *v);   /* put a vCPU on the least loaded pCPU (before start) */
 NORETURN void sched_loop(void);     /* the pCPU's loop; never returns */
 void sched_vm_gone(void);           /* a VM finished: power off when none is left */
-/* Directed yield (PV sched yield, pause loops): lets `target` run now in place of `self`
- * when both share this pCPU and the target is runnable; false (no-op) otherwise. */
+/* Directed yield (PV sched yield, pause loops), on self's pCPU while it runs self: when
+ * `target` is preempted (runnable, its pCPU running another vCPU of its VM), its pCPU
+ * runs it next for the rest of that turn, and self's pCPU moves on to another runnable
+ * vCPU if it has one. False (a no-op) otherwise: the target is self, running, not
+ * runnable, waits behind another VM's turn, or its pCPU already has a yield target. */
 bool sched_yield_to(struct vcpu *self, struct vcpu *target);
 /* Called by the backend right before and after guest mode: false means work is pending
  * for some vCPU of this pCPU (a kick) and the guest must not be entered now. */

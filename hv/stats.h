@@ -26,7 +26,7 @@ struct vcpu_stats {
 	u64 nmis_injected;
 	u64 ipi_fixed, ipi_nmi, ipi_init, ipi_sipi; /* IPI targets reached by this vCPU, by kind */
 	u64 ipi_icr, ipi_pv, ipi_self; /* by path: ICR writes, targets of the PV hypercall, self IPIs */
-	u64 yields;        /* directed yields that switched to the target */
+	u64 yields;        /* directed yields this vCPU made that took effect (handed over) */
 	u64 lazy_eois;     /* EOIs the guest did without an exit (PV EOI) */
 	u64 steal_ns;      /* time runnable but not running */
 	u64 kicks_sent;    /* host IPIs this vCPU's actions sent to other pCPUs */

@@ -1,0 +1,835 @@
+/* The scheduler (hv/sched.c) in a deterministic simulation of a whole machine, in one
+ * thread: a few pCPUs and VMs, simulated time (one tick is one nanosecond).
+ *
+ * Each vCPU follows a script: run guest code so long, halt, arm its timer, send an
+ * interrupt to another vCPU of its VM, yield to one. The real sched_loop() runs each
+ * pCPU. A pCPU that waits (in guest mode until its host timer, the end of the guest's
+ * run or a kick; asleep in arch_idle() until its timer or a kick) leaves sched_loop() by
+ * longjmp back to the driver, which always resumes the pCPU that continues first (the
+ * lowest id on a tie). Resuming finishes the wait as the code after it would (the
+ * backend's sched_left_guest() and its return to the scheduler; the idle path clearing
+ * pcpu_idle) and enters sched_loop() anew: its state lives in struct pcpu. So other
+ * pCPUs only act while a pCPU is in guest mode or asleep, with the flags that a real kick
+ * looks at, and every event happens at its own time.
+ *
+ * One liberty: where a guest's run ends with an exit the backend handles on its own (a
+ * hypercall, an interrupt sent, a halt), the simulated pCPU passes through the scheduler
+ * first, at the same instant, and the exit happens at the vCPU's next guest entry.
+ *
+ * Invariants checked all along: a pCPU only loads and runs its own vCPUs, and at every
+ * guest entry a vCPU's steal time equals the time the simulation saw it wait. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include "../../hv/sched.c"
+#include "test.h"
+
+#define US(x) ((u64)(x) * 1000)
+#define MS(x) ((u64)(x) * 1000000)
+#define NEVER (~0ull)
+#define T0 MS(1000)          /* time starts at 1 s: wait_since 0 means "not waiting" */
+#define AT(ms) (T0 + MS(ms))
+
+u64 arch_time_hz = 1000000000;
+
+/* ---- scripts ---- */
+
+enum op_kind { OP_RUN, OP_HALT, OP_TIMER, OP_KICK, OP_YIELD, OP_STOP };
+struct op {
+	enum op_kind kind;
+	u64 arg;
+};
+#define RUN(t) { OP_RUN, (t) }     /* guest code for t (NEVER: for good) */
+#define HALT { OP_HALT, 0 }        /* wait for an interrupt */
+#define TIMER(t) { OP_TIMER, (t) } /* arm its timer t from now */
+#define KICK(i) { OP_KICK, (i) }   /* an interrupt to vCPU i of its VM */
+#define YIELD(i) { OP_YIELD, (i) } /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
+#define STOP { OP_STOP, 0 }        /* power the VM off */
+/* A script starts over when it ends. */
+#define SCRIPT(v, ...)                                                       \
+	do {                                                                 \
+		static const struct op ops_[] = { __VA_ARGS__ };             \
+		set_script(v, ops_, ARRAY_SIZE(ops_));                       \
+	} while (0)
+
+/* ---- the machine ---- */
+
+struct sim_vcpu {
+	struct vcpu v;             /* first: S(v) finds the rest */
+	const struct op *script;
+	u32 nops, pc;
+	u64 left;                  /* of the RUN at pc */
+	bool irq;                  /* an interrupt is pending (a kick or its timer) */
+	u64 timer;                 /* its timer (0: none) */
+	bool halted;               /* the guest waits in HALT */
+	u64 ran;                   /* time in guest mode */
+	u64 ready_since;           /* runnable out of guest mode since (0: not waiting) */
+	u64 waited;                /* the sum of those waits */
+	u32 yields_refused;
+};
+
+enum wait { READY, IN_GUEST, ASLEEP }; /* READY: to start, or running now */
+struct sim_pcpu {
+	enum wait wait;
+	u64 wake;                  /* when it goes on (NEVER: not until kicked) */
+	u64 since;                 /* in guest mode or asleep since */
+	struct vcpu *guest;        /* the vCPU in guest mode */
+	u64 timer;                 /* the armed host timer (0: none) */
+	struct vcpu *loaded;
+	u64 asleep;                /* time in arch_idle() */
+	u64 last_pass;             /* livelock guard: loop passes at one instant */
+	u32 passes;
+};
+
+struct run {
+	u64 t;
+	u32 cpu;
+	struct vcpu *v;
+};
+
+static struct {
+	u64 now;
+	u32 cpu;                   /* the pCPU being simulated */
+	jmp_buf escape;            /* back to the driver: that pCPU waits */
+	struct sim_pcpu pcpu[MAX_PCPUS];
+	struct vm vms[4];
+	struct sim_vcpu vcpus[16];
+	u32 nvms, nvcpus;
+	struct run runs[16384];    /* every arch_vcpu_run(), in order */
+	u32 nruns;
+	u32 errors;                /* broken invariants (the first ones printed) */
+	bool powered_off;
+} sim;
+
+static struct sim_vcpu *S(struct vcpu *v)
+{
+	return (struct sim_vcpu *)v;
+}
+
+static struct sim_pcpu *here(void)
+{
+	return &sim.pcpu[sim.cpu];
+}
+
+PRINTF_LIKE(1, 2) static void sim_error(const char *fmt, ...)
+{
+	if (sim.errors++ >= 10)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "t=%+lldns pcpu%u: ", (long long)(sim.now - T0), sim.cpu);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static NORETURN void halt_machine(void)
+{
+	for (u32 i = 0; i < MAX_PCPUS; i++)
+		sim.pcpu[i].wake = NEVER;
+	longjmp(sim.escape, 1);
+}
+
+static u64 timer_wake(struct sim_pcpu *c)
+{
+	return c->timer ? MAX(c->timer, sim.now) : NEVER;
+}
+
+/* In guest mode until `end`, the host timer or a kick. */
+static NORETURN void in_guest(struct vcpu *v, u64 end)
+{
+	struct sim_pcpu *c = here();
+	c->wait = IN_GUEST;
+	c->guest = v;
+	c->since = sim.now;
+	c->wake = MIN(end, timer_wake(c));
+	longjmp(sim.escape, 1);
+}
+
+static void set_script(struct vcpu *v, const struct op *ops, u32 n)
+{
+	struct sim_vcpu *s = S(v);
+	s->script = ops;
+	s->nops = n;
+	s->pc = 0;
+	s->left = ops[0].kind == OP_RUN ? ops[0].arg : 0;
+}
+
+static void next_op(struct sim_vcpu *s)
+{
+	s->pc = (s->pc + 1) % s->nops;
+	s->left = s->script[s->pc].kind == OP_RUN ? s->script[s->pc].arg : 0;
+}
+
+static void raise_irq(struct sim_vcpu *s)
+{
+	if (s->halted && !s->irq)
+		s->ready_since = sim.now; /* woken: waits from now until it runs */
+	s->irq = true;
+}
+
+/* Resumes a waiting pCPU at its wake time. */
+static void resume(u32 cpu)
+{
+	struct sim_pcpu *c = &sim.pcpu[cpu];
+	sim.cpu = cpu;
+	sim.now = c->wake;
+	if (c->timer && c->timer <= sim.now)
+		c->timer = 0; /* it fired */
+	if (c->wait == IN_GUEST) {
+		/* The guest exits: as arch_vcpu_run() returning RUN_PREEMPTED. */
+		struct sim_vcpu *s = S(c->guest);
+		u64 t = sim.now - c->since;
+		s->ran += t;
+		if (s->left != NEVER)
+			s->left -= t;
+		if (!s->left)
+			next_op(s);
+		s->ready_since = sim.now;
+		sched_left_guest(c->guest);
+	} else if (c->wait == ASLEEP) {
+		c->asleep += sim.now - c->since;
+		__atomic_store_n(&pcpu_idle[cpu], false, __ATOMIC_SEQ_CST); /* after arch_idle() */
+	}
+	c->wait = READY;
+	c->wake = NEVER;
+	if (!setjmp(sim.escape))
+		sched_loop();
+}
+
+/* Runs the machine up to `end` (the events before it). */
+static void run_until(u64 end)
+{
+	for (;;) {
+		u32 next = 0;
+		for (u32 i = 1; i < npcpus; i++)
+			if (sim.pcpu[i].wake < sim.pcpu[next].wake)
+				next = i;
+		if (sim.pcpu[next].wake >= end)
+			break;
+		resume(next);
+	}
+	sim.now = end;
+}
+
+static void machine(u32 n)
+{
+	memset(&sim, 0, sizeof sim);
+	memset(pcpus, 0, sizeof pcpus);
+	memset(pcpu_idle, 0, sizeof pcpu_idle);
+	memset(pcpu_in_guest, 0, sizeof pcpu_in_guest);
+	vms_alive = 0;
+	sched_init(n);
+	sim.now = T0;
+	for (u32 i = 0; i < n; i++)
+		sim.pcpu[i].wake = T0;
+}
+
+/* A VM of n vCPUs placed by the scheduler, runnable and busy for good. */
+static struct vm *vm_new(u32 n)
+{
+	static const struct op busy[] = { RUN(NEVER) };
+	struct vm *vm = &sim.vms[sim.nvms];
+	vm->id = sim.nvms++;
+	vm->nvcpus = n;
+	for (u32 i = 0; i < n; i++) {
+		struct sim_vcpu *s = &sim.vcpus[sim.nvcpus++];
+		s->v.vm = vm;
+		s->v.id = i;
+		s->v.state = VCPU_RUNNABLE;
+		set_script(&s->v, busy, ARRAY_SIZE(busy));
+		vm->vcpus[i] = &s->v;
+		sched_place(&s->v);
+	}
+	return vm;
+}
+
+/* A vCPU that starts halted, waiting for an interrupt. */
+static void start_halted(struct vcpu *v)
+{
+	v->state = VCPU_HALTED;
+	S(v)->halted = true;
+}
+
+/* Time in guest mode so far. */
+static u64 ran(struct vcpu *v)
+{
+	struct sim_pcpu *c = &sim.pcpu[v->pcpu];
+	return S(v)->ran + (c->wait == IN_GUEST && c->guest == v ? sim.now - c->since : 0);
+}
+
+static u64 asleep(u32 cpu)
+{
+	struct sim_pcpu *c = &sim.pcpu[cpu];
+	return c->asleep + (c->wait == ASLEEP ? sim.now - c->since : 0);
+}
+
+/* The vCPU that pCPU `cpu` ran first at or after t (NULL: none), and when. */
+static struct vcpu *first_run(u32 cpu, u64 t, u64 *when)
+{
+	*when = 0;
+	for (u32 i = 0; i < sim.nruns; i++)
+		if (sim.runs[i].cpu == cpu && sim.runs[i].t >= t) {
+			*when = sim.runs[i].t;
+			return sim.runs[i].v;
+		}
+	return NULL;
+}
+
+/* The vCPU that pCPU `cpu` ran last at or before t, once it decided at t (NULL: none). */
+static struct vcpu *running(u32 cpu, u64 t)
+{
+	struct vcpu *v = NULL;
+	for (u32 i = 0; i < sim.nruns && sim.runs[i].t <= t; i++)
+		if (sim.runs[i].cpu == cpu)
+			v = sim.runs[i].v;
+	return v;
+}
+
+/* Outside any pCPU: a host interrupt to `cpu` now. */
+static void interrupt(u32 cpu)
+{
+	sim.pcpu[cpu].wake = MIN(sim.pcpu[cpu].wake, sim.now);
+}
+
+static void settle(void)
+{
+	CHECK_EQ(sim.errors, 0);
+}
+
+/* ---- the backend and the rest of the hypervisor, as sched.c sees them ---- */
+
+u32 arch_pcpu_id(void)
+{
+	return sim.cpu;
+}
+
+u64 arch_time_now(void)
+{
+	return sim.now;
+}
+
+void arch_timer_arm(u64 deadline)
+{
+	here()->timer = deadline;
+}
+
+void arch_send_kick(u32 cpu)
+{
+	struct sim_pcpu *c = &sim.pcpu[cpu];
+	pcpus[cpu].kicks_received++;
+	if (c->wait != READY)
+		c->wake = MIN(c->wake, sim.now); /* leaves guest mode or wakes up now */
+}
+
+/* Asleep until the host timer or a kick. */
+void arch_idle(void)
+{
+	struct sim_pcpu *c = here();
+	c->wait = ASLEEP;
+	c->since = sim.now;
+	c->wake = timer_wake(c);
+	longjmp(sim.escape, 1);
+}
+
+/* Called once per loop pass: no pass may repeat without end at one instant. */
+void arch_irq_window(void)
+{
+	struct sim_pcpu *c = here();
+	if (c->last_pass != sim.now) {
+		c->last_pass = sim.now;
+		c->passes = 0;
+	} else if (++c->passes > 1000) {
+		sim_error("livelock: the loop makes no progress");
+		halt_machine();
+	}
+}
+
+NORETURN void arch_power_off(void)
+{
+	sim.powered_off = true;
+	halt_machine();
+}
+
+void arch_vcpu_poll(struct vcpu *v, u64 now)
+{
+	struct sim_vcpu *s = S(v);
+	if (s->timer && s->timer <= now) {
+		s->timer = 0;
+		raise_irq(s);
+	}
+}
+
+bool arch_vcpu_wants_to_run(struct vcpu *v)
+{
+	return S(v)->irq;
+}
+
+u64 arch_vcpu_next_timer(struct vcpu *v)
+{
+	return S(v)->timer;
+}
+
+void arch_vcpu_load(struct vcpu *v)
+{
+	if (v->pcpu != sim.cpu)
+		sim_error("loads vcpu%u of VM %u, a vCPU of pcpu%u", v->id, v->vm->id, v->pcpu);
+	here()->loaded = v;
+}
+
+void arch_vcpu_put(struct vcpu *v)
+{
+	if (here()->loaded != v)
+		sim_error("puts vcpu%u of VM %u, which it has not loaded", v->id, v->vm->id);
+	here()->loaded = NULL;
+}
+
+static void entered_guest(struct sim_vcpu *s)
+{
+	if (s->ready_since) {
+		s->waited += sim.now - s->ready_since;
+		s->ready_since = 0;
+	}
+	if (s->v.stats.steal_ns != s->waited)
+		sim_error("vcpu%u of VM %u: steal %llu ns, waited %llu ns", s->v.id, s->v.vm->id,
+			  (unsigned long long)s->v.stats.steal_ns, (unsigned long long)s->waited);
+	s->irq = false; /* delivered */
+	s->halted = false;
+}
+
+/* As the backend's loop (arch/x86/svm/svm.c): exits that need no scheduler are handled
+ * here, and a kick for this pCPU sends the vCPU back to the scheduler. */
+enum run_result arch_vcpu_run(struct vcpu *v)
+{
+	struct sim_vcpu *s = S(v);
+	if (sim.nruns < ARRAY_SIZE(sim.runs))
+		sim.runs[sim.nruns++] = (struct run){ sim.now, sim.cpu, v };
+	else
+		sim_error("the run log is full");
+	if (v->pcpu != sim.cpu || here()->loaded != v || v->state != VCPU_RUNNABLE)
+		sim_error("runs vcpu%u of VM %u (pcpu%u, state %d), not a runnable vCPU it loaded",
+			  v->id, v->vm->id, v->pcpu, v->state);
+	for (;;) {
+		if (!sched_enter_guest(v)) {
+			s->ready_since = sim.now;
+			return RUN_PREEMPTED;
+		}
+		entered_guest(s);
+		const struct op *op = &s->script[s->pc];
+		if (op->kind == OP_RUN)
+			in_guest(v, s->left == NEVER ? NEVER : sim.now + s->left);
+		sched_left_guest(v);
+		next_op(s);
+		switch (op->kind) {
+		case OP_RUN:
+			break;
+		case OP_HALT:
+			s->halted = true;
+			return RUN_HALTED;
+		case OP_TIMER:
+			s->timer = sim.now + op->arg;
+			break;
+		case OP_KICK: {
+			struct vcpu *t = v->vm->vcpus[op->arg];
+			raise_irq(S(t));
+			vcpu_kick(t);
+			break;
+		}
+		case OP_YIELD:
+			if (!sched_yield_to(v, v->vm->vcpus[op->arg]))
+				s->yields_refused++;
+			break;
+		case OP_STOP: /* vm_request_stop() */
+			v->vm->stop_reason = VM_POWEROFF;
+			for (u32 i = 0; i < v->vm->nvcpus; i++)
+				vcpu_kick(v->vm->vcpus[i]);
+			break;
+		}
+	}
+}
+
+bool vm_stopping(const struct vm *vm)
+{
+	return vm->stop_reason != VM_RUNNING;
+}
+
+void vm_vcpu_stopped(struct vcpu *v)
+{
+	if (++v->vm->vcpus_stopped == v->vm->nvcpus)
+		sched_vm_gone();
+}
+
+void console_poll_input(void)
+{
+}
+
+void printk(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* ---- tests ---- */
+
+static void test_placement(void)
+{
+	machine(3);
+	struct vm *a = vm_new(2);
+	vm_new(3);
+	vm_new(1);
+	for (u32 i = 0; i < 3; i++) {
+		u32 n = 0;
+		for (struct vcpu *v = pcpus[i].runq; v; v = v->rq_next, n++)
+			CHECK_EQ(v->pcpu, i);
+		CHECK_EQ(pcpus[i].nvcpus, 2);
+		CHECK_EQ(n, 2);
+	}
+	CHECK(a->vcpus[0]->pcpu != a->vcpus[1]->pcpu);
+	CHECK_EQ(vms_alive, 3);
+
+	/* More pCPUs than vCPUs: one each. */
+	machine(4);
+	a = vm_new(2);
+	CHECK(a->vcpus[0]->pcpu != a->vcpus[1]->pcpu);
+	CHECK_EQ(pcpus[a->vcpus[0]->pcpu].nvcpus, 1);
+	CHECK_EQ(pcpus[a->vcpus[1]->pcpu].nvcpus, 1);
+	settle();
+}
+
+/* Two busy vCPUs on one pCPU take turns of 5 ms. */
+static void test_round_robin(void)
+{
+	machine(1);
+	struct vm *vm = vm_new(2);
+	struct vcpu *a = vm->vcpus[0], *b = vm->vcpus[1];
+	run_until(AT(100));
+	CHECK_EQ(ran(a), MS(50));
+	CHECK_EQ(ran(b), MS(50));
+	CHECK_EQ(pcpus[0].switches, 20);
+	u32 wrong = 0;
+	for (u32 k = 0; k < 20; k++)
+		wrong += running(0, AT(5 * k)) != (k % 2 ? b : a) ||
+			 (k && running(0, AT(5 * k) - 1) != (k % 2 ? a : b));
+	CHECK_EQ(wrong, 0);
+	/* Each waited 5 ms before each of its turns but the first. */
+	CHECK_EQ(a->stats.steal_ns, MS(45));
+	CHECK_EQ(b->stats.steal_ns, MS(45));
+	CHECK_EQ(pcpus[0].idle_ticks, 0);
+	settle();
+}
+
+/* A halted vCPU gets no turn, and a pCPU with nothing runnable sleeps. */
+static void test_halted_costs_nothing(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(3); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1 */
+	CHECK_EQ(vm->vcpus[2]->pcpu, 0);
+	start_halted(vm->vcpus[1]);
+	start_halted(vm->vcpus[2]);
+	run_until(AT(100));
+	CHECK_EQ(ran(vm->vcpus[0]), MS(100));
+	CHECK_EQ(ran(vm->vcpus[1]), 0);
+	CHECK_EQ(ran(vm->vcpus[2]), 0);
+	CHECK_EQ(pcpus[0].switches, 1);
+	CHECK_EQ(vm->vcpus[0]->stats.steal_ns, 0);
+	CHECK_EQ(pcpus[1].idle_ticks, 1); /* one sleep, never woken */
+	CHECK_EQ(asleep(1), MS(100));
+	CHECK_EQ(sim.nruns, 50); /* vcpu0 at 0 ms and after each console poll (2 ms) */
+	settle();
+}
+
+/* An interrupt from another pCPU wakes a halted vCPU and its sleeping pCPU at once. */
+static void test_wake_by_kick(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(2);
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1];
+	SCRIPT(v0, RUN(MS(10)), KICK(1), RUN(NEVER));
+	SCRIPT(v1, RUN(MS(3)), HALT);
+	start_halted(v1);
+	run_until(AT(100));
+	u64 when;
+	CHECK(first_run(1, T0, &when) == v1);
+	CHECK_EQ(when, AT(10));
+	CHECK_EQ(ran(v1), MS(3));
+	CHECK_EQ(v1->stats.wakeups, 1);
+	CHECK_EQ(v1->stats.steal_ns, 0);
+	CHECK_EQ(v0->stats.kicks_sent, 1);
+	CHECK_EQ(pcpus[1].kicks_received, 1);
+	CHECK_EQ(asleep(1), MS(97));
+	CHECK_EQ(v1->state, VCPU_HALTED);
+	settle();
+}
+
+/* A halted vCPU's timer wakes it on time, with no kick. */
+static void test_wake_by_timer(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(2);
+	struct vcpu *v1 = vm->vcpus[1];
+	SCRIPT(v1, TIMER(MS(7)), HALT, RUN(MS(2)), HALT);
+	run_until(AT(100));
+	u64 when;
+	CHECK(first_run(1, T0 + 1, &when) == v1);
+	CHECK_EQ(when, AT(7));
+	CHECK_EQ(ran(v1), MS(2));
+	CHECK_EQ(v1->stats.wakeups, 1);
+	CHECK_EQ(pcpus[1].kicks_received, 0);
+	CHECK_EQ(pcpus[1].idle_ticks, 2);
+	CHECK_EQ(asleep(1), MS(98));
+	settle();
+}
+
+/* Steal time is the time a runnable vCPU waited for its pCPU. */
+static void test_steal(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(3); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1 */
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1], *v2 = vm->vcpus[2];
+	SCRIPT(v1, RUN(MS(2)), KICK(2), RUN(NEVER));
+	SCRIPT(v2, RUN(MS(1)), HALT);
+	start_halted(v2);
+	run_until(AT(20));
+	/* Woken at 2 ms in vcpu0's turn, vcpu2 waits for the turn to end at 5 ms. */
+	CHECK_EQ(pcpus[0].kicks_received, 1);
+	CHECK(running(0, AT(5) - 1) == v0);
+	CHECK(running(0, AT(5)) == v2);
+	CHECK_EQ(v2->stats.steal_ns, MS(3));
+	CHECK_EQ(v0->stats.steal_ns, MS(1)); /* back at 6 ms, when vcpu2 halted */
+	CHECK_EQ(ran(v0), MS(19));
+	CHECK_EQ(v1->stats.kicks_sent, 1);
+	settle();
+}
+
+/* Same pCPU: the target runs at once, for the rest of the caller's turn. */
+static void test_yield_same_pcpu(void)
+{
+	machine(1);
+	struct vm *vm = vm_new(2);
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1];
+	SCRIPT(v0, RUN(MS(1)), YIELD(1), RUN(NEVER));
+	run_until(AT(12));
+	CHECK(running(0, AT(1) - 1) == v0);
+	CHECK(running(0, AT(1)) == v1);
+	CHECK(running(0, AT(10) - 1) == v1); /* vcpu1's own turn follows: 5-10 ms */
+	CHECK(running(0, AT(10)) == v0);
+	CHECK_EQ(v0->stats.yields, 1);
+	CHECK_EQ(v1->stats.yields, 0);
+	CHECK_EQ(v0->stats.kicks_sent, 0);
+	CHECK_EQ(v0->stats.steal_ns, MS(9));
+	CHECK_EQ(pcpus[0].switches, 3);
+	settle();
+}
+
+/* Another pCPU: the target's pCPU runs the target at its next decision, right away,
+ * and the caller's pCPU moves on to its other vCPU. */
+static void test_yield_other_pcpu(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(4); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1, vcpu3 */
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1], *v2 = vm->vcpus[2], *v3 = vm->vcpus[3];
+	CHECK(v0->pcpu == 0 && v2->pcpu == 0 && v1->pcpu == 1 && v3->pcpu == 1);
+	SCRIPT(v0, RUN(MS(1)), YIELD(3), RUN(NEVER));
+	run_until(AT(11));
+	CHECK(running(1, AT(1) - 1) == v1);
+	CHECK(running(1, AT(1)) == v3);
+	CHECK(running(0, AT(1)) == v2);
+	CHECK_EQ(v0->stats.yields, 1);
+	CHECK_EQ(v0->stats.kicks_sent, 1);
+	CHECK_EQ(pcpus[1].kicks_received, 1);
+	/* vcpu3 has the rest of vcpu1's turn, then its own; vcpu1 waited all along. */
+	CHECK(running(1, AT(10) - 1) == v3);
+	CHECK(running(1, AT(10)) == v1);
+	CHECK_EQ(v1->stats.steal_ns, MS(9));
+	CHECK_EQ(ran(v3), MS(9));
+	/* vcpu2 has its turn, 1-6 ms, then vcpu0 the next one. */
+	CHECK(running(0, AT(6) - 1) == v2);
+	CHECK(running(0, AT(6)) == v0);
+	CHECK_EQ(v0->stats.steal_ns, MS(5));
+	settle();
+}
+
+/* A caller alone on its pCPU runs on: nothing else could use the pCPU. */
+static void test_yield_caller_alone(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(3); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1 */
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1], *v2 = vm->vcpus[2];
+	SCRIPT(v1, RUN(MS(1)), YIELD(2), RUN(NEVER));
+	run_until(AT(4));
+	CHECK(running(0, AT(1)) == v2);
+	CHECK_EQ(v1->stats.yields, 1);
+	CHECK_EQ(ran(v1), MS(4));
+	CHECK_EQ(pcpus[1].switches, 1);
+	CHECK_EQ(ran(v0), MS(1));
+	settle();
+}
+
+/* No-ops: a running target, a halted one, the caller itself. */
+static void test_yield_noop(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(3); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1 */
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1], *v2 = vm->vcpus[2];
+	SCRIPT(v1, RUN(MS(1)), YIELD(0), RUN(MS(1)), YIELD(1), RUN(NEVER));
+	SCRIPT(v0, RUN(MS(2)), YIELD(2), RUN(NEVER));
+	start_halted(v2);
+	run_until(AT(10));
+	CHECK_EQ(S(v1)->yields_refused, 2); /* vcpu0 running at 1 ms; itself at 2 ms */
+	CHECK_EQ(S(v0)->yields_refused, 1); /* vcpu2 halted */
+	CHECK_EQ(v0->stats.yields + v1->stats.yields, 0);
+	CHECK_EQ(v0->stats.kicks_sent + v1->stats.kicks_sent, 0);
+	CHECK_EQ(pcpus[0].switches + pcpus[1].switches, 2);
+	CHECK_EQ(ran(v0), MS(10));
+	CHECK_EQ(ran(v1), MS(10));
+	CHECK_EQ(v2->state, VCPU_HALTED);
+	settle();
+}
+
+/* A target waiting behind another VM's turn stays there: a no-op. */
+static void test_yield_behind_other_vm(void)
+{
+	machine(2);
+	struct vm *a = vm_new(2), *b = vm_new(1); /* pcpu0: a0; pcpu1: a1, b0 */
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *b0 = b->vcpus[0];
+	CHECK(a0->pcpu == 0 && a1->pcpu == 1 && b0->pcpu == 1);
+	SCRIPT(a0, RUN(MS(6)), YIELD(1), RUN(NEVER));
+	run_until(AT(11));
+	CHECK_EQ(S(a0)->yields_refused, 1);
+	CHECK_EQ(a0->stats.yields, 0);
+	CHECK_EQ(pcpus[1].kicks_received, 0);
+	CHECK_EQ(ran(b0), MS(5)); /* its whole turn, 5-10 ms */
+	CHECK(running(1, AT(10) - 1) == b0);
+	CHECK(running(1, AT(10)) == a1);
+	settle();
+}
+
+/* A hint is checked by the pCPU that takes it: a vCPU of another pCPU, one of another
+ * VM than the turn's or a halted one is dropped, and the turn goes on. */
+static void test_yield_hint_checked_by_owner(void)
+{
+	machine(2);
+	struct vm *a = vm_new(4), *b = vm_new(1); /* pcpu0: a0, a2; pcpu1: a1, a3, b0 */
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *a2 = a->vcpus[2], *a3 = a->vcpus[3];
+	struct vcpu *b0 = b->vcpus[0];
+	CHECK(a0->pcpu == 0 && a2->pcpu == 0 && a1->pcpu == 1 && a3->pcpu == 1 && b0->pcpu == 1);
+	start_halted(a3);
+	struct vcpu *bad[] = { a2, b0, a3 };
+	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
+		run_until(AT(1 + i));
+		pcpus[1].yield_to = bad[i]; /* as if posted there from a racy look */
+		interrupt(1);
+		run_until(AT(1 + i) + 1);
+		CHECK(running(1, AT(1 + i)) == a1);
+		CHECK(pcpus[1].yield_to == NULL);
+	}
+	run_until(AT(10));
+	CHECK_EQ(ran(a1), MS(5));
+	CHECK_EQ(ran(b0), MS(5));
+	CHECK_EQ(ran(a0) + ran(a2), MS(10));
+	settle();
+}
+
+/* Yields from two pCPUs to a third at once: the first target goes first and a yield to
+ * another one is refused; yields to the same target all count. */
+static void test_yield_two_callers(void)
+{
+	machine(3);
+	struct vm *vm = vm_new(9);
+	struct vcpu **v = vm->vcpus;
+	u32 wrong = 0;
+	for (u32 i = 0; i < 9; i++)
+		wrong += v[i]->pcpu != i % 3;
+	CHECK_EQ(wrong, 0);
+	SCRIPT(v[0], RUN(MS(1)), YIELD(5), RUN(NEVER));
+	SCRIPT(v[1], RUN(MS(1)), YIELD(8), RUN(MS(1)), YIELD(8), RUN(NEVER));
+	SCRIPT(v[3], RUN(MS(1)), YIELD(8), RUN(NEVER)); /* its turn on pcpu0 starts at 1 ms */
+	run_until(AT(3));
+	CHECK(running(2, AT(1) - 1) == v[2]);
+	CHECK(running(2, AT(1)) == v[5]);
+	CHECK(running(2, AT(2)) == v[8]);
+	CHECK_EQ(v[0]->stats.yields, 1);
+	CHECK_EQ(S(v[1])->yields_refused, 1);
+	CHECK_EQ(v[1]->stats.yields, 1);
+	CHECK_EQ(v[3]->stats.yields, 1);
+	settle();
+}
+
+/* Two vCPUs of a VM yielding to each other trade their own turns only: the other VM on
+ * their pCPU keeps its share. */
+static void test_yield_ping_pong_is_fair(void)
+{
+	machine(1);
+	struct vm *a = vm_new(2), *b = vm_new(1);
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *b0 = b->vcpus[0];
+	SCRIPT(a0, RUN(US(130)), YIELD(1));
+	SCRIPT(a1, RUN(US(170)), YIELD(0));
+	run_until(AT(150));
+	CHECK_EQ(ran(b0), MS(50));
+	CHECK_EQ(ran(a0) + ran(a1), MS(100));
+	CHECK(a0->stats.yields > 300 && a1->stats.yields > 300);
+	CHECK_EQ(S(a0)->yields_refused + S(a1)->yields_refused, 0);
+	settle();
+}
+
+/* Yields from other pCPUs hand a VM's turn to its lock holder but cannot take the
+ * target's pCPU from another VM. */
+static void test_yield_cross_pcpu_is_fair(void)
+{
+	machine(2);
+	struct vm *a = vm_new(4), *b = vm_new(1); /* pcpu0: a0, a2; pcpu1: a1, a3, b0 */
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *a2 = a->vcpus[2], *a3 = a->vcpus[3];
+	struct vcpu *b0 = b->vcpus[0];
+	SCRIPT(a0, RUN(US(50)), YIELD(3));
+	SCRIPT(a2, RUN(US(70)), YIELD(3));
+	run_until(AT(150));
+	CHECK_EQ(ran(b0), MS(50));
+	CHECK_EQ(ran(a1) + ran(a3), MS(100));
+	CHECK_EQ(ran(a0) + ran(a2), MS(150));
+	CHECK(a0->stats.yields + a2->stats.yields >= 10); /* at least once per turn of a1 */
+	CHECK_EQ(pcpus[1].kicks_received, a0->stats.yields + a2->stats.yields);
+	settle();
+}
+
+/* A stopping VM's vCPUs leave their pCPUs; when the last VM is gone, power off. */
+static void test_vm_stop(void)
+{
+	machine(3);
+	struct vm *a = vm_new(2), *b = vm_new(1); /* pcpu0: a0; pcpu1: a1; pcpu2: b0 */
+	CHECK_EQ(b->vcpus[0]->pcpu, 2);
+	SCRIPT(a->vcpus[0], RUN(MS(10)), STOP);
+	SCRIPT(b->vcpus[0], RUN(MS(30)), STOP);
+	run_until(AT(20));
+	CHECK_EQ(a->vcpus[0]->state, VCPU_STOPPED);
+	CHECK_EQ(a->vcpus[1]->state, VCPU_STOPPED);
+	CHECK_EQ(ran(a->vcpus[1]), MS(10));
+	CHECK_EQ(vms_alive, 1);
+	CHECK(!sim.powered_off);
+	CHECK_EQ(asleep(1), MS(10));
+	run_until(AT(40));
+	CHECK(sim.powered_off);
+	CHECK_EQ(vms_alive, 0);
+	settle();
+}
+
+int main(void)
+{
+	test_placement();
+	test_round_robin();
+	test_halted_costs_nothing();
+	test_wake_by_kick();
+	test_wake_by_timer();
+	test_steal();
+	test_yield_same_pcpu();
+	test_yield_other_pcpu();
+	test_yield_caller_alone();
+	test_yield_noop();
+	test_yield_behind_other_vm();
+	test_yield_hint_checked_by_owner();
+	test_yield_two_callers();
+	test_yield_ping_pong_is_fair();
+	test_yield_cross_pcpu_is_fair();
+	test_vm_stop();
+	return test_summary();
+}
