@@ -14,6 +14,7 @@ ARCH_DIR := arch/x86
 CC := gcc
 LD := ld
 OBJCOPY := objcopy
+OBJDUMP := objdump
 EFI_INC := -I/usr/include/efi -I/usr/include/efi/x86_64
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
 EFI_LDS := linker.ld
@@ -27,6 +28,7 @@ ARCH_DIR := arch/arm64
 CC := aarch64-linux-gnu-gcc
 LD := aarch64-linux-gnu-ld
 OBJCOPY := aarch64-linux-gnu-objcopy
+OBJDUMP := aarch64-linux-gnu-objdump
 GNUEFI := build/gnu-efi-arm64/usr
 EFI_INC := -I$(GNUEFI)/include/efi -I$(GNUEFI)/include/efi/aarch64
 EFI_CRT0 := $(GNUEFI)/lib/crt0-efi-aarch64.o
@@ -69,8 +71,10 @@ $(BUILD)/%.S.o: %.S $(HDRS)
 	@echo "  AS $<"
 	@$(CC) $(CFLAGS) -D__ASSEMBLY__ -c $< -o $@
 
-$(BUILD)/hv.so: $(OBJS) Makefile $(EFI_LDS)
-	$(LD) -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined -T $(EFI_LDS) $(EFI_CRT0) $(OBJS) -o $@ $(EFI_LIBS)
+$(BUILD)/hv.so: $(OBJS) Makefile $(EFI_LDS) scripts/check-no-fp.sh
+	$(LD) -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined -T $(EFI_LDS) $(EFI_CRT0) $(OBJS) -o $@.tmp $(EFI_LIBS)
+	@scripts/check-no-fp.sh $(OBJDUMP) $@.tmp || { echo "the hypervisor must not use FP/SIMD registers (they hold the guest's)"; exit 1; }
+	@mv $@.tmp $@
 
 $(BUILD)/hv.efi: $(BUILD)/hv.so
 	$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j '.rel.*' \

@@ -5,18 +5,6 @@
 
 #define NONE UINT64_MAX
 
-/* No __builtin_popcountll: without -mpopcnt it becomes a libgcc call. */
-static u64 popcount64(u64 x)
-{
-	x = x - ((x >> 1) & 0x5555555555555555ull);
-	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	x += x >> 8;
-	x += x >> 16;
-	x += x >> 32;
-	return x & 0x7f;
-}
-
 static u64 words(u64 npages)
 {
 	return ALIGN_UP(npages, 64) / 64;

@@ -32,4 +32,17 @@ typedef int64_t s64;
 #define NORETURN __attribute__((noreturn))
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
+/* Set bits in x. Not __builtin_popcountll: that becomes a libgcc call, which on x86
+ * without -mpopcnt is slow and on arm64 uses the SIMD registers, which hold the guest's. */
+static inline u32 popcount64(u64 x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	x += x >> 8;
+	x += x >> 16;
+	x += x >> 32;
+	return (u32)(x & 0x7f);
+}
+
 #endif

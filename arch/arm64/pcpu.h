@@ -10,6 +10,7 @@ struct arm64_pcpu {
 	u32 id;
 	u64 mpidr;
 	struct vcpu *loaded;   /* whose EL1 and vGIC state is in the registers */
+	struct vcpu *last_ran; /* the vCPU loaded before (for the TLB rule in arch_vcpu_load) */
 	bool vtimer_masked;    /* host PPI 27 off: the guest has not taken its timer yet */
 	u64 kicks, ticks, maints, vtimer_irqs, spurious;
 };

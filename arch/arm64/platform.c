@@ -30,10 +30,22 @@ static u64 gicd_read(void *opaque, u64 off, unsigned size)
 	return val;
 }
 
+/* GICv2 GICD_SGIR (IHI 0048B 4.3.15): counted like GICv3's trapped ICC_SGI1R_EL1. */
+static void count_sgir(struct vcpu *v, u32 val)
+{
+	u32 filter = (val >> 24) & 3, n = v->vm->nvcpus;
+	u32 targets = filter == 0 ? popcount64((val >> 16) & 0xFF & ((1u << n) - 1)) :
+		      filter == 1 ? n - 1 : filter == 2 ? 1 : 0;
+	v->stats.ipi_icr++;
+	v->stats.ipi_fixed += targets;
+}
+
 static void gicd_write(void *opaque, u64 off, unsigned size, u64 val)
 {
 	struct vm *vm = opaque;
 	struct vcpu *v = accessor();
+	if (vm->arch.vgic.version == 2 && off == 0xF00 && size == 4)
+		count_sgir(v, (u32)val);
 	if (!vgic_dist_access(&vm->arch.vgic, v->id, off, size, true, &val))
 		count_bad(v, "an unknown GIC distributor register", off, true);
 }

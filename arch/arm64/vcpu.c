@@ -100,6 +100,12 @@ void arch_vcpu_load(struct vcpu *v)
 	write_sysreg(hcr_el2, guest_hcr(v));
 	vgic_hw_load(v);
 	isb();
+	/* A guest may rely on each of its CPUs having private TLBs and instruction cache
+	 * (local TLBI, IC IALLU): when another vCPU of the same VM ran here last, drop what
+	 * it left under this VMID (as KVM's kvm_arch_vcpu_load does). */
+	if (p->last_ran && p->last_ran != v && p->last_ran->vm == vm)
+		__asm__ volatile("tlbi vmalle1; dsb nsh; ic iallu; dsb nsh; isb" ::: "memory");
+	p->last_ran = v;
 	v->arch.loaded = true;
 	p->loaded = v;
 	/* This vCPU's timer owns PPI 27 now; if it is already due it fires at once. */
@@ -201,7 +207,11 @@ static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
 	case ESR_SYSREG_ICC_SGI1R_EL1:
 	case ESR_SYSREG_ICC_ASGI1R_EL1:
 		if (!e->sys.read) {
-			vgic_v3_send_sgi(&v->vm->arch.vgic, v->id, reg_read(v, e->sys.rt));
+			u64 val = reg_read(v, e->sys.rt), targets;
+			vgic_v3_sgi_targets(val, v->id, v->vm->nvcpus, &targets);
+			v->stats.ipi_icr++;
+			v->stats.ipi_fixed += popcount64(targets);
+			vgic_v3_send_sgi(&v->vm->arch.vgic, v->id, val);
 			return;
 		}
 		break;
