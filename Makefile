@@ -1,11 +1,14 @@
 # hv: a minimal type-1 hypervisor booted by UEFI.
 #   make            build build/$(ARCH)/hv.efi
 #   make run        boot it in QEMU with the default Linux guest (serial console)
-#   make test       unit tests + emulator tests, ends with "N passed, N failed"
+#   make test       unit tests + emulator tests of both architectures, ends with
+#                   "N passed, N failed"
+#   ARCH=aarch64    (with make, make run) the arm64 build: build/aarch64/hv.efi
 #   make unit       host unit tests only (ASan + UBSan)
 #   make guests     build the default guest images from Debian packages
 #   make bench      IPI microbenchmark with and without PV IPIs (ns/op, exits/op)
 ARCH ?= x86_64
+export ARCH
 BUILD := build/$(ARCH)
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
@@ -99,7 +102,10 @@ guests:
 run: deps all guests
 	@scripts/run.sh
 
-test: deps all guests $(UNIT_BINS)
+# Both architectures: the emulator tests boot x86-64 (SVM) and arm64 (EL2, GICv2/v3).
+test: deps $(UNIT_BINS)
+	@$(MAKE) --no-print-directory ARCH=x86_64 all guests
+	@$(MAKE) --no-print-directory ARCH=aarch64 all guests
 	@tests/run.sh all
 
 bench: deps all guests

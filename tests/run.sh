@@ -1,8 +1,9 @@
 #!/bin/sh
 # usage: tests/run.sh unit|all
 # Runs the host unit tests (build/unit/test_*) and, for `all`, every emulator test
-# tests/emu/*.sh (one QEMU at a time). Logs go to build/test-logs/. Ends with the line
-# "N passed, N failed" and exits non-zero when anything failed.
+# tests/emu/*.sh (one QEMU at a time; x86-64 unless the test exports ARCH=aarch64).
+# Logs go to build/test-logs/. Ends with the line "N passed, N failed" and exits
+# non-zero when anything failed.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 LOGS=$TOP/build/test-logs
 mkdir -p "$LOGS"
@@ -27,7 +28,7 @@ if [ "$1" = all ]; then
 		[ -f "$t" ] || continue
 		n=emu/$(basename "$t" .sh)
 		s=$(date +%s)
-		sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
+		ARCH=x86_64 sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
 		rc=$?
 		if [ $rc != 0 ]; then
 			# One retry: QEMU 7.2 TCG's SVM now and then hands back host state as the
@@ -37,7 +38,7 @@ if [ "$1" = all ]; then
 			mv "$LOGS/$n.result" "$LOGS/$n.first.result"
 			echo "FLAKY? $n failed once (log: $LOGS/$n.first.log); retrying"
 			grep -h "BUG:\|FAIL:" "$LOGS/$n.first.log" "$LOGS/$n.first.result" | sed 's/^/    /' | head -5
-			sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
+			ARCH=x86_64 sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
 			rc=$?
 		fi
 		result "$n" $rc $(($(date +%s) - s))
