@@ -21,7 +21,10 @@ void arm64_pcpu_init(u32 id, u64 mpidr)
 	write_sysreg(tpidr_el2, (u64)(uintptr_t)p);
 	write_sysreg(vbar_el2, (u64)(uintptr_t)el2_vectors);
 	write_sysreg(hcr_el2, BIT(31));      /* RW: EL1 is AArch64; no traps while no guest runs */
-	write_sysreg(cptr_el2, 0x33FF);      /* RES1 bits; TFP = 0: FP/SIMD not trapped */
+	/* CPTR_EL2 (D17.2.36): RES1 bits, TZ [8] and TSM [12] trap SVE and SME (hidden from
+	 * guests), TTA [20] trace, TAM [30] activity monitors; TFP [10] = 0: FP/SIMD is the
+	 * guest's, switched by arch_vcpu_put/load. */
+	write_sysreg(cptr_el2, 0x33FF | BIT(20) | BIT(30));
 	write_sysreg(cnthctl_el2, BIT(0));   /* EL1PCTEN: the guest reads CNTPCT; CNTP_* trap */
 	write_sysreg(cnthp_ctl_el2, 0);
 	write_sysreg(mdcr_el2, 0);

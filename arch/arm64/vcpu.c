@@ -3,6 +3,7 @@
  * (PSCI, SMCCC, PV time) is smccc.c, the interrupt controller vgic.c. */
 #include "arch/arm64/esr.h"
 #include "arch/arm64/guest.h"
+#include "arch/arm64/id_regs.h"
 #include "arch/arm64/gic_host.h"
 #include "arch/arm64/pcpu.h"
 #include "arch/arm64/pvtime.h"
@@ -27,6 +28,8 @@ void fpsimd_load(const void *buf);
 #define SYSREG_CNTP_TVAL_EL0 ESR_SYSREG(3, 3, 14, 2, 0)
 #define SYSREG_CNTP_CTL_EL0 ESR_SYSREG(3, 3, 14, 2, 1)
 #define SYSREG_CNTP_CVAL_EL0 ESR_SYSREG(3, 3, 14, 2, 2)
+#define ESR_EC_SVE 0x19 /* SVE access trapped by CPTR_EL2.TZ */
+#define ESR_EC_SME 0x1D /* SME access trapped by CPTR_EL2.TSM */
 #define VECTOR_SYNC 0
 #define VECTOR_IRQ 1
 #define PSTATE_EL1H_MASKED 0x3C5 /* EL1h, D, A, I, F masked: the state at reset */
@@ -52,7 +55,7 @@ static bool has_pauth(void)
 static u64 guest_hcr(struct vcpu *v)
 {
 	u64 hcr = BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(9) | (1ull << 10) | BIT(13) |
-		  BIT(19) | BIT(31);
+		  BIT(18) | BIT(19) | BIT(31);
 	if (has_pauth())
 		hcr |= BIT(40) | BIT(41); /* APK, API: keys and PAC instructions not trapped */
 	if (pcpus[v->pcpu].nvcpus > 1)
@@ -199,10 +202,28 @@ static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 	v->arch.regs.elr += 4;
 }
 
+/* The hardware's ID register op0 3, op1 0, CRn 0, CRm crm, op2 op2 (crm 1-7): the
+ * unallocated ones in that space read as zero (DDI 0487 D17.2). */
+#define ID_CASE(crm, op2) \
+	case (crm) * 8 + (op2): return read_sysreg(S3_0_C0_C##crm##_##op2);
+#define ID_ROW(crm) ID_CASE(crm, 0) ID_CASE(crm, 1) ID_CASE(crm, 2) ID_CASE(crm, 3) \
+	ID_CASE(crm, 4) ID_CASE(crm, 5) ID_CASE(crm, 6) ID_CASE(crm, 7)
+static u64 read_id_reg(u32 crm, u32 op2)
+{
+	switch (crm * 8 + op2) {
+	ID_ROW(1) ID_ROW(2) ID_ROW(3) ID_ROW(4) ID_ROW(5) ID_ROW(6) ID_ROW(7)
+	}
+	return 0;
+}
+
 static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
 {
 	v->stats.exits[EXIT_MSR]++;
 	v->arch.regs.elr += 4;
+	if (id_reg_is_trapped(e->sys.id) && e->sys.read) {
+		reg_write(v, e->sys.rt, id_reg_sanitise(e->sys.id, read_id_reg(e->sys.crm, e->sys.op2)));
+		return;
+	}
 	switch (e->sys.id) {
 	case ESR_SYSREG_ICC_SGI1R_EL1:
 	case ESR_SYSREG_ICC_ASGI1R_EL1:
@@ -388,6 +409,15 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			if (vm_stopping(v->vm))
 				return RUN_STOPPED;
 			break;
+		case ESR_UNKNOWN:
+			if (e.ec == ESR_EC_SVE || e.ec == ESR_EC_SME) {
+				/* Hidden from the guest (id_regs.c) and trapped by CPTR_EL2: what
+				 * a CPU without them does. */
+				v->stats.exits[EXIT_EXCEPTION]++;
+				inject_undef(v);
+				break;
+			}
+			/* fallthrough */
 		default:
 			v->stats.exits[EXIT_EXCEPTION]++;
 			printk("hv: VM '%s' vcpu%u: unhandled exit ESR_EL2 %llx (EC %#x) at pc %llx, FAR %llx; stopping the VM\n",
