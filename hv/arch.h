@@ -25,9 +25,10 @@ NORETURN void arch_power_off(void);
 /* Memory map, devices and the guest image; prints the reason and returns -1 on error. */
 int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img);
 int arch_vcpu_create(struct vcpu *v);
-/* A byte typed on the console for this VM: into its console UART's receiver. The
- * UART's transmitter writes through console_guest_putc(). */
-void arch_vm_console_input(struct vm *vm, u8 c);
+/* A byte typed on the console for this VM: into its console UART's receiver; false
+ * when the receiver is full (the byte is offered again later). The UART's transmitter
+ * writes through console_guest_putc(). */
+bool arch_vm_console_input(struct vm *vm, u8 c);
 
 enum run_result {
 	RUN_PREEMPTED, /* a host interrupt or the end of the time slice: back to the scheduler */

@@ -140,11 +140,18 @@ static void show_prompt(void)
 	spin_unlock(&lock);
 }
 
+/* A byte for the focused VM that its UART had no room for: input waits in the host
+ * UART (and behind it in the terminal) until the guest has read what it has. */
+static int held = -1;
+
 void console_poll_input(void)
 {
-	int c;
 	show_prompt();
-	while ((c = uart_getc()) >= 0) {
+	for (;;) {
+		int c = held >= 0 ? held : uart_getc();
+		held = -1;
+		if (c < 0)
+			break;
 		if (!nvms)
 			continue;
 		if (c == CTRL_BACKSLASH) {
@@ -158,8 +165,10 @@ void console_poll_input(void)
 			continue;
 		}
 		struct vm *vm = vms[focus];
-		if (vm->stop_reason == VM_RUNNING)
-			arch_vm_console_input(vm, (u8)c);
+		if (vm->stop_reason == VM_RUNNING && !arch_vm_console_input(vm, (u8)c)) {
+			held = c;
+			break;
+		}
 	}
 }
 

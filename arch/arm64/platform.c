@@ -96,11 +96,12 @@ static void uart_tx(void *ctx, u8 byte)
 	console_guest_putc(ctx, byte);
 }
 
-void arch_vm_console_input(struct vm *vm, u8 c)
+bool arch_vm_console_input(struct vm *vm, u8 c)
 {
 	spin_lock(&vm->dev_lock);
-	vpl011_rx_push(&vm->arch.uart, c);
+	bool taken = vpl011_rx_push(&vm->arch.uart, c);
 	spin_unlock(&vm->dev_lock);
+	return taken;
 }
 
 void arm64_platform_init(struct vm *vm)

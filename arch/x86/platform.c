@@ -41,11 +41,12 @@ static void uart_tx(void *ctx, u8 byte)
 	console_guest_putc(ctx, byte);
 }
 
-void arch_vm_console_input(struct vm *vm, u8 c)
+bool arch_vm_console_input(struct vm *vm, u8 c)
 {
 	spin_lock(&vm->dev_lock);
-	vuart_rx_push(&vm->arch.uart, c);
+	bool taken = vuart_rx_push(&vm->arch.uart, c);
 	spin_unlock(&vm->dev_lock);
+	return taken;
 }
 
 /* PM1a status (0-1), enable (2-3), control (4-5), timer (8-11): ACPI 6.4, 4.8.3. */
