@@ -250,6 +250,11 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target)
 	return true;
 }
 
+void sched_spin_hint(struct vcpu *self)
+{
+	pcpus[self->pcpu].slice_end = arch_time_now();
+}
+
 void sched_vm_gone(void)
 {
 	if (__atomic_sub_fetch(&vms_alive, 1, __ATOMIC_SEQ_CST) == 0) {

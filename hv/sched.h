@@ -34,6 +34,9 @@ void sched_vm_gone(void);           /* a VM finished: power off when none is lef
  * vCPU if it has one. False (a no-op) otherwise: the target is self, running, not
  * runnable, waits behind another VM's turn, or its pCPU already has a yield target. */
 bool sched_yield_to(struct vcpu *self, struct vcpu *target);
+/* A spin-wait hint (arm64 WFE): the caller's turn ends, so that the next runnable vCPU
+ * of its pCPU, if any, runs now (perhaps the one the caller waits for). */
+void sched_spin_hint(struct vcpu *self);
 /* Called by the backend right before and after guest mode: false means work is pending
  * for some vCPU of this pCPU (a kick) and the guest must not be entered now. */
 bool sched_enter_guest(struct vcpu *v);

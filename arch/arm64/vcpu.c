@@ -384,10 +384,11 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 				return RUN_HALTED;
 			break;
 		case ESR_WFE:
-			/* A spin-wait hint: let another vCPU of this pCPU run (or a yield
-			 * target once directed yield knows the lock holder). */
+			/* A spin-wait hint (trapped only where vCPUs share this pCPU): the
+			 * rest of the turn goes to the next runnable vCPU here. */
 			v->stats.exits[EXIT_OTHER]++;
 			r->elr += 4;
+			sched_spin_hint(v);
 			return RUN_PREEMPTED;
 		case ESR_SMC:
 			r->elr += 4; /* a trapped SMC returns to the SMC itself (DDI 0487 D1.10.4) */

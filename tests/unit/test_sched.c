@@ -33,7 +33,7 @@ u64 arch_time_hz = 1000000000;
 
 /* ---- scripts ---- */
 
-enum op_kind { OP_RUN, OP_HALT, OP_TIMER, OP_KICK, OP_YIELD, OP_STOP };
+enum op_kind { OP_RUN, OP_HALT, OP_TIMER, OP_KICK, OP_YIELD, OP_SPIN, OP_STOP };
 struct op {
 	enum op_kind kind;
 	u64 arg;
@@ -43,6 +43,7 @@ struct op {
 #define TIMER(t) { OP_TIMER, (t) } /* arm its timer t from now */
 #define KICK(i) { OP_KICK, (i) }   /* an interrupt to vCPU i of its VM */
 #define YIELD(i) { OP_YIELD, (i) } /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
+#define SPIN { OP_SPIN, 0 }        /* a spin-wait hint (WFE) */
 #define STOP { OP_STOP, 0 }        /* power the VM off */
 /* A script starts over when it ends. */
 #define SCRIPT(v, ...)                                                       \
@@ -438,6 +439,9 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			if (!sched_yield_to(v, v->vm->vcpus[op->arg]))
 				s->yields_refused++;
 			break;
+		case OP_SPIN:
+			sched_spin_hint(v);
+			return RUN_PREEMPTED;
 		case OP_STOP: /* vm_request_stop() */
 			v->vm->stop_reason = VM_POWEROFF;
 			for (u32 i = 0; i < v->vm->nvcpus; i++)
@@ -793,6 +797,23 @@ static void test_yield_cross_pcpu_is_fair(void)
 }
 
 /* A stopping VM's vCPUs leave their pCPUs; when the last VM is gone, power off. */
+/* WFE: the spinner's turn ends at once and the other vCPU of its pCPU runs; a spinner
+ * alone on its pCPU just goes on. */
+static void test_spin_hint(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(3);
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1], *v2 = vm->vcpus[2];
+	CHECK_EQ(v0->pcpu, v2->pcpu);
+	SCRIPT(v0, RUN(MS(1)), SPIN, RUN(NEVER));
+	SCRIPT(v1, RUN(MS(1)), SPIN, RUN(NEVER));
+	run_until(AT(4));
+	CHECK(running(v0->pcpu, AT(1) - 1) == v0);
+	CHECK(running(v0->pcpu, AT(1)) == v2); /* at once, not at 5 ms */
+	CHECK(running(v1->pcpu, AT(2)) == v1);
+	settle();
+}
+
 static void test_vm_stop(void)
 {
 	machine(3);
@@ -830,6 +851,7 @@ int main(void)
 	test_yield_two_callers();
 	test_yield_ping_pong_is_fair();
 	test_yield_cross_pcpu_is_fair();
+	test_spin_hint();
 	test_vm_stop();
 	return test_summary();
 }
