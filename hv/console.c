@@ -83,7 +83,7 @@ static void show_line(int i)
 	line_len[i] = 0;
 }
 
-void console_guest_putc(struct vm *vm, u8 c)
+void console_guest_putc(void *vm, u8 c)
 {
 	int i = slot_of(vm);
 	if (i < 0 || c == '\r')

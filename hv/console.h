@@ -13,7 +13,9 @@ struct vm;
 void console_set_sink(void (*write)(const char *s, size_t n));
 void printk(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
-void console_guest_putc(struct vm *vm, u8 c);
+/* A byte the guest's console UART sent; vm is the struct vm (a void pointer so that
+ * this serves as the UART models' tx callback as it is). */
+void console_guest_putc(void *vm, u8 c);
 void console_register_vm(struct vm *vm);
 void console_unregister_vm(struct vm *vm);
 /* Polls the serial port and forwards input to the focused VM (called by pCPU 0). */

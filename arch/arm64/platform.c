@@ -91,11 +91,6 @@ static void uart_irq(void *ctx, bool level)
 	vgic_set_level(&vm->arch.vgic, 0, 32 + GUEST_UART_SPI, level); /* dev_lock held */
 }
 
-static void uart_tx(void *ctx, u8 byte)
-{
-	console_guest_putc(ctx, byte);
-}
-
 bool arch_vm_console_input(struct vm *vm, u8 c)
 {
 	spin_lock(&vm->dev_lock);
@@ -106,7 +101,7 @@ bool arch_vm_console_input(struct vm *vm, u8 c)
 
 void arm64_platform_init(struct vm *vm)
 {
-	static const struct vpl011_ops uart_ops = { .tx = uart_tx, .irq = uart_irq };
+	static const struct vpl011_ops uart_ops = { .tx = console_guest_putc, .irq = uart_irq };
 	vpl011_init(&vm->arch.uart, &uart_ops, vm);
 	const struct io_region regions[] = {
 		{ IO_MMIO, GUEST_GICD_BASE, 64 * KiB, gicd_read, gicd_write, vm },

@@ -36,11 +36,6 @@ static void uart_irq(void *ctx, bool level)
 	vioapic_set_irq(&vm->arch.ioapic, IRQ_COM1, level); /* dev_lock is held by the caller */
 }
 
-static void uart_tx(void *ctx, u8 byte)
-{
-	console_guest_putc(ctx, byte);
-}
-
 bool arch_vm_console_input(struct vm *vm, u8 c)
 {
 	spin_lock(&vm->dev_lock);
@@ -139,7 +134,7 @@ static void ioaignore_write(void *opaque, u64 off, unsigned size, u64 val)
 
 void x86_platform_init(struct vm *vm)
 {
-	static const struct vuart_ops uart_ops = { .tx = uart_tx, .irq = uart_irq };
+	static const struct vuart_ops uart_ops = { .tx = console_guest_putc, .irq = uart_irq };
 	vuart_init(&vm->arch.uart, &uart_ops, vm);
 	const struct io_region regions[] = {
 		{ IO_PORT, PORT_COM1, 8, uart_read, uart_write, vm },

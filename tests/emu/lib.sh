@@ -111,6 +111,55 @@ expect_counter_zero() {
 	fi
 }
 
+# exits VM: all exits of that VM, from its report line
+exits() {
+	sed -n "s/^hv: VM '$1' .*; \([0-9]*\) exits:.*/\1/p" "$LOG" | head -n1
+}
+
+# expect_fewer_exits DESCRIPTION VM_A VM_B: VM_A's whole run took fewer exits than VM_B's
+expect_fewer_exits() {
+	a=$(exits "$2") b=$(exits "$3")
+	if [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]; then
+		echo "ok:   $1 ($2: $a exits, $3: $b)"
+	else
+		echo "FAIL: $1 ($2: ${a:-missing} exits, $3: ${b:-missing})"
+		failed=1
+	fi
+}
+
+# arm64_smp GIC_VERSION GIC_FACT: on arm64 with that GIC, a guest of 2 vCPUs and one of
+# 4 vCPUs share 2 pCPUs with a third of 1 vCPU and `pv = none`. Each sees every CPU, runs
+# work pinned to each of them (IPIs), takes timer interrupts, and powers off through
+# PSCI; the first two use PV stolen time. GIC_FACT: what Linux names that GIC.
+arm64_smp() {
+	export ARCH=aarch64 GIC=$1
+	guest() { # name vcpus [pv]
+		printf '\n[vm %s]\nkernel = /guests/Image\ninitrd = /guests/initrd.gz\ncmdline = console=ttyAMA0 quiet hv.mode=test\nvcpus = %s\nmemory = 192M\npv = %s\n' "$1" "$2" "${3:-all}"
+	}
+	boot "$(guest a 2)
+$(guest b 4)
+$(guest c 1 none)" 150
+	expect "banner" "(aarch64, EL2 backend)"
+	expect "GICv$1 found" "hv: GICv$1"
+	expect "all pCPUs started" "hv: 2 of 2 pCPUs running"
+	expect_guest_ok a 2
+	expect_guest_ok b 4
+	expect_guest_ok c 1
+	expect_vm a "a: Linux drives the GICv$1" "GUEST-FACT gic=$2"
+	expect_vm a "a: PV stolen time" "arm-pv: using stolen time PV"
+	expect_vm b "b: PV stolen time" "arm-pv: using stolen time PV"
+	if grep -q "^\[c\] .*arm-pv: using stolen time PV" "$LOG"; then
+		echo "FAIL: c (pv = none) used stolen time"; failed=1
+	else
+		echo "ok:   c (pv = none): no PV stolen time"
+	fi
+	expect_counter "a: SGIs sent" a fixed 1
+	expect_counter "b: SGIs sent" b fixed 1
+	expect_counter "b: steal time accounted (4 vCPUs on 2 pCPUs)" b steal 1
+	expect_counter "b: pCPUs kicked" b kicks 1
+	expect "machine powered off when the last VM stopped" "hv: no VM left, powering off"
+}
+
 # Prints the hypervisor's report lines (exit counts) into the test output, then exits.
 finish() {
 	grep -E "^hv: VM '.*' (powered|reset|triple|stopped)|^qemu exit" "$LOG" | sed 's/^/      /'
