@@ -39,7 +39,7 @@ EFI_LDS := $(GNUEFI)/lib/elf_aarch64_efi.lds
 EFI_LIBS := -L$(GNUEFI)/lib -lgnuefi $(shell $(CC) -print-libgcc-file-name 2>/dev/null) --defsym=EFI_SUBSYSTEM=0xa
 ARCH_CFLAGS := -mgeneral-regs-only -mstrict-align -mno-outline-atomics
 EFI_OBJCOPY := -O binary
-DRIVERS := drivers/pl011.c drivers/acpi.c
+DRIVERS := drivers/pl011.c drivers/acpi.c drivers/fdt_platform.c
 else
 $(error ARCH=$(ARCH) is not supported (x86_64 or aarch64))
 endif

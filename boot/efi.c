@@ -101,15 +101,27 @@ void *efi_read_file(const char *path, u64 *len, const char **why)
 	return buf;
 }
 
-const void *efi_acpi_rsdp(void)
+static const void *config_table(const EFI_GUID *guid)
 {
-	EFI_GUID acpi20 = ACPI_20_TABLE_GUID;
 	for (UINTN i = 0; i < efi_st->NumberOfTableEntries; i++) {
 		EFI_CONFIGURATION_TABLE *t = &efi_st->ConfigurationTable[i];
-		if (!memcmp(&t->VendorGuid, &acpi20, sizeof acpi20))
+		if (!memcmp(&t->VendorGuid, guid, sizeof *guid))
 			return t->VendorTable;
 	}
 	return NULL;
+}
+
+const void *efi_acpi_rsdp(void)
+{
+	EFI_GUID acpi20 = ACPI_20_TABLE_GUID;
+	return config_table(&acpi20);
+}
+
+const void *efi_fdt(void)
+{
+	/* EFI_DTB_TABLE_GUID (UEFI 2.10, 4.6.1.3) */
+	EFI_GUID dtb = { 0xb1b621d5, 0xf19c, 0x41a5, { 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0 } };
+	return config_table(&dtb);
 }
 
 static EFI_MEMORY_DESCRIPTOR *memory_map(UINTN *size, UINTN *key, UINTN *dsize)

@@ -17,6 +17,7 @@ void *efi_alloc_pages(u64 npages, u64 max_addr);
 void efi_stall_us(u64 us);
 void efi_console_write(const char *s, size_t n);
 const void *efi_acpi_rsdp(void);
+const void *efi_fdt(void); /* the firmware's flattened device tree, NULL if none */
 u64 efi_ram_bytes(void);
 /* The firmware's clock as nanoseconds since the Unix epoch (0 if it has none). */
 u64 efi_unix_time_ns(void);

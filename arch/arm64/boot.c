@@ -7,6 +7,7 @@
 #include "arch/cpu.h"
 #include "boot/efi.h"
 #include "drivers/acpi.h"
+#include "drivers/fdt_platform.h"
 #include "drivers/pl011.h"
 #include "drivers/uart.h"
 #include "hv/console.h"
@@ -49,8 +50,19 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 		*why = "the firmware did not start us at EL2 (QEMU needs -M virt,virtualization=on)";
 		return -1;
 	}
-	if (acpi_arm_platform(acpi_rsdp, &plat, why))
-		return -1;
+	/* ACPI when the firmware publishes usable tables (AAVMF by default), else its device
+	 * tree (AAVMF with QEMU's acpi=off leaves an RSDP without tables behind). */
+	const void *fdt = efi_fdt();
+	const char *acpi_why = "no ACPI RSDP";
+	bool from_acpi = acpi_rsdp && !acpi_arm_platform(acpi_rsdp, &plat, &acpi_why);
+	if (!from_acpi) {
+		if (!fdt) {
+			*why = acpi_why;
+			return -1;
+		}
+		if (fdt_arm_platform(fdt, &plat, why))
+			return -1;
+	}
 	u64 pfr0 = read_sysreg(id_aa64pfr0_el1);
 	gic_host.version = ((pfr0 >> 24) & 0xF) ? 3 : 2; /* ID_AA64PFR0_EL1.GIC: system registers */
 	if (plat.gic_version && plat.gic_version != gic_host.version) {
@@ -87,7 +99,7 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	char ich[64];
 	printk("hv: GICv%d (GICD %llx), %s; PSCI via SMC\n", gic_host.version,
 	       (unsigned long long)gic_host.gicd, ich_summary(ich, sizeof ich));
-	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, counter %llu MHz\n", n,
+	printk("hv: %u pCPUs (%s), %llu MiB RAM, counter %llu MHz\n", n, from_acpi ? "ACPI MADT" : "device tree",
 	       (unsigned long long)(efi_ram_bytes() >> 20), (unsigned long long)(arch_time_hz / 1000000));
 	return (int)n;
 }

@@ -6,7 +6,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 LOG=$1
 failed=0
 
-# boot CONFIG_TEXT TIMEOUT_SECONDS [SMP]; with STOP_AT set, QEMU is stopped as soon as
+# boot CONFIG_TEXT TIMEOUT_SECONDS [SMP]; QEMU_ARGS adds QEMU arguments; with STOP_AT set, QEMU is stopped as soon as
 # that string appears in the log (for runs that do not end by themselves); with
 # TYPE_AFTER and TYPE_LINES set, the lines are typed on the serial console once
 # TYPE_AFTER has appeared.
@@ -18,7 +18,8 @@ boot() {
 	start=$(date +%s)
 	fifo=$(mktemp -u /tmp/hv-test-in.XXXXXX)
 	mkfifo "$fifo"
-	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$esp" < "$fifo" > "$LOG" 2>&1 &
+	# shellcheck disable=SC2086 # QEMU_ARGS: extra QEMU arguments, split on blanks
+	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$esp" $QEMU_ARGS < "$fifo" > "$LOG" 2>&1 &
 	qpid=$!
 	exec 3> "$fifo"
 	if [ -n "$TYPE_AFTER" ]; then
