@@ -3,28 +3,7 @@
  * shutdown, and the SBSA variant an ACPI boot binds. */
 #include "../../hv/vpl011.c"
 #include "test.h"
-
-struct sink {
-	u8 tx[256];
-	unsigned ntx;
-	bool level;
-	unsigned nirq; /* number of irq callbacks */
-};
-
-static void sink_tx(void *ctx, u8 byte)
-{
-	struct sink *s = ctx;
-	if (s->ntx < sizeof(s->tx))
-		s->tx[s->ntx] = byte;
-	s->ntx++;
-}
-
-static void sink_irq(void *ctx, bool level)
-{
-	struct sink *s = ctx;
-	s->level = level;
-	s->nirq++;
-}
+#include "uart_sink.h"
 
 static const struct vpl011_ops sink_ops = { .tx = sink_tx, .irq = sink_irq };
 

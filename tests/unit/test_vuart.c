@@ -2,28 +2,7 @@
  * sequences Linux 6.1's 8250 driver issues in autoconfig() and startup. */
 #include "../../hv/vuart.c"
 #include "test.h"
-
-struct sink {
-	u8 tx[256];
-	unsigned ntx;
-	bool level;
-	unsigned nirq; /* number of irq callbacks */
-};
-
-static void sink_tx(void *ctx, u8 byte)
-{
-	struct sink *s = ctx;
-	if (s->ntx < sizeof(s->tx))
-		s->tx[s->ntx] = byte;
-	s->ntx++;
-}
-
-static void sink_irq(void *ctx, bool level)
-{
-	struct sink *s = ctx;
-	s->level = level;
-	s->nirq++;
-}
+#include "uart_sink.h"
 
 static const struct vuart_ops sink_ops = { .tx = sink_tx, .irq = sink_irq };
 
