@@ -101,15 +101,19 @@ void vgic_set_level(struct vgic *g, u32 vcpu, u32 intid, bool level)
 	struct vgic_irq *irq;
 	u32 before;
 
-	spin_lock(&g->lock);
+	/* Called on every exit for the virtual timer: most calls change nothing. Each line
+	 * has one source (a device under its lock, or the timer on its vCPU's pCPU), so
+	 * its level cannot change under this look. */
 	irq = vgic_get_irq(g, vcpu, intid);
-	if (irq && intid >= VGIC_NR_SGIS) {
-		before = vgic_irq_pending_target(g, irq);
-		if (irq->edge && level && !irq->line_level)
-			irq->pending_latch = true;
-		irq->line_level = level;
-		vgic_irq_notify(g, irq, before);
-	}
+	if (!irq || intid < VGIC_NR_SGIS || __atomic_load_n(&irq->line_level, __ATOMIC_RELAXED) == level)
+		return;
+	spin_lock(&g->lock);
+	before = vgic_irq_pending_target(g, irq);
+	if (irq->edge && level && !irq->line_level)
+		irq->pending_latch = true;
+	irq->line_level = level;
+	vgic_irq_notify(g, irq, before);
+	vgic_changed(g);
 	spin_unlock(&g->lock);
 }
 
@@ -124,6 +128,7 @@ void vgic_inject_edge(struct vgic *g, u32 vcpu, u32 intid)
 		before = vgic_irq_pending_target(g, irq);
 		irq->pending_latch = true;
 		vgic_irq_notify(g, irq, before);
+		vgic_changed(g);
 	}
 	spin_unlock(&g->lock);
 }
@@ -176,6 +181,7 @@ void vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r)
 		irq->pending_latch = true;
 		vgic_irq_notify(g, irq, before);
 	}
+	vgic_changed(g);
 	spin_unlock(&g->lock);
 }
 
@@ -283,9 +289,11 @@ u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool *ov
 
 	*overflow = false;
 	nlrs = MIN(nlrs, VGIC_MAX_LRS);
-	spin_lock(&g->lock);
 	if (vcpu >= g->nvcpus || !nlrs)
-		goto unlock;
+		return 0;
+	if (__atomic_load_n(&g->gen, __ATOMIC_ACQUIRE) + 1 == g->cpu[vcpu].idle_gen)
+		return 0;
+	spin_lock(&g->lock);
 	for (i = 0; i < VGIC_NR_IRQS; i++) {
 		struct vgic_irq *irq = vgic_get_irq(g, vcpu, i);
 
@@ -305,7 +313,7 @@ u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool *ov
 	else if (dropped)
 		for (i = 0; i < n; i++)
 			lrs[i].eoi_maint = true;
-unlock:
+	g->cpu[vcpu].idle_gen = n ? 0 : g->gen + 1;
 	spin_unlock(&g->lock);
 	return n;
 }
@@ -345,6 +353,7 @@ void vgic_sync(struct vgic *g, u32 vcpu, const struct vgic_lr *lrs, u32 n)
 		if (t != VGIC_NO_VCPU && t != vcpu)
 			g->kick(g->ctx, t);
 	}
+	vgic_changed(g);
 	spin_unlock(&g->lock);
 }
 

@@ -81,6 +81,7 @@ struct vgic_irq {
 struct vgic_cpu {
 	struct vgic_irq priv[VGIC_NR_PRIVATE];
 	bool asleep;		/* GICR_WAKER.ProcessorSleep */
+	u64 idle_gen;		/* gen + 1 when vgic_flush last found nothing for it */
 };
 
 struct vgic {
@@ -92,7 +93,18 @@ struct vgic {
 	void *ctx;
 	struct vgic_irq spi[VGIC_MAX_SPIS];
 	struct vgic_cpu cpu[VGIC_MAX_VCPUS];
+	/* Bumped (under the lock) by every change of interrupt state, so that vgic_flush
+	 * answers "nothing" without the lock while nothing changed since it last did: the
+	 * common guest entry. A change after that check comes with a kick, which stops the
+	 * entry (or interrupts the guest right after it). */
+	u64 gen;
 };
+
+/* Callers hold the lock. */
+static inline void vgic_changed(struct vgic *g)
+{
+	__atomic_store_n(&g->gen, g->gen + 1, __ATOMIC_RELEASE);
+}
 
 /* A list register as the glue writes it into (and reads it back from) the hardware. */
 #define VGIC_LR_PENDING 1

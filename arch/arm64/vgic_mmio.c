@@ -355,6 +355,8 @@ bool vgic_dist_access(struct vgic *g, u32 vcpu, u64 offset, unsigned size, bool 
 	spin_lock(&g->lock);
 	if (vcpu < g->nvcpus && offset < VGIC_DIST_SIZE)
 		ok = vgic_dist_reg(g, vcpu, (u32)offset, size, write, &val);
+	if (write)
+		vgic_changed(g);
 	spin_unlock(&g->lock);
 	if (!write)
 		*value = ok ? val : 0;
@@ -422,6 +424,8 @@ bool vgic_redist_access(struct vgic *g, u64 offset, unsigned size, bool write, u
 		else
 			ok = vgic_rd_reg(g, vcpu, off, size, write, &val);
 	}
+	if (write)
+		vgic_changed(g);
 	spin_unlock(&g->lock);
 	if (!write)
 		*value = ok ? val : 0;
