@@ -20,6 +20,9 @@ void arch_send_kick(u32 pcpu);     /* host IPI: makes that pCPU leave guest mode
 void arch_idle(void);              /* sleep until the next host interrupt */
 void arch_irq_window(void);        /* let pending host interrupts run */
 NORETURN void arch_power_off(void);
+/* The backend's counters of a pCPU (host interrupts by kind), one line for the report
+ * printed at power off. */
+void arch_pcpu_describe(u32 pcpu, char *buf, size_t n);
 
 /* VMs and vCPUs. */
 /* Memory map, devices and the guest image; prints the reason and returns -1 on error. */

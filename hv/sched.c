@@ -258,6 +258,12 @@ void sched_spin_hint(struct vcpu *self)
 void sched_vm_gone(void)
 {
 	if (__atomic_sub_fetch(&vms_alive, 1, __ATOMIC_SEQ_CST) == 0) {
+		for (u32 i = 0; i < npcpus; i++) {
+			char arch[128];
+			arch_pcpu_describe(i, arch, sizeof arch);
+			printk("hv: pcpu%u: switches=%llu idle-waits=%llu %s\n", i,
+			       (unsigned long long)pcpus[i].switches, (unsigned long long)pcpus[i].idle_ticks, arch);
+		}
 		printk("hv: no VM left, powering off\n");
 		arch_power_off();
 	}

@@ -18,7 +18,7 @@ struct pcpu {
 	u64 slice_end;            /* when that turn ends (owner only) */
 	struct vcpu *yield_to;    /* run this vCPU next: set by any pCPU, taken by the owner */
 	bool online;
-	u64 idle_ticks, switches, kicks_received;
+	u64 idle_ticks, switches; /* sleeps with nothing to run, vCPU switches */
 };
 
 extern struct pcpu pcpus[];

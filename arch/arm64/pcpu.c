@@ -6,6 +6,7 @@
 #include "arch/cpu.h"
 #include "hv/arch.h"
 #include "hv/console.h"
+#include "hv/lib.h"
 #include "hv/sched.h"
 #include "hv/vm.h"
 
@@ -94,7 +95,6 @@ void arm64_host_irq(void)
 		switch (intid) {
 		case INTID_KICK:
 			p->kicks++;
-			pcpus[p->id].kicks_received++;
 			break;
 		case INTID_HYP_TIMER:
 			write_sysreg(cnthp_ctl_el2, 0); /* level: off until the scheduler re-arms it */
@@ -118,6 +118,14 @@ void arm64_host_irq(void)
 		}
 		gic_host_eoi(iar);
 	}
+}
+
+void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
+{
+	struct arm64_pcpu *p = &arm64_pcpus[pcpu];
+	snprintf(buf, n, "kicks=%llu ticks=%llu maintenance=%llu vtimer=%llu spurious=%llu",
+		 (unsigned long long)p->kicks, (unsigned long long)p->ticks, (unsigned long long)p->maints,
+		 (unsigned long long)p->vtimer_irqs, (unsigned long long)p->spurious);
 }
 
 void arm64_hyp_fault(s64 kind, u64 esr, u64 elr, u64 far)

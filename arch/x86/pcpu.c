@@ -165,6 +165,13 @@ struct trap_frame {
 	u64 vector, error, rip, cs, rflags, rsp, ss;
 };
 
+void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
+{
+	struct x86_pcpu *p = &x86_pcpus[pcpu];
+	snprintf(buf, n, "kicks=%llu timer-irqs=%llu nmis=%llu", (unsigned long long)p->kick_irqs,
+		 (unsigned long long)p->timer_irqs, (unsigned long long)p->nmis);
+}
+
 void x86_trap(struct trap_frame *f);
 void x86_trap(struct trap_frame *f)
 {

@@ -77,6 +77,7 @@ struct sim_pcpu {
 	u64 timer;                 /* the armed host timer (0: none) */
 	struct vcpu *loaded;
 	u64 asleep;                /* time in arch_idle() */
+	u64 kicks;                 /* arch_send_kick() to it */
 	u64 last_pass;             /* livelock guard: loop passes at one instant */
 	u32 passes;
 };
@@ -317,7 +318,7 @@ void arch_timer_arm(u64 deadline)
 void arch_send_kick(u32 cpu)
 {
 	struct sim_pcpu *c = &sim.pcpu[cpu];
-	pcpus[cpu].kicks_received++;
+	c->kicks++;
 	if (c->wait != READY)
 		c->wake = MIN(c->wake, sim.now); /* leaves guest mode or wakes up now */
 }
@@ -343,6 +344,11 @@ void arch_irq_window(void)
 		sim_error("livelock: the loop makes no progress");
 		halt_machine();
 	}
+}
+
+void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
+{
+	snprintf(buf, n, "(simulated pcpu%u)", pcpu);
 }
 
 NORETURN void arch_power_off(void)
@@ -560,7 +566,7 @@ static void test_wake_by_kick(void)
 	CHECK_EQ(v1->stats.wakeups, 1);
 	CHECK_EQ(v1->stats.steal_ns, 0);
 	CHECK_EQ(v0->stats.kicks_sent, 1);
-	CHECK_EQ(pcpus[1].kicks_received, 1);
+	CHECK_EQ(sim.pcpu[1].kicks, 1);
 	CHECK_EQ(asleep(1), MS(97));
 	CHECK_EQ(v1->state, VCPU_HALTED);
 	settle();
@@ -579,7 +585,7 @@ static void test_wake_by_timer(void)
 	CHECK_EQ(when, AT(7));
 	CHECK_EQ(ran(v1), MS(2));
 	CHECK_EQ(v1->stats.wakeups, 1);
-	CHECK_EQ(pcpus[1].kicks_received, 0);
+	CHECK_EQ(sim.pcpu[1].kicks, 0);
 	CHECK_EQ(pcpus[1].idle_ticks, 2);
 	CHECK_EQ(asleep(1), MS(98));
 	settle();
@@ -596,7 +602,7 @@ static void test_steal(void)
 	start_halted(v2);
 	run_until(AT(20));
 	/* Woken at 2 ms in vcpu0's turn, vcpu2 waits for the turn to end at 5 ms. */
-	CHECK_EQ(pcpus[0].kicks_received, 1);
+	CHECK_EQ(sim.pcpu[0].kicks, 1);
 	CHECK(running(0, AT(5) - 1) == v0);
 	CHECK(running(0, AT(5)) == v2);
 	CHECK_EQ(v2->stats.steal_ns, MS(3));
@@ -641,7 +647,7 @@ static void test_yield_other_pcpu(void)
 	CHECK(running(0, AT(1)) == v2);
 	CHECK_EQ(v0->stats.yields, 1);
 	CHECK_EQ(v0->stats.kicks_sent, 1);
-	CHECK_EQ(pcpus[1].kicks_received, 1);
+	CHECK_EQ(sim.pcpu[1].kicks, 1);
 	/* vcpu3 has the rest of vcpu1's turn, then its own; vcpu1 waited all along. */
 	CHECK(running(1, AT(10) - 1) == v3);
 	CHECK(running(1, AT(10)) == v1);
@@ -702,7 +708,7 @@ static void test_yield_behind_other_vm(void)
 	run_until(AT(11));
 	CHECK_EQ(S(a0)->yields_refused, 1);
 	CHECK_EQ(a0->stats.yields, 0);
-	CHECK_EQ(pcpus[1].kicks_received, 0);
+	CHECK_EQ(sim.pcpu[1].kicks, 0);
 	CHECK_EQ(ran(b0), MS(5)); /* its whole turn, 5-10 ms */
 	CHECK(running(1, AT(10) - 1) == b0);
 	CHECK(running(1, AT(10)) == a1);
@@ -792,7 +798,7 @@ static void test_yield_cross_pcpu_is_fair(void)
 	CHECK_EQ(ran(a1) + ran(a3), MS(100));
 	CHECK_EQ(ran(a0) + ran(a2), MS(150));
 	CHECK(a0->stats.yields + a2->stats.yields >= 10); /* at least once per turn of a1 */
-	CHECK_EQ(pcpus[1].kicks_received, a0->stats.yields + a2->stats.yields);
+	CHECK_EQ(sim.pcpu[1].kicks, a0->stats.yields + a2->stats.yields);
 	settle();
 }
 
