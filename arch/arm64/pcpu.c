@@ -108,9 +108,7 @@ void arm64_host_irq(void)
 			p->vtimer_irqs++;
 			break;
 		case INTID_MAINT:
-			/* The exit was the point: vgic_hw_sync() has already folded the list
-			 * registers back and cleared them, which drops the line. */
-			p->maints++;
+			/* The exit was the point (vgic_hw_sync() counted it). */
 			break;
 		default:
 			p->spurious++;

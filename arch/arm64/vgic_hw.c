@@ -5,6 +5,7 @@
  * GICH_HCR: En [0], UIE [1], NPIE [3]. */
 #include "arch/arm64/vgic_hw.h"
 #include "arch/arm64/gic_host.h"
+#include "arch/arm64/pcpu.h"
 #include "arch/cpu.h"
 #include "hv/lib.h"
 #include "hv/vm.h"
@@ -14,6 +15,7 @@
 #define GICH_HCR 0x000
 #define GICH_VTR 0x004
 #define GICH_VMCR 0x008
+#define GICH_MISR 0x010
 #define GICH_APR 0x0F0
 #define GICH_LR 0x100
 
@@ -99,6 +101,10 @@ void vgic_hw_sync(struct vcpu *v)
 {
 	u32 n = v->arch.nlrs_used;
 	struct vgic_lr *lrs = v->arch.lrs;
+	/* Count the maintenance interrupts here: clearing the list registers below drops
+	 * the (level) maintenance line, so the host interrupt is seldom still pending. */
+	if (n && (gic_host.version == 3 ? read_sysreg(ICH_MISR_EL2) : mmio_read32(gic_host.gich + GICH_MISR)))
+		arm64_pcpus[v->pcpu].maints++;
 	for (u32 i = 0; i < n; i++) {
 		u64 raw = 0;
 		if (gic_host.version == 3) {
