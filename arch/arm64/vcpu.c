@@ -72,6 +72,7 @@ void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
 	v->arch.regs.elr = entry;
 	v->arch.regs.spsr = PSTATE_EL1H_MASKED;
 	v->arch.el1.sctlr = SCTLR_EL1_RESET;
+	v->arch.vmcr = v->arch.ap0r = v->arch.ap1r = 0; /* virtual CPU interface at reset */
 	if (v->arch.loaded) /* the registers hold the old context: reload the new one */
 		arch_vcpu_load(v);
 }
