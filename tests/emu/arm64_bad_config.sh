@@ -1,0 +1,17 @@
+# arm64: a kernel file that is not an arm64 Image, and more vCPUs than GICv2 can address:
+# each is reported with the file or config line and the reason, and the firmware gets
+# the machine back.
+export ARCH=aarch64 GIC=2
+. "$(dirname "$0")/lib.sh"
+STOP_AT="Shell>" boot "[vm notlinux]
+kernel = /guests/initrd.gz" 60 1
+expect "image error names the file and the reason" "hv: VM 'notlinux': /guests/initrd.gz: not an arm64 Image (bad magic)"
+expect "image error names the VM's config line" "hv: hv.cfg:1: VM 'notlinux' cannot be created"
+expect "the firmware took over again (its shell)" "Shell>"
+expect_not "machine not taken over" "taking over the machine"
+STOP_AT="Shell>" boot "[vm wide]
+kernel = /guests/Image
+vcpus = 9" 60 1
+expect "GICv2's vCPU limit is explained" "hv: VM 'wide': GICv2 guests have at most 8 vCPUs"
+expect "the firmware took over again (its shell)" "Shell>"
+finish
