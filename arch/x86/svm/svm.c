@@ -131,6 +131,8 @@ void svm_vcpu_sipi(struct vcpu *v, u8 vector)
 	V64(vmcb, VMCB_RIP) = 0;
 	memset(v->arch.gpr, 0, sizeof v->arch.gpr);
 	v->arch.flush_tlb = true;
+	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
+	v->arch.nmi_masked = v->arch.nmi_iret_seen = false; /* INIT unblocks NMIs */
 }
 
 int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info)
@@ -336,20 +338,29 @@ static void inject_pending(struct vcpu *v)
 		V64(vmcb, VMCB_EVENTINJ) = pending_event;
 		return;
 	}
-	if (__atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
+	/* The handler's IRET has run once RIP moved on. An IRET executed with IF = 1 would
+	 * give no interrupt-window exit to notice that (an NMI handler runs with IF = 0 but
+	 * a guest can do anything): then unblock at once rather than loop. */
+	if (v->arch.nmi_iret_seen && (V64(vmcb, VMCB_RIP) != v->arch.nmi_iret_rip || svm_vcpu_interruptible(v)))
+		v->arch.nmi_masked = v->arch.nmi_iret_seen = false;
+	if (!v->arch.nmi_masked && __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
 		V64(vmcb, VMCB_EVENTINJ) = 2 | EVENT_TYPE_NMI | EVENT_VALID;
 		v->stats.nmis_injected++;
+		v->arch.nmi_masked = true;
+		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
 		return;
 	}
+	bool nmi_waits = v->arch.nmi_iret_seen && __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE);
 	int vec = vlapic_pending_vector(&v->arch.lapic);
-	if (vec < 0)
+	if (vec < 0 && !nmi_waits)
 		return;
-	if (svm_vcpu_interruptible(v)) {
+	if (vec >= 0 && svm_vcpu_interruptible(v)) {
 		vlapic_ack(&v->arch.lapic, (u8)vec);
 		V64(vmcb, VMCB_EVENTINJ) = (u64)vec | EVENT_TYPE_INTR | EVENT_VALID;
 		v->stats.irqs_injected++;
 	} else {
-		/* Ask for an exit as soon as the guest can take an interrupt (APM 15.21.4). */
+		/* Ask for an exit as soon as the guest can take an interrupt (APM 15.21.4); for
+		 * an NMI waiting behind an IRET that is when the IRET has restored IF. */
 		V64(vmcb, VMCB_VINTR) |= VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT);
 		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_VINTR;
 	}
@@ -423,6 +434,12 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			return RUN_PREEMPTED;
 		case SVM_EXIT_VINTR:
 			break; /* inject_pending delivers it on the next entry */
+		case SVM_EXIT_IRET:
+			/* Intercepted before it runs: NMIs unblock once RIP has moved on. */
+			V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
+			v->arch.nmi_iret_seen = true;
+			v->arch.nmi_iret_rip = V64(vmcb, VMCB_RIP);
+			break;
 		case SVM_EXIT_CPUID:
 			handle_cpuid(v);
 			break;

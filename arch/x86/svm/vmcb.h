@@ -58,6 +58,7 @@
 #define ICPT_INIT BIT(3)
 #define ICPT_VINTR BIT(4)
 #define ICPT_CPUID BIT(18)
+#define ICPT_IRET BIT(20)
 #define ICPT_INVD BIT(22)
 #define ICPT_HLT BIT(24)
 #define ICPT_INVLPGA BIT(26)
@@ -97,6 +98,7 @@ enum svm_exit {
 	SVM_EXIT_INIT = 0x63,
 	SVM_EXIT_VINTR = 0x64,
 	SVM_EXIT_CPUID = 0x72,
+	SVM_EXIT_IRET = 0x74,
 	SVM_EXIT_INVD = 0x76,
 	SVM_EXIT_HLT = 0x78,
 	SVM_EXIT_INVLPGA = 0x7A,

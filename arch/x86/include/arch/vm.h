@@ -17,6 +17,12 @@ struct arch_vcpu {
 	u8 fpu[512] __attribute__((aligned(16))); /* FXSAVE image while another vCPU uses the pCPU */
 	u64 dr[4];
 	bool nmi_pending;     /* set atomically by senders */
+	/* NMI blocking (APM 15.20): from the injection of an NMI until its handler's IRET
+	 * has executed, no further NMI is injected. The IRET is intercepted; it has run once
+	 * RIP has left the IRET (nmi_iret_rip). */
+	bool nmi_masked;
+	bool nmi_iret_seen;
+	u64 nmi_iret_rip;
 	bool init_pending;    /* INIT IPI received (atomic) */
 	s32 sipi_vector;      /* STARTUP vector received (atomic), -1 none */
 	bool flush_tlb;       /* flush this ASID's TLB at next entry */
