@@ -24,6 +24,10 @@ NORETURN void arch_power_off(void);
  * printed at power off. */
 void arch_pcpu_describe(u32 pcpu, char *buf, size_t n);
 
+/* The paravirtual features (hv/pv_features.h) this backend implements; a VM's `pv`
+ * set is cut down to them. */
+extern const u32 arch_pv_features;
+
 /* VMs and vCPUs. */
 /* Memory map, devices and the guest image; prints the reason and returns -1 on error. */
 int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img);

@@ -16,7 +16,7 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 	vm->ram = ram;
 	vm->ram_size = cfg->memory;
 	vm->nvcpus = cfg->vcpus;
-	vm->pv = cfg->pv;
+	vm->pv = cfg->pv & arch_pv_features;
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu *v = alloc_zeroed(sizeof(*v));
 		v->vm = vm;

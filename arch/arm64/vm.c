@@ -12,10 +12,14 @@
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/lib.h"
+#include "hv/pv_features.h"
 #include "hv/mem.h"
 #include "hv/vm.h"
 
 #define FDT_MAX (64 * KiB)
+
+/* PV stolen time (DEN0057A) is the one KVM PV feature arm64 guests have. */
+const u32 arch_pv_features = BIT(PV_STEAL);
 
 static u64 boot_entry, boot_fdt;
 

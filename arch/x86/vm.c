@@ -6,6 +6,9 @@
 #include "arch/x86/svm/vmcb.h"
 #include "hv/console.h"
 #include "hv/lib.h"
+#include "hv/pv_features.h"
+
+const u32 arch_pv_features = PV_FEATURES_ALL;
 
 static u64 boot_entry, boot_start_info;
 
