@@ -158,6 +158,17 @@ $(guest c 1 none)" 150
 	expect_counter "b: SGIs sent" b fixed 1
 	expect_counter "b: steal time accounted (4 vCPUs on 2 pCPUs)" b steal 1
 	expect_counter "b: pCPUs kicked" b kicks 1
+	# Targeted injection: about one kick per SGI target at most (a little slack for the
+	# other interrupts that cross pCPUs: PSCI CPU_ON, the UART's line); kicking every
+	# vCPU's pCPU per interrupt would give several per target.
+	for vm in a b; do
+		k=$(counter $vm kicks) f=$(counter $vm fixed)
+		if [ -n "$k" ] && [ -n "$f" ] && [ "$k" -le $((f + f / 10 + 8)) ]; then
+			echo "ok:   $vm: kicks only for targets ($k kicks, $f SGI targets)"
+		else
+			echo "FAIL: $vm: more kicks than SGI targets (${k:-missing} kicks, ${f:-missing} targets)"; failed=1
+		fi
+	done
 	expect "machine powered off when the last VM stopped" "hv: no VM left, powering off"
 }
 
