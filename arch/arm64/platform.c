@@ -33,11 +33,8 @@ static u64 gicd_read(void *opaque, u64 off, unsigned size)
 /* GICv2 GICD_SGIR (IHI 0048B 4.3.15): counted like GICv3's trapped ICC_SGI1R_EL1. */
 static void count_sgir(struct vcpu *v, u32 val)
 {
-	u32 filter = (val >> 24) & 3, n = v->vm->nvcpus;
-	u32 targets = filter == 0 ? popcount64((val >> 16) & 0xFF & ((1u << n) - 1)) :
-		      filter == 1 ? n - 1 : filter == 2 ? 1 : 0;
 	v->stats.ipi_icr++;
-	v->stats.ipi_fixed += targets;
+	v->stats.ipi_fixed += popcount64(vgic_v2_sgi_targets(val, v->id) & (u32)(BIT(v->vm->nvcpus) - 1));
 }
 
 static void gicd_write(void *opaque, u64 off, unsigned size, u64 val)

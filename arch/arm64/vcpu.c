@@ -36,11 +36,15 @@ void fpsimd_load(const void *buf);
 #define SCTLR_EL1_RESET 0x30D00800ull /* RES1 bits, MMU and caches off (DDI 0487 D17.2.118) */
 
 /* Pointer authentication (FEAT_PAuth): the guest's keys are EL1 state, and its PAC
- * instructions run untrapped (HCR_EL2.API, APK) only because we switch them. */
+ * instructions run untrapped (HCR_EL2.API, APK) only because we switch them. Whether
+ * the CPU has it is read once (ID_AA64ISAR1_EL1 APA/API/GPA/GPI, ISAR2 APA3/GPA3; any
+ * pCPU may be first, all read the same). */
 static bool has_pauth(void)
 {
-	u64 isar1 = read_sysreg(id_aa64isar1_el1), isar2 = read_sysreg(S3_0_C0_C6_2);
-	return (isar1 & 0xFF000FF0) || (isar2 & 0xFF00);
+	static int known = -1;
+	if (known < 0)
+		known = (read_sysreg(id_aa64isar1_el1) & 0xFF000FF0) || (read_sysreg(S3_0_C0_C6_2) & 0xFF00);
+	return known;
 }
 
 #define PAUTH_KEYS(X) X(0, S3_0_C2_C1_0) X(1, S3_0_C2_C1_1) X(2, S3_0_C2_C1_2) X(3, S3_0_C2_C1_3) \
@@ -229,11 +233,8 @@ static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
 	case ESR_SYSREG_ICC_SGI1R_EL1:
 	case ESR_SYSREG_ICC_ASGI1R_EL1:
 		if (!e->sys.read) {
-			u64 val = reg_read(v, e->sys.rt), targets;
-			vgic_v3_sgi_targets(val, v->id, v->vm->nvcpus, &targets);
 			v->stats.ipi_icr++;
-			v->stats.ipi_fixed += popcount64(targets);
-			vgic_v3_send_sgi(&v->vm->arch.vgic, v->id, val);
+			v->stats.ipi_fixed += vgic_v3_send_sgi(&v->vm->arch.vgic, v->id, reg_read(v, e->sys.rt));
 			return;
 		}
 		break;

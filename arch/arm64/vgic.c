@@ -163,13 +163,13 @@ u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask)
 
 /* With GICD_CTLR.DS = 1 an ICC_SGI1R_EL1 write from EL1 raises the SGI whatever its
  * group at the target (IHI 0069, forwarding an SGI to a target PE; KVM agrees). */
-void vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r)
+u32 vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r)
 {
 	u64 mask;
 	u32 intid, t, before;
 
 	if (g->version != 3 || sender >= g->nvcpus)
-		return;
+		return 0;
 	spin_lock(&g->lock);
 	intid = vgic_v3_sgi_targets(icc_sgi1r, sender, g->nvcpus, &mask);
 	for (t = 0; t < g->nvcpus; t++) {
@@ -183,28 +183,29 @@ void vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r)
 	}
 	vgic_changed(g);
 	spin_unlock(&g->lock);
+	return popcount64(mask);
 }
 
 /* GICD_SGIR (IHI 0048B): TargetListFilter [25:24] (0: CPUTargetList, 1: all
  * but the sender, 2: the sender only, 3: reserved), CPUTargetList [23:16],
  * SGIINTID [3:0]. Each target records the sender as a source. */
+u32 vgic_v2_sgi_targets(u32 sgir, u32 sender)
+{
+	switch ((sgir >> 24) & 3) { /* TargetListFilter */
+	case 0:
+		return (sgir >> 16) & 0xFF;
+	case 1:
+		return 0xFF & ~(u32)BIT(sender);
+	case 2:
+		return BIT(sender);
+	}
+	return 0;
+}
+
 void vgic_v2_sgir_write(struct vgic *g, u32 sender, u32 sgir)
 {
-	u32 list, t, before;
+	u32 list = vgic_v2_sgi_targets(sgir, sender), t, before;
 
-	switch ((sgir >> 24) & 3) {
-	case 0:
-		list = (sgir >> 16) & 0xFF;
-		break;
-	case 1:
-		list = 0xFF & ~(u32)BIT(sender);
-		break;
-	case 2:
-		list = BIT(sender);
-		break;
-	default:
-		return;
-	}
 	for (t = 0; t < g->nvcpus; t++) {
 		struct vgic_irq *irq = &g->cpu[t].priv[sgir & 0xF];
 

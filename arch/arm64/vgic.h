@@ -136,10 +136,10 @@ bool vgic_init(struct vgic *g, int version, u32 nvcpus, void (*kick)(void *ctx, 
 void vgic_set_level(struct vgic *g, u32 vcpu, u32 intid, bool level);
 void vgic_inject_edge(struct vgic *g, u32 vcpu, u32 intid);
 
-/* GICv3 SGIs: a trapped ICC_SGI1R_EL1 write by vCPU `sender` (IHI 0069).
- * vgic_v3_sgi_targets decodes it alone: returns the INTID and sets *mask to the
- * vCPU ids (bit n = vCPU n, n < nvcpus <= 64) it targets. */
-void vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r);
+/* GICv3 SGIs: a trapped ICC_SGI1R_EL1 write by vCPU `sender` (IHI 0069); returns the
+ * number of vCPUs it targets. vgic_v3_sgi_targets decodes it alone: returns the INTID
+ * and sets *mask to the vCPU ids (bit n = vCPU n, n < nvcpus <= 64) it targets. */
+u32 vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r);
 u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask);
 
 /* Guest register accesses (vgic_mmio.c). offset is into the 64 KiB GICD frame, or
@@ -176,5 +176,9 @@ void vgic_irq_notify(struct vgic *g, const struct vgic_irq *irq, u32 before);
 bool vgic_irq_pending(const struct vgic *g, const struct vgic_irq *irq);
 bool vgic_is_v2_sgi(const struct vgic *g, const struct vgic_irq *irq);
 void vgic_v2_sgir_write(struct vgic *g, u32 sender, u32 sgir);
+
+/* GICv2 GICD_SGIR (IHI 0048B 4.3.15) written by vCPU `sender`: the CPU interfaces it
+ * targets (bit n = vCPU n; 0 for the reserved filter), before limiting to the VM. */
+u32 vgic_v2_sgi_targets(u32 sgir, u32 sender);
 
 #endif
