@@ -88,7 +88,7 @@ bad:
 static void ap_main(u32 id)
 {
 	while (!__atomic_load_n(&aps_go, __ATOMIC_ACQUIRE))
-		spin_relax();
+		cpu_relax();
 	(void)id;
 	sched_loop();
 }

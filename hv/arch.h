@@ -32,15 +32,12 @@ extern const u32 arch_pv_features;
 /* Memory map, devices and the guest image; prints the reason and returns -1 on error. */
 int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img);
 int arch_vcpu_create(struct vcpu *v);
-/* A byte typed on the console for this VM: into its console UART's receiver; false
- * when the receiver is full (the byte is offered again later). The UART's transmitter
- * writes through console_guest_putc(). */
-bool arch_vm_console_input(struct vm *vm, u8 c);
 
 enum run_result {
-	RUN_PREEMPTED, /* a host interrupt or the end of the time slice: back to the scheduler */
-	RUN_HALTED,    /* the guest waits for an interrupt */
-	RUN_STOPPED,   /* the VM is stopping */
+	/* Back to the scheduler: a host interrupt, the end of the time slice, a kick or a
+	 * stop request (the scheduler finds a stopping VM when it polls its vCPUs). */
+	RUN_PREEMPTED,
+	RUN_HALTED, /* the guest waits for an interrupt */
 };
 /* Runs the guest until something the scheduler must see. */
 enum run_result arch_vcpu_run(struct vcpu *v);

@@ -15,6 +15,10 @@
 static void (*sink)(const char *s, size_t n);
 static struct spinlock lock;
 static struct vm *vms[MAX_VMS];
+static struct console_port {
+	bool (*rx_push)(void *uart, u8 byte);
+	void *uart;
+} ports[MAX_VMS];
 static char line[MAX_VMS][LINE_MAX];
 static u32 line_len[MAX_VMS];
 static u64 last_output[MAX_VMS];
@@ -59,10 +63,21 @@ void printk(const char *fmt, ...)
 	spin_unlock(&lock);
 }
 
-void console_register_vm(struct vm *vm)
+void console_register_vm(struct vm *vm, bool (*rx_push)(void *uart, u8 byte), void *uart)
 {
-	if (nvms < MAX_VMS)
-		vms[nvms++] = vm;
+	if (nvms == MAX_VMS)
+		return;
+	ports[nvms] = (struct console_port){ rx_push, uart };
+	vms[nvms++] = vm;
+}
+
+static bool port_input(u32 i, u8 c)
+{
+	struct vm *vm = vms[i];
+	spin_lock(&vm->dev_lock);
+	bool taken = ports[i].rx_push(ports[i].uart, c);
+	spin_unlock(&vm->dev_lock);
+	return taken;
 }
 
 static int slot_of(struct vm *vm)
@@ -164,8 +179,7 @@ void console_poll_input(void)
 			printk("hv: console input now goes to VM '%s' (Ctrl-T switches)\n", vms[focus]->name);
 			continue;
 		}
-		struct vm *vm = vms[focus];
-		if (vm->stop_reason == VM_RUNNING && !arch_vm_console_input(vm, (u8)c)) {
+		if (vms[focus]->stop_reason == VM_RUNNING && !port_input(focus, (u8)c)) {
 			held = c;
 			break;
 		}

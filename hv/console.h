@@ -16,7 +16,10 @@ void printk(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* A byte the guest's console UART sent; vm is the struct vm (a void pointer so that
  * this serves as the UART models' tx callback as it is). */
 void console_guest_putc(void *vm, u8 c);
-void console_register_vm(struct vm *vm);
+/* The VM's console UART: rx_push(uart, byte) puts a typed byte into its receiver, under
+ * the VM's dev_lock, and returns false when the receiver is full (the byte is offered
+ * again later). Its transmitter writes through console_guest_putc(). */
+void console_register_vm(struct vm *vm, bool (*rx_push)(void *uart, u8 byte), void *uart);
 void console_unregister_vm(struct vm *vm);
 /* Polls the serial port and forwards input to the focused VM (called by pCPU 0). */
 void console_poll_input(void);

@@ -28,10 +28,14 @@ bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned siz
 		struct io_region *r = &bus->r[i];
 		if (r->space != space || addr < r->base || addr - r->base >= r->len)
 			continue;
+		if (r->lock)
+			spin_lock(r->lock);
 		if (write)
 			r->write(r->opaque, addr - r->base, size, *value);
 		else
 			*value = r->read(r->opaque, addr - r->base, size);
+		if (r->lock)
+			spin_unlock(r->lock);
 		return true;
 	}
 	if (!write)

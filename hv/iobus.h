@@ -5,6 +5,7 @@
 #define HV_IOBUS_H
 
 #include "types.h"
+#include "spinlock.h"
 
 enum io_space { IO_PORT, IO_MMIO };
 
@@ -14,6 +15,7 @@ struct io_region {
 	u64 (*read)(void *opaque, u64 offset, unsigned size);
 	void (*write)(void *opaque, u64 offset, unsigned size, u64 value);
 	void *opaque;
+	struct spinlock *lock; /* held around read and write when set */
 };
 
 #define IOBUS_MAX_REGIONS 16

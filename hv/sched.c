@@ -148,7 +148,6 @@ static u32 runnable_count(struct pcpu *p)
 NORETURN void sched_loop(void)
 {
 	struct pcpu *p = &pcpus[arch_pcpu_id()];
-	p->online = true;
 	for (;;) {
 		arch_irq_window();
 		if (p->id == 0)
@@ -191,15 +190,8 @@ NORETURN void sched_loop(void)
 		if (runnable_count(p) > 1)
 			deadline = MIN(deadline, p->slice_end);
 		arch_timer_arm(deadline == ~0ull ? 0 : deadline);
-		switch (arch_vcpu_run(v)) {
-		case RUN_HALTED:
-			if (!arch_vcpu_wants_to_run(v))
-				v->state = VCPU_HALTED;
-			break;
-		case RUN_PREEMPTED:
-		case RUN_STOPPED:
-			break;
-		}
+		if (arch_vcpu_run(v) == RUN_HALTED && !arch_vcpu_wants_to_run(v))
+			v->state = VCPU_HALTED;
 	}
 }
 

@@ -3,22 +3,22 @@
 #define HV_SCHED_H
 
 #include "types.h"
+#include "arch/pcpu.h"
 
 struct vcpu;
 
 #define SCHED_SLICE_US 5000   /* time slice when vCPUs share a pCPU */
 
 struct pcpu {
-	u32 id;
-	u32 apic_id;              /* firmware's id for this CPU (x86 APIC ID / arm64 MPIDR) */
+	u32 id;                   /* first: the backends' per-CPU pointer reads it at offset 0 */
 	struct vcpu *runq;        /* vCPUs placed on this pCPU (singly linked, fixed after start) */
 	struct vcpu *current;     /* the vCPU it runs or ran last (other pCPUs read it racily) */
 	u32 nvcpus;
 	struct vcpu *turn;        /* whose round-robin turn it is (owner only) */
 	u64 slice_end;            /* when that turn ends (owner only) */
 	struct vcpu *yield_to;    /* run this vCPU next: set by any pCPU, taken by the owner */
-	bool online;
 	u64 idle_ticks, switches; /* sleeps with nothing to run, vCPU switches */
+	struct arch_pcpu arch;
 };
 
 extern struct pcpu pcpus[];

@@ -3,13 +3,7 @@
 #define HV_SPINLOCK_H
 
 #include "types.h"
-
-/* Chosen by the compiler's target, so that host unit tests of any backend build too. */
-#if defined(__x86_64__)
-#define spin_relax() __builtin_ia32_pause()
-#else
-#define spin_relax() __asm__ volatile("yield" ::: "memory")
-#endif
+#include "arch/cpu.h"
 
 struct spinlock {
 	u32 next, owner;
@@ -19,7 +13,7 @@ static inline void spin_lock(struct spinlock *l)
 {
 	u32 t = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != t)
-		spin_relax();
+		cpu_relax();
 }
 
 static inline void spin_unlock(struct spinlock *l)

@@ -18,3 +18,11 @@ void stats_add(struct vcpu_stats *sum, const struct vcpu_stats *v)
 	for (size_t i = 0; i < sizeof(*v) / sizeof(u64); i++)
 		dst[i] += src[i];
 }
+
+u64 stats_exits(const struct vcpu_stats *s)
+{
+	u64 n = 0;
+	for (int k = 0; k < EXIT_KINDS; k++)
+		n += s->exits[k];
+	return n;
+}

@@ -21,7 +21,7 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 		struct vcpu *v = alloc_zeroed(sizeof(*v));
 		v->vm = vm;
 		v->id = i;
-		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_WAIT_SIPI;
+		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_WAIT_START;
 		vm->vcpus[i] = v;
 	}
 	if (arch_vm_create(vm, cfg, img))
@@ -31,8 +31,21 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 			return NULL;
 		sched_place(vm->vcpus[i]);
 	}
-	console_register_vm(vm);
 	return vm;
+}
+
+#define BAD_ACCESSES_LOGGED 8
+
+void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
+{
+	if (v->stats.bad_accesses++ >= BAD_ACCESSES_LOGGED)
+		return;
+	char what[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	printk("hv: VM '%s' vcpu%u: %s\n", v->vm->name, v->id, what);
 }
 
 void vm_request_stop(struct vm *vm, enum vm_stop_reason why)
@@ -62,14 +75,18 @@ const char *vm_stop_reason_name(enum vm_stop_reason r)
 	return "?";
 }
 
+void vm_stats(const struct vm *vm, struct vcpu_stats *sum)
+{
+	*sum = (struct vcpu_stats){ 0 };
+	for (u32 i = 0; i < vm->nvcpus; i++)
+		stats_add(sum, &vm->vcpus[i]->stats);
+}
+
 static void report(struct vm *vm)
 {
-	struct vcpu_stats sum = { 0 };
-	for (u32 i = 0; i < vm->nvcpus; i++)
-		stats_add(&sum, &vm->vcpus[i]->stats);
-	u64 total = 0;
-	for (int k = 0; k < EXIT_KINDS; k++)
-		total += sum.exits[k];
+	struct vcpu_stats sum;
+	vm_stats(vm, &sum);
+	u64 total = stats_exits(&sum);
 	console_unregister_vm(vm);
 	printk("hv: VM '%s' %s; %llu exits:", vm->name, vm_stop_reason_name(vm->stop_reason),
 	       (unsigned long long)total);
@@ -90,11 +107,8 @@ static void report(struct vm *vm)
 	       (unsigned long long)vm->bus.unclaimed);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
-		u64 n = 0;
-		for (int k = 0; k < EXIT_KINDS; k++)
-			n += s->exits[k];
 		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu\n", vm->name, i,
-		       vm->vcpus[i]->pcpu, (unsigned long long)n, (unsigned long long)s->irqs_injected,
+		       vm->vcpus[i]->pcpu, (unsigned long long)stats_exits(s), (unsigned long long)s->irqs_injected,
 		       (unsigned long long)s->exits[EXIT_HALT]);
 	}
 }
@@ -115,7 +129,11 @@ void vm_dump(struct vm *vm)
 		struct vcpu *v = vm->vcpus[i];
 		char arch[256];
 		arch_vcpu_describe(v, arch, sizeof arch);
-		printk("hv: VM '%s' vcpu%u pcpu%u %s%s%s: %s\n", vm->name, i, v->pcpu, states[v->state],
-		       v->in_guest ? " in-guest" : "", v->kick_pending ? " kick-pending" : "", arch);
+		u64 timer = arch_vcpu_next_timer(v), now = arch_time_now();
+		printk("hv: VM '%s' vcpu%u pcpu%u %s%s%s: exits=%llu injected=%llu timer-in=%lldus %s\n",
+		       vm->name, i, v->pcpu, states[v->state], v->in_guest ? " in-guest" : "",
+		       v->kick_pending ? " kick-pending" : "", (unsigned long long)stats_exits(&v->stats),
+		       (unsigned long long)v->stats.irqs_injected,
+		       timer ? (long long)((s64)(timer - now) / (s64)(arch_time_hz / 1000000)) : -1ll, arch);
 	}
 }

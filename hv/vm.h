@@ -14,7 +14,7 @@
 #define MAX_PCPUS 64
 
 enum vcpu_state {
-	VCPU_WAIT_SIPI, /* not started yet (x86: waiting for INIT/SIPI; arm64: for PSCI CPU_ON) */
+	VCPU_WAIT_START, /* not started yet (x86: waiting for INIT/SIPI; arm64: for PSCI CPU_ON) */
 	VCPU_RUNNABLE,
 	VCPU_HALTED,    /* waiting for an interrupt */
 	VCPU_STOPPED,   /* its VM has stopped */
@@ -41,8 +41,8 @@ enum vm_stop_reason { VM_RUNNING, VM_POWEROFF, VM_RESET, VM_TRIPLE_FAULT, VM_FAT
 struct vm {
 	u32 id;
 	char name[32];
-	u64 ram_size;
-	u8 *ram;                  /* host address of guest-physical 0 (identity-mapped host memory) */
+	u64 ram_gpa, ram_size;    /* guest-physical RAM: one range (set by the backend) */
+	u8 *ram;                  /* host address of ram_gpa (identity-mapped host memory) */
 	u32 nvcpus;
 	u32 pv;                   /* enabled paravirtual features (hv/pv_features.h) */
 	struct vcpu *vcpus[MAX_VCPUS];
@@ -56,9 +56,10 @@ struct vm {
 /* Host pointer for a guest-physical range, or NULL when it is not all guest RAM. */
 static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
 {
-	if (gpa >= vm->ram_size || len > vm->ram_size - gpa)
+	u64 off = gpa - vm->ram_gpa;
+	if (gpa < vm->ram_gpa || off >= vm->ram_size || len > vm->ram_size - off)
 		return NULL;
-	return vm->ram + gpa;
+	return vm->ram + off;
 }
 
 /* Builds a VM from its configuration section (before the machine is taken over): RAM
@@ -70,12 +71,17 @@ struct guest_images {
 };
 struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struct guest_images *img);
 
+/* The counters of all its vCPUs added up. */
+void vm_stats(const struct vm *vm, struct vcpu_stats *sum);
 /* Prints each vCPU's scheduling state and the backend's view of it. */
 void vm_dump(struct vm *vm);
 
 /* Makes the vCPU's pCPU look at it again: wakes it if halted, interrupts the guest if it
  * runs. Only the pCPU that runs the target is disturbed, and only when needed. */
 void vcpu_kick(struct vcpu *v);
+/* A guest error answered as the hardware would (a fault, all-ones, a dropped write):
+ * counted, and the first few of each vCPU logged with what happened. */
+void vcpu_bad_access(struct vcpu *v, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* Stops the whole VM (any vCPU may call this); its vCPUs leave the guest at their next exit. */
 void vm_request_stop(struct vm *vm, enum vm_stop_reason why);
 bool vm_stopping(const struct vm *vm);

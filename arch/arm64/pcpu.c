@@ -10,16 +10,12 @@
 #include "hv/sched.h"
 #include "hv/vm.h"
 
-struct arm64_pcpu arm64_pcpus[MAX_PCPUS];
 u64 arch_time_hz;
 extern char el2_vectors[];
 
 void arm64_pcpu_init(u32 id, u64 mpidr)
 {
-	struct arm64_pcpu *p = &arm64_pcpus[id];
-	p->id = id;
-	p->mpidr = mpidr;
-	write_sysreg(tpidr_el2, (u64)(uintptr_t)p);
+	write_sysreg(tpidr_el2, (u64)(uintptr_t)&pcpus[id]); /* for arch_pcpu_id */
 	write_sysreg(vbar_el2, (u64)(uintptr_t)el2_vectors);
 	write_sysreg(hcr_el2, BIT(31));      /* RW: EL1 is AArch64; no traps while no guest runs */
 	/* CPTR_EL2 (D17.2.36): RES1 bits, TZ [8] and TSM [12] trap SVE and SME (hidden from
@@ -41,7 +37,7 @@ void arm64_pcpu_init(u32 id, u64 mpidr)
 
 u32 arch_pcpu_id(void)
 {
-	return ((struct arm64_pcpu *)(uintptr_t)read_sysreg(tpidr_el2))->id;
+	return ((struct pcpu *)(uintptr_t)read_sysreg(tpidr_el2))->id;
 }
 
 u64 arch_time_now(void)
@@ -86,7 +82,7 @@ NORETURN void arch_power_off(void)
 /* Host interrupts only set state: the scheduler loop acts on it. */
 void arm64_host_irq(void)
 {
-	struct arm64_pcpu *p = &arm64_pcpus[arch_pcpu_id()];
+	struct arch_pcpu *p = &pcpus[arch_pcpu_id()].arch;
 	for (;;) {
 		u32 iar = gic_host_ack();
 		u32 intid = iar & 0x3FF;
@@ -120,7 +116,7 @@ void arm64_host_irq(void)
 
 void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
 {
-	struct arm64_pcpu *p = &arm64_pcpus[pcpu];
+	struct arch_pcpu *p = &pcpus[pcpu].arch;
 	snprintf(buf, n, "kicks=%llu ticks=%llu maintenance=%llu vtimer=%llu spurious=%llu",
 		 (unsigned long long)p->kicks, (unsigned long long)p->ticks, (unsigned long long)p->maints,
 		 (unsigned long long)p->vtimer_irqs, (unsigned long long)p->spurious);

@@ -15,9 +15,8 @@ static struct vcpu *accessor(void)
 
 static void count_bad(struct vcpu *v, const char *what, u64 off, bool write)
 {
-	if (v->stats.bad_accesses++ < 8)
-		printk("hv: VM '%s' vcpu%u: %s %s at offset %llx ignored\n", v->vm->name, v->id,
-		       write ? "write to" : "read of", what, (unsigned long long)off);
+	vcpu_bad_access(v, "%s %s at offset %llx ignored", write ? "write to" : "read of", what,
+			(unsigned long long)off);
 }
 
 static u64 gicd_read(void *opaque, u64 off, unsigned size)
@@ -63,23 +62,16 @@ static void gicr_write(void *opaque, u64 off, unsigned size, u64 val)
 		count_bad(accessor(), "an unknown GIC redistributor register", off, true);
 }
 
-static u64 uart_read(void *opaque, u64 off, unsigned size)
+static u64 uart_read(void *uart, u64 off, unsigned size)
 {
-	struct vm *vm = opaque;
 	(void)size;
-	spin_lock(&vm->dev_lock);
-	u32 v = vpl011_read(&vm->arch.uart, (u32)off);
-	spin_unlock(&vm->dev_lock);
-	return v;
+	return vpl011_read(uart, (u32)off);
 }
 
-static void uart_write(void *opaque, u64 off, unsigned size, u64 val)
+static void uart_write(void *uart, u64 off, unsigned size, u64 val)
 {
-	struct vm *vm = opaque;
 	(void)size;
-	spin_lock(&vm->dev_lock);
-	vpl011_write(&vm->arch.uart, (u32)off, (u32)val);
-	spin_unlock(&vm->dev_lock);
+	vpl011_write(uart, (u32)off, (u32)val);
 }
 
 static void uart_irq(void *ctx, bool level)
@@ -88,23 +80,16 @@ static void uart_irq(void *ctx, bool level)
 	vgic_set_level(&vm->arch.vgic, 0, 32 + GUEST_UART_SPI, level); /* dev_lock held */
 }
 
-bool arch_vm_console_input(struct vm *vm, u8 c)
-{
-	spin_lock(&vm->dev_lock);
-	bool taken = vpl011_rx_push(&vm->arch.uart, c);
-	spin_unlock(&vm->dev_lock);
-	return taken;
-}
-
 void arm64_platform_init(struct vm *vm)
 {
 	static const struct vpl011_ops uart_ops = { .tx = console_guest_putc, .irq = uart_irq };
 	vpl011_init(&vm->arch.uart, &uart_ops, vm);
+	console_register_vm(vm, vpl011_rx_push, &vm->arch.uart);
 	const struct io_region regions[] = {
-		{ IO_MMIO, GUEST_GICD_BASE, 64 * KiB, gicd_read, gicd_write, vm },
+		{ IO_MMIO, GUEST_GICD_BASE, 64 * KiB, gicd_read, gicd_write, vm, NULL },
 		{ IO_MMIO, GUEST_GICR_BASE, vm->arch.vgic.version == 3 ? vm->nvcpus * 128 * KiB : 0,
-		  gicr_read, gicr_write, vm },
-		{ IO_MMIO, GUEST_UART_BASE, 4 * KiB, uart_read, uart_write, vm },
+		  gicr_read, gicr_write, vm, NULL },
+		{ IO_MMIO, GUEST_UART_BASE, 4 * KiB, uart_read, uart_write, &vm->arch.uart, &vm->dev_lock },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(regions); i++)
 		if (regions[i].len)

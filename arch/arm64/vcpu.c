@@ -90,7 +90,7 @@ void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
 
 void arch_vcpu_load(struct vcpu *v)
 {
-	struct arm64_pcpu *p = &arm64_pcpus[v->pcpu];
+	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
 #define LOAD(f, r) write_sysreg(r, v->arch.el1.f);
 	EL1_REGS(LOAD)
 #undef LOAD
@@ -123,7 +123,7 @@ void arch_vcpu_load(struct vcpu *v)
 
 void arch_vcpu_put(struct vcpu *v)
 {
-	struct arm64_pcpu *p = &arm64_pcpus[v->pcpu];
+	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
 	/* Stop its timer from interrupting whoever runs next (the saved CNTV_CTL keeps the
 	 * guest's own setting). */
 #define SAVE(f, r) v->arch.el1.f = read_sysreg(r);
@@ -169,13 +169,6 @@ static void inject_dabt(struct vcpu *v, u64 far)
 	inject_sync(v, ec << 26 | BIT(25) | 0x10, far, true);
 }
 
-static void bad_access(struct vcpu *v, const char *what, u64 a, u64 b)
-{
-	if (v->stats.bad_accesses++ < 8)
-		printk("hv: VM '%s' vcpu%u: %s (%llx, %llx) at pc %llx\n", v->vm->name, v->id, what,
-		       (unsigned long long)a, (unsigned long long)b, (unsigned long long)v->arch.regs.elr);
-}
-
 static u64 reg_read(struct vcpu *v, u32 rt)
 {
 	return rt == 31 ? 0 : v->arch.regs.x[rt];
@@ -195,8 +188,10 @@ static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 	if (!a->isv || a->s1ptw) {
 		/* No syndrome (e.g. a load/store pair or writeback to a device page) or a
 		 * page-table walk outside RAM: nothing to emulate. */
-		bad_access(v, a->s1ptw ? "stage-1 page table walk outside RAM" :
-				"device access without instruction syndrome", ipa, esr);
+		vcpu_bad_access(v, "%s at %llx (ESR_EL2 %llx): external abort at pc %llx",
+				a->s1ptw ? "stage-1 page table walk outside RAM" :
+					   "device access without instruction syndrome",
+				(unsigned long long)ipa, (unsigned long long)esr, (unsigned long long)v->arch.regs.elr);
 		inject_dabt(v, read_sysreg(far_el2));
 		return;
 	}
@@ -248,7 +243,8 @@ static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
 		return;
 	}
 	v->arch.regs.elr -= 4;
-	bad_access(v, "trapped system register access, UNDEFINED", esr, 0);
+	vcpu_bad_access(v, "trapped system register access (ESR_EL2 %llx): UNDEFINED at pc %llx",
+			(unsigned long long)esr, (unsigned long long)v->arch.regs.elr);
 	inject_undef(v);
 }
 
@@ -260,7 +256,7 @@ static int psci_cpu_on(void *ctx, u64 mpidr, u64 entry, u64 context_id)
 	int id = mpidr_to_vcpu(mpidr, vm->nvcpus);
 	if (id < 0)
 		return PSCI_INVALID_PARAMETERS;
-	if (entry < GUEST_RAM_BASE || entry - GUEST_RAM_BASE >= vm->ram_size)
+	if (!gpa_to_hva(vm, entry, 4))
 		return PSCI_INVALID_ADDRESS;
 	struct vcpu *t = vm->vcpus[id];
 	int ret = PSCI_SUCCESS;
@@ -284,7 +280,7 @@ static void psci_cpu_off(void *ctx)
 {
 	struct vcpu *v = ctx;
 	__atomic_store_n(&v->arch.power, POWER_OFF, __ATOMIC_RELEASE);
-	v->state = VCPU_WAIT_SIPI;
+	v->state = VCPU_WAIT_START;
 }
 
 static int psci_affinity_info(void *ctx, u64 mpidr, u32 level)
@@ -356,7 +352,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 	struct guest_regs *r = &v->arch.regs;
 	for (;;) {
 		if (!sched_enter_guest(v))
-			return vm_stopping(v->vm) ? RUN_STOPPED : RUN_PREEMPTED;
+			return RUN_PREEMPTED;
 		publish_steal(v);
 		vgic_hw_flush(v);
 		u64 vector = guest_enter(r);
@@ -372,7 +368,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			       v->vm->name, v->id, vector == 3 ? "SError" : "FIQ",
 			       (unsigned long long)read_sysreg(esr_el2), (unsigned long long)r->elr);
 			vm_request_stop(v->vm, VM_FATAL);
-			return RUN_STOPPED;
+			return RUN_PREEMPTED;
 		}
 		u64 esr = read_sysreg(esr_el2);
 		v->arch.last_esr = esr;
@@ -397,7 +393,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			/* fallthrough */
 		case ESR_HVC:
 			if (!handle_firmware_call(v))
-				return v->state == VCPU_RUNNABLE ? RUN_STOPPED : RUN_PREEMPTED;
+				return RUN_PREEMPTED;
 			if (v->arch.suspend) {
 				v->arch.suspend = false;
 				if (!vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id))
@@ -410,7 +406,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case ESR_DABT:
 			handle_dabt(v, &e, esr);
 			if (vm_stopping(v->vm))
-				return RUN_STOPPED;
+				return RUN_PREEMPTED;
 			break;
 		case ESR_UNKNOWN:
 			if (e.ec == ESR_EC_SVE || e.ec == ESR_EC_SME) {
@@ -427,7 +423,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			       v->vm->name, v->id, (unsigned long long)esr, e.ec, (unsigned long long)r->elr,
 			       (unsigned long long)read_sysreg(far_el2));
 			vm_request_stop(v->vm, VM_FATAL);
-			return RUN_STOPPED;
+			return RUN_PREEMPTED;
 		}
 	}
 }
@@ -441,33 +437,25 @@ void arch_vcpu_poll(struct vcpu *v, u64 now)
 		spin_unlock(&v->vm->dev_lock);
 		v->state = VCPU_RUNNABLE;
 	}
-	if (v->state != VCPU_WAIT_SIPI)
+	if (v->state != VCPU_WAIT_START)
 		vtimer_sync(v, now);
 }
 
 bool arch_vcpu_wants_to_run(struct vcpu *v)
 {
-	return v->state != VCPU_WAIT_SIPI && vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id);
+	return v->state != VCPU_WAIT_START && vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id);
 }
 
 u64 arch_vcpu_next_timer(struct vcpu *v)
 {
-	return v->state == VCPU_WAIT_SIPI ? 0 : vtimer_deadline(v, arch_time_now());
+	return v->state == VCPU_WAIT_START ? 0 : vtimer_deadline(v, arch_time_now());
 }
 
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 {
 	struct guest_regs *r = &v->arch.regs;
-	u64 dl = arch_vcpu_next_timer(v), now = arch_time_now();
-	u64 exits = 0;
-	for (int k = 0; k < EXIT_KINDS; k++)
-		exits += v->stats.exits[k];
-	snprintf(buf, n, "pc=%llx pstate=%llx x0=%llx x1=%llx lr=%llx power=%d irq-pending=%d timer-in=%lldus "
-		 "exits=%llu last-esr=%llx injected=%llu",
+	snprintf(buf, n, "pc=%llx pstate=%llx x0=%llx x1=%llx lr=%llx power=%d irq-pending=%d last-esr=%llx",
 		 (unsigned long long)r->elr, (unsigned long long)r->spsr, (unsigned long long)r->x[0],
 		 (unsigned long long)r->x[1], (unsigned long long)r->x[30], v->arch.power,
-		 vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id),
-		 dl ? (long long)((s64)(dl - now) / (s64)(arch_time_hz / 1000000)) : -1ll,
-		 (unsigned long long)exits, (unsigned long long)v->arch.last_esr,
-		 (unsigned long long)v->stats.irqs_injected);
+		 vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id), (unsigned long long)v->arch.last_esr);
 }

@@ -8,6 +8,7 @@
 #include "arch/arm64/pcpu.h"
 #include "arch/cpu.h"
 #include "hv/lib.h"
+#include "hv/sched.h"
 #include "hv/vm.h"
 
 #define HCR_EN BIT(0)
@@ -104,7 +105,7 @@ void vgic_hw_sync(struct vcpu *v)
 	/* Count the maintenance interrupts here: clearing the list registers below drops
 	 * the (level) maintenance line, so the host interrupt is seldom still pending. */
 	if (n && (gic_host.version == 3 ? read_sysreg(ICH_MISR_EL2) : mmio_read32(gic_host.gich + GICH_MISR)))
-		arm64_pcpus[v->pcpu].maints++;
+		pcpus[v->pcpu].arch.maints++;
 	for (u32 i = 0; i < n; i++) {
 		u64 raw = 0;
 		if (gic_host.version == 3) {

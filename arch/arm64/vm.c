@@ -21,8 +21,6 @@
 /* PV stolen time (DEN0057A) is the one KVM PV feature arm64 guests have. */
 const u32 arch_pv_features = BIT(PV_STEAL);
 
-static u64 boot_entry, boot_fdt;
-
 static void vgic_kick(void *ctx, u32 id)
 {
 	struct vm *vm = ctx;
@@ -33,35 +31,38 @@ static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct g
 {
 	struct linux_image_layout lay;
 	const char *why = "";
-	if (linux_image_layout(img->kernel, img->kernel_len, GUEST_RAM_BASE, vm->ram_size, img->initrd_len,
+	if (linux_image_layout(img->kernel, img->kernel_len, vm->ram_gpa, vm->ram_size, img->initrd_len,
 			       FDT_MAX, &lay, &why)) {
 		printk("hv: VM '%s': %s: %s\n", vm->name, cfg->kernel, why);
 		return -1;
 	}
-	u8 *ram = vm->ram - GUEST_RAM_BASE; /* host address of an IPA in RAM */
-	memcpy(ram + lay.kernel_addr, img->kernel, lay.kernel_copy);
-	dcache_clean_poc(ram + lay.kernel_addr, lay.kernel_copy);
+	/* The layout keeps every part inside RAM. */
+	u8 *kernel = gpa_to_hva(vm, lay.kernel_addr, lay.kernel_copy);
+	u8 *fdt = gpa_to_hva(vm, lay.fdt_addr, FDT_MAX);
+	memcpy(kernel, img->kernel, lay.kernel_copy);
+	dcache_clean_poc(kernel, lay.kernel_copy);
 	if (img->initrd_len) {
-		memcpy(ram + lay.initrd_addr, img->initrd, img->initrd_len);
-		dcache_clean_poc(ram + lay.initrd_addr, img->initrd_len);
+		u8 *initrd = gpa_to_hva(vm, lay.initrd_addr, img->initrd_len);
+		memcpy(initrd, img->initrd, img->initrd_len);
+		dcache_clean_poc(initrd, img->initrd_len);
 	}
 	struct guest_fdt_params p = {
-		.nvcpus = vm->nvcpus, .ram_base = GUEST_RAM_BASE, .ram_size = vm->ram_size,
+		.nvcpus = vm->nvcpus, .ram_base = vm->ram_gpa, .ram_size = vm->ram_size,
 		.gic_version = vm->arch.vgic.version, .gicd_base = GUEST_GICD_BASE,
 		.gicr_base = GUEST_GICR_BASE, .gicc_base = GUEST_GICC_BASE,
 		.uart_base = GUEST_UART_BASE, .uart_spi = GUEST_UART_SPI, .cmdline = cfg->cmdline,
 		.initrd_start = img->initrd_len ? lay.initrd_addr : 0,
 		.initrd_end = img->initrd_len ? lay.initrd_addr + img->initrd_len : 0,
 	};
-	int n = guest_fdt_build(ram + lay.fdt_addr, FDT_MAX, &p);
+	int n = guest_fdt_build(fdt, FDT_MAX, &p);
 	if (n < 0) {
 		printk("hv: VM '%s': the device tree does not fit in %llu KiB\n", vm->name,
 		       (unsigned long long)(FDT_MAX >> 10));
 		return -1;
 	}
-	dcache_clean_poc(ram + lay.fdt_addr, (size_t)n);
-	boot_entry = lay.entry;
-	boot_fdt = lay.fdt_addr;
+	dcache_clean_poc(fdt, (size_t)n);
+	vm->arch.boot_entry = lay.entry;
+	vm->arch.boot_fdt = lay.fdt_addr;
 	return 0;
 }
 
@@ -76,13 +77,14 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		printk("hv: VM '%s': GICv%d guests have at most %u vCPUs\n", vm->name, gic_host.version, max_vcpus);
 		return -1;
 	}
+	vm->ram_gpa = GUEST_RAM_BASE;
 	vm->arch.vmid = (u16)(vm->id + 1);
 	vm->arch.cntvoff = read_sysreg(cntpct_el0);
 	vm->arch.s2_root = stage2_create();
 	vm->arch.pvtime_page = alloc_pages(1);
 	for (u32 i = 0; i < vm->nvcpus; i++)
 		pvtime_init_record(vm->arch.pvtime_page + 64 * i);
-	if (stage2_map(vm->arch.s2_root, GUEST_RAM_BASE, (u64)(uintptr_t)vm->ram, vm->ram_size, false) ||
+	if (stage2_map(vm->arch.s2_root, vm->ram_gpa, (u64)(uintptr_t)vm->ram, vm->ram_size, false) ||
 	    stage2_map(vm->arch.s2_root, GUEST_PVTIME_BASE, (u64)(uintptr_t)vm->arch.pvtime_page, PAGE_SIZE, false) ||
 	    (gic_host.version == 2 &&
 	     stage2_map(vm->arch.s2_root, GUEST_GICC_BASE, gic_host.gicv, 8 * KiB, true))) {
@@ -98,7 +100,7 @@ int arch_vcpu_create(struct vcpu *v)
 {
 	v->arch.pvtime_ipa = GUEST_PVTIME_BASE + 64 * v->id;
 	if (v->id == 0) {
-		arm64_vcpu_reset(v, boot_entry, boot_fdt);
+		arm64_vcpu_reset(v, v->vm->arch.boot_entry, v->vm->arch.boot_fdt);
 		v->arch.power = POWER_ON;
 	}
 	return 0;

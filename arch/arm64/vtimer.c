@@ -6,6 +6,7 @@
 #include "arch/arm64/gic_host.h"
 #include "arch/arm64/pcpu.h"
 #include "arch/cpu.h"
+#include "hv/sched.h"
 #include "hv/vm.h"
 
 #define CTL_ENABLE BIT(0)
@@ -29,7 +30,7 @@ void vtimer_sync(struct vcpu *v, u64 now)
 	timer_regs(v, &ctl, &cval);
 	bool line = (ctl & (CTL_ENABLE | CTL_IMASK)) == CTL_ENABLE && now - v->vm->arch.cntvoff >= cval;
 	vgic_set_level(&v->vm->arch.vgic, v->id, INTID_VTIMER, line);
-	struct arm64_pcpu *p = &arm64_pcpus[v->pcpu];
+	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
 	if (!line && v->arch.loaded && p->vtimer_masked) {
 		p->vtimer_masked = false;
 		gic_host_ppi_enable(INTID_VTIMER, true);

@@ -49,20 +49,18 @@ static s64 get_stats(struct vcpu *v, u64 gpa, u64 len)
 	struct vm *vm = v->vm;
 	struct hv_guest_stats st = { .version = HV_STATS_VERSION };
 	_Static_assert(HV_STATS_EXIT_KINDS == EXIT_KINDS, "guest ABI exit kinds");
-	for (u32 i = 0; i < vm->nvcpus; i++) {
-		const struct vcpu_stats *s = &vm->vcpus[i]->stats;
-		for (int k = 0; k < EXIT_KINDS; k++) {
-			st.exits_by_kind[k] += s->exits[k];
-			st.exits += s->exits[k];
-		}
-		st.ipis_pv += s->ipi_pv;
-		st.ipis_icr += s->ipi_icr;
-		st.ipis_self += s->ipi_self;
-		st.irqs_injected += s->irqs_injected;
-		st.kicks += s->kicks_sent;
-		st.yields += s->yields;
-		st.steal_ns += s->steal_ns;
-	}
+	struct vcpu_stats sum;
+	vm_stats(vm, &sum);
+	for (int k = 0; k < EXIT_KINDS; k++)
+		st.exits_by_kind[k] = sum.exits[k];
+	st.exits = stats_exits(&sum);
+	st.ipis_pv = sum.ipi_pv;
+	st.ipis_icr = sum.ipi_icr;
+	st.ipis_self = sum.ipi_self;
+	st.irqs_injected = sum.irqs_injected;
+	st.kicks = sum.kicks_sent;
+	st.yields = sum.yields;
+	st.steal_ns = sum.steal_ns;
 	len = MIN(len, sizeof st);
 	void *dst = gpa_to_hva(vm, gpa, len);
 	if (!dst) {

@@ -8,7 +8,7 @@
 #include "boot/config.h"
 #include "hv/console.h"
 #include "hv/arch.h"
-#include "hv/elf_pvh.h"
+#include "arch/x86/elf_pvh.h"
 #include "hv/lib.h"
 #include "hv/pv_features.h"
 

@@ -9,7 +9,6 @@
 #include "hv/sched.h"
 #include "hv/vm.h"
 
-struct x86_pcpu x86_pcpus[MAX_PCPUS];
 u64 arch_time_hz;
 static u64 lapic_hz;
 static volatile u32 *lapic;
@@ -87,14 +86,15 @@ static void send_ipi(u32 apic_id, u32 icr_lo)
 
 void arch_send_kick(u32 pcpu)
 {
-	send_ipi(x86_pcpus[pcpu].apic_id, VEC_KICK);
+	send_ipi(pcpus[pcpu].arch.apic_id, VEC_KICK);
 }
 
+/* %gs holds this pCPU's struct pcpu, whose first field is its id. */
 u32 arch_pcpu_id(void)
 {
-	struct x86_pcpu *p;
-	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
-	return p->id;
+	u32 id;
+	__asm__ volatile("movl %%gs:0, %0" : "=r"(id));
+	return id;
 }
 
 void arch_idle(void)
@@ -167,7 +167,7 @@ struct trap_frame {
 
 void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
 {
-	struct x86_pcpu *p = &x86_pcpus[pcpu];
+	struct arch_pcpu *p = &pcpus[pcpu].arch;
 	snprintf(buf, n, "kicks=%llu timer-irqs=%llu nmis=%llu", (unsigned long long)p->kick_irqs,
 		 (unsigned long long)p->timer_irqs, (unsigned long long)p->nmis);
 }
@@ -175,8 +175,8 @@ void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
 void x86_trap(struct trap_frame *f);
 void x86_trap(struct trap_frame *f)
 {
-	struct x86_pcpu *p;
-	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
+	u32 id = arch_pcpu_id();
+	struct arch_pcpu *p = &pcpus[id].arch;
 	switch (f->vector) {
 	case VEC_KICK:
 		p->kick_irqs++;
@@ -197,7 +197,7 @@ void x86_trap(struct trap_frame *f)
 	extern char ImageBase[];
 	printk("\nhv: FATAL: exception %llu (error %llx) on pcpu%u at rip=%llx (hv.so+%llx) rsp=%llx cr2=%llx\n"
 	       "hv: rax=%llx rbx=%llx rcx=%llx rdx=%llx rsi=%llx rdi=%llx\n",
-	       (unsigned long long)f->vector, (unsigned long long)f->error, p->id,
+	       (unsigned long long)f->vector, (unsigned long long)f->error, id,
 	       (unsigned long long)f->rip, (unsigned long long)(f->rip - (u64)(uintptr_t)ImageBase),
 	       (unsigned long long)f->rsp, (unsigned long long)cr2,
 	       (unsigned long long)f->rax, (unsigned long long)f->rbx, (unsigned long long)f->rcx,
@@ -207,9 +207,8 @@ void x86_trap(struct trap_frame *f)
 
 void x86_pcpu_init(u32 id, u32 apic_id)
 {
-	struct x86_pcpu *p = &x86_pcpus[id];
-	p->self = p;
-	p->id = id;
+	_Static_assert(offsetof(struct pcpu, id) == 0, "arch_pcpu_id reads %gs:0");
+	struct arch_pcpu *p = &pcpus[id].arch;
 	p->apic_id = apic_id;
 	if (!idt[0].type) {
 		for (int v = 0; v < 32; v++)
@@ -219,14 +218,13 @@ void x86_pcpu_init(u32 id, u32 apic_id)
 		idt_set(VEC_SPURIOUS, trap_0xff);
 	}
 	tables_load();
-	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)p);
+	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)&pcpus[id]);
 	lapic_setup();
 	write_cr4(read_cr4() | BIT(9) | BIT(10)); /* OSFXSR, OSXMMEXCPT: FXSAVE of guest state */
 	p->hsave = alloc_pages(1);
 	p->host_save = alloc_pages(1);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
 	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)p->hsave);
-	pcpus[id].apic_id = apic_id;
 }
 
 /* ---- application processors ---- */

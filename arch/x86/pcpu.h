@@ -9,19 +9,6 @@
 #define VEC_TIMER 0xf1
 #define VEC_SPURIOUS 0xff
 
-struct x86_pcpu {
-	struct x86_pcpu *self;   /* %gs:0 */
-	u32 id;
-	u32 apic_id;
-	u8 *stack_top;
-	u8 *hsave;               /* VM_HSAVE_PA page */
-	u8 *host_save;           /* VMSAVE area for host FS/GS/TR... */
-	struct vcpu *last_vcpu;  /* the vCPU whose TLB entries this pCPU may hold */
-	u64 timer_irqs, kick_irqs, nmis;
-};
-
-extern struct x86_pcpu x86_pcpus[];
-
 /* Before ExitBootServices (boot CPU): measures the TSC and local APIC timer against a
  * firmware delay. */
 void x86_calibrate(void (*stall_us)(u64 us));

@@ -10,8 +10,6 @@
 
 const u32 arch_pv_features = PV_FEATURES_ALL;
 
-static u64 boot_entry, boot_start_info;
-
 int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img)
 {
 	if (vm->ram_size > GPA_LOW_RAM_END || (vm->ram_size & (2 * MiB - 1))) {
@@ -24,33 +22,33 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		return -1;
 	x86_vm_irq_init(vm);
 	x86_platform_init(vm);
-	return x86_linux_load(vm, cfg, img, &boot_entry, &boot_start_info);
+	return x86_linux_load(vm, cfg, img, &vm->arch.boot_entry, &vm->arch.boot_start_info);
 }
 
 int arch_vcpu_create(struct vcpu *v)
 {
 	x86_vcpu_irq_init(v);
-	return svm_vcpu_init(v, boot_entry, boot_start_info);
+	return svm_vcpu_init(v, v->vm->arch.boot_entry, v->vm->arch.boot_start_info);
 }
 
 void arch_vcpu_poll(struct vcpu *v, u64 now)
 {
 	if (__atomic_exchange_n(&v->arch.init_pending, false, __ATOMIC_ACQ_REL) && v->id != 0) {
-		v->state = VCPU_WAIT_SIPI;
+		v->state = VCPU_WAIT_START;
 		vlapic_reset(&v->arch.lapic);
 	}
 	s32 sipi = __atomic_exchange_n(&v->arch.sipi_vector, -1, __ATOMIC_ACQ_REL);
-	if (sipi >= 0 && v->state == VCPU_WAIT_SIPI) {
+	if (sipi >= 0 && v->state == VCPU_WAIT_START) {
 		svm_vcpu_sipi(v, (u8)sipi);
 		v->state = VCPU_RUNNABLE;
 	}
-	if (v->state != VCPU_WAIT_SIPI)
+	if (v->state != VCPU_WAIT_START)
 		vlapic_timer_update(&v->arch.lapic, now);
 }
 
 bool arch_vcpu_wants_to_run(struct vcpu *v)
 {
-	if (v->state == VCPU_WAIT_SIPI)
+	if (v->state == VCPU_WAIT_START)
 		return false;
 	if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE) ||
 	    __atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
@@ -68,15 +66,12 @@ void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 {
 	u8 *vmcb = v->arch.vmcb;
 	struct vlapic *l = &v->arch.lapic;
-	u64 now = rdtsc(), dl = vlapic_next_deadline(l);
 	u8 insn[6] = { 0 };
 	svm_fetch_insn(v, insn, sizeof insn);
 	snprintf(buf, n, "rip=%llx [%02x %02x %02x %02x %02x %02x] rax=%llx rcx=%llx rdx=%llx "
-		 "rflags=%llx ppr=%x pending-vec=%d timer-in=%lldus exits=%llu",
+		 "rflags=%llx ppr=%x pending-vec=%d",
 		 (unsigned long long)V64(vmcb, VMCB_RIP), insn[0], insn[1], insn[2], insn[3], insn[4],
 		 insn[5], (unsigned long long)V64(vmcb, VMCB_RAX), (unsigned long long)v->arch.gpr[GPR_RCX],
 		 (unsigned long long)v->arch.gpr[GPR_RDX], (unsigned long long)V64(vmcb, VMCB_RFLAGS),
-		 vlapic_ppr(l), vlapic_pending_vector(l),
-		 dl ? (long long)((s64)(dl - now) / (s64)(arch_time_hz / 1000000)) : -1ll,
-		 (unsigned long long)v->stats.exits[EXIT_HOST_IRQ]);
+		 vlapic_ppr(l), vlapic_pending_vector(l));
 }

@@ -1,8 +1,8 @@
-/* Unit tests for hv/elf_pvh.c on small synthetic ELF images (and on the real guest
+/* Unit tests for arch/x86/elf_pvh.c on small synthetic ELF images (and on the real guest
  * kernel when build/guests/x86_64/vmlinux exists). Images are parsed from buffers
  * of exactly their length, so ASan catches reads past the end. */
 #include <stdlib.h>
-#include "../../hv/elf_pvh.c"
+#include "../../arch/x86/elf_pvh.c"
 #include "test.h"
 
 #define IMG_LEN 0x1c00

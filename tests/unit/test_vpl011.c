@@ -1,7 +1,7 @@
-/* Unit tests for the virtual PL011 (hv/vpl011.c), including the register sequences
+/* Unit tests for the virtual PL011 (hv/dev/vpl011.c), including the register sequences
  * Linux 6.1's amba-pl011.c issues: AMBA probe, earlycon, console, startup, TX, RX,
  * shutdown, and the SBSA variant an ACPI boot binds. */
-#include "../../hv/vpl011.c"
+#include "../../hv/dev/vpl011.c"
 #include "test.h"
 #include "uart_sink.h"
 

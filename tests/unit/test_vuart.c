@@ -1,6 +1,6 @@
-/* Unit tests for the virtual 16550A (hv/vuart.c), including the register
+/* Unit tests for the virtual 16550A (hv/dev/vuart.c), including the register
  * sequences Linux 6.1's 8250 driver issues in autoconfig() and startup. */
-#include "../../hv/vuart.c"
+#include "../../hv/dev/vuart.c"
 #include "test.h"
 #include "uart_sink.h"
 

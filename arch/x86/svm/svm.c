@@ -187,17 +187,10 @@ static void inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
 					   (has_err ? EVENT_HAS_ERR | ((u64)err << 32) : 0);
 }
 
+static unsigned long long rip(struct vcpu *v) { return V64(v->arch.vmcb, VMCB_RIP); }
+
 static void inject_ud(struct vcpu *v) { inject_exception(v, 6, false, 0); }
 static void inject_gp(struct vcpu *v) { inject_exception(v, 13, true, 0); }
-
-static void bad_access(struct vcpu *v, const char *what, u64 a, u64 b)
-{
-	v->stats.bad_accesses++;
-	if (v->stats.bad_accesses <= 8)
-		printk("hv: VM '%s' vcpu%u: %s (%llx, %llx) at rip %llx\n", v->vm->name, v->id, what,
-		       (unsigned long long)a, (unsigned long long)b,
-		       (unsigned long long)V64(v->arch.vmcb, VMCB_RIP));
-}
 
 static void handle_cpuid(struct vcpu *v)
 {
@@ -218,13 +211,13 @@ static void handle_msr(struct vcpu *v)
 	if (V64(vmcb, VMCB_EXITINFO1)) {
 		u64 val = (V64(vmcb, VMCB_RAX) & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
 		if (x86_wrmsr(v, msr, val)) {
-			bad_access(v, "wrmsr #GP", msr, val);
+			vcpu_bad_access(v, "wrmsr %x <- %llx: #GP at rip %llx", msr, (unsigned long long)val, rip(v));
 			return inject_gp(v);
 		}
 	} else {
 		u64 val;
 		if (x86_rdmsr(v, msr, &val)) {
-			bad_access(v, "rdmsr #GP", msr, 0);
+			vcpu_bad_access(v, "rdmsr %x: #GP at rip %llx", msr, rip(v));
 			return inject_gp(v);
 		}
 		V64(vmcb, VMCB_RAX) = (u32)val;
@@ -240,7 +233,7 @@ static void handle_io(struct vcpu *v)
 	u16 port = (u16)(info >> 16);
 	unsigned size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
 	if (info & BIT(2)) { /* INS/OUTS: no guest of ours uses string port I/O */
-		bad_access(v, "string port I/O (unsupported)", port, info);
+		vcpu_bad_access(v, "string port I/O at port %x (unsupported): #GP at rip %llx", port, rip(v));
 		return inject_gp(v);
 	}
 	u64 val = V64(vmcb, VMCB_RAX);
@@ -392,7 +385,7 @@ static enum exit_kind exit_kind_of(u64 code)
 enum run_result arch_vcpu_run(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;
-	struct x86_pcpu *p = &x86_pcpus[v->pcpu];
+	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
 	for (;;) {
 		if (!sched_enter_guest(v))
 			return RUN_PREEMPTED;
@@ -424,7 +417,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			       (void *)p->hsave, (unsigned long long)rdmsr(MSR_VM_HSAVE_PA),
 			       (unsigned long long)read_cr3());
 			vm_request_stop(v->vm, VM_FATAL);
-			return RUN_STOPPED;
+			return RUN_PREEMPTED;
 		}
 		switch (code) {
 		case SVM_EXIT_INTR:
@@ -449,11 +442,11 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case SVM_EXIT_IOIO:
 			handle_io(v);
 			if (vm_stopping(v->vm))
-				return RUN_STOPPED;
+				return RUN_PREEMPTED;
 			break;
 		case SVM_EXIT_NPF:
 			if (!handle_npf(v))
-				return RUN_STOPPED;
+				return RUN_PREEMPTED;
 			break;
 		case SVM_EXIT_HLT:
 			advance(v, 1);
@@ -468,7 +461,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			printk("hv: VM '%s' vcpu%u: triple fault at rip %llx\n", v->vm->name, v->id,
 			       (unsigned long long)V64(vmcb, VMCB_RIP));
 			vm_request_stop(v->vm, VM_TRIPLE_FAULT);
-			return RUN_STOPPED;
+			return RUN_PREEMPTED;
 		case SVM_EXIT_INVD:
 			advance(v, 2);
 			break;
@@ -477,10 +470,11 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 				printk("hv: VM '%s' vcpu%u: VMRUN refused the guest state (VMEXIT_INVALID); stopping the VM\n",
 				       v->vm->name, v->id);
 				vm_request_stop(v->vm, VM_FATAL);
-				return RUN_STOPPED;
+				return RUN_PREEMPTED;
 			}
 			/* SVM instructions, MONITOR/MWAIT, XSETBV, task switches: not offered. */
-			bad_access(v, "unsupported instruction, #UD", code, V64(vmcb, VMCB_EXITINFO1));
+			vcpu_bad_access(v, "unsupported instruction (exit %llx, info1 %llx): #UD at rip %llx",
+					(unsigned long long)code, (unsigned long long)V64(vmcb, VMCB_EXITINFO1), rip(v));
 			inject_ud(v);
 			break;
 		}

@@ -3,7 +3,7 @@
 #define ARCH_ARM64_VM_H
 
 #include "hv/types.h"
-#include "hv/vpl011.h"
+#include "hv/dev/vpl011.h"
 #include "arch/arm64/vgic.h"
 
 /* Guest general registers as entry.S saves them (offsets fixed there). */
@@ -47,6 +47,8 @@ struct arch_vm {
 	struct vgic vgic;
 	struct vpl011 uart;
 	u8 *pvtime_page;       /* host page of the stolen-time records */
+	u64 boot_entry;        /* where vCPU 0 starts, with x0 = boot_fdt (its device tree) */
+	u64 boot_fdt;
 };
 
 #endif

@@ -5,7 +5,7 @@
 #include "hv/types.h"
 #include "arch/x86/vlapic.h"
 #include "arch/x86/vioapic.h"
-#include "hv/vuart.h"
+#include "hv/dev/vuart.h"
 
 enum { GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSP, GPR_RBP, GPR_RSI, GPR_RDI,
        GPR_R8, GPR_R9, GPR_R10, GPR_R11, GPR_R12, GPR_R13, GPR_R14, GPR_R15 };
@@ -26,7 +26,6 @@ struct arch_vcpu {
 	bool init_pending;    /* INIT IPI received (atomic) */
 	s32 sipi_vector;      /* STARTUP vector received (atomic), -1 none */
 	bool flush_tlb;       /* flush this ASID's TLB at next entry */
-	u32 last_pcpu_run;
 	u64 kvmclock_msr;     /* MSR_KVM_SYSTEM_TIME_NEW as the guest wrote it */
 	u64 steal_msr;        /* MSR_KVM_STEAL_TIME */
 	u64 steal_published;  /* steal_ns last written to the guest's record */
@@ -42,6 +41,8 @@ struct arch_vm {
 	struct vioapic ioapic;
 	struct vuart uart;     /* COM1, the VM's console */
 	u16 pm1_en, pm1_sts, pm1_cnt;
+	u64 boot_entry;       /* where vCPU 0 starts, with RBX = boot_start_info (PVH) */
+	u64 boot_start_info;
 	u64 boot_tsc;         /* TSC when the VM was created: its kvmclock and PM timer zero */
 };
 

@@ -1,6 +1,6 @@
 /* ELF64 vmlinux parser: PT_LOAD segments and the Xen PVH entry note. All fields
  * are read byte by byte (little endian), so the buffer needs no alignment. */
-#include "hv/elf_pvh.h"
+#include "arch/x86/elf_pvh.h"
 #include "hv/lib.h"
 
 #define EHDR_SIZE 64

@@ -17,8 +17,8 @@
  *  - the interrupt line is gated by MCR OUT2 as on the PC, where -OUT2 enables the
  *    IRQ driver: line = (an interrupt is pending) && OUT2 && !LOOP (in loopback the
  *    modem outputs, OUT2 included, are forced inactive). */
-#ifndef HV_VUART_H
-#define HV_VUART_H
+#ifndef HV_DEV_VUART_H
+#define HV_DEV_VUART_H
 
 #include "hv/types.h"
 
@@ -99,8 +99,9 @@ void vuart_init(struct vuart *u, const struct vuart_ops *ops, void *ctx);
 /* Register access, reg 0..7 (others read 0xFF / are ignored). */
 u8 vuart_read(struct vuart *u, unsigned reg);
 void vuart_write(struct vuart *u, unsigned reg, u8 val);
-/* Host input: false (and rx_dropped counted) when the FIFO is full. */
-bool vuart_rx_push(struct vuart *u, u8 byte);
+/* Host input: false (and rx_dropped counted) when the FIFO is full. uart is the struct
+ * vuart (a void pointer so that this serves as the console's receiver as it is). */
+bool vuart_rx_push(void *uart, u8 byte);
 /* Whether vuart_rx_push() would accept a byte now. */
 bool vuart_rx_space(const struct vuart *u);
 

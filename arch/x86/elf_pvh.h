@@ -1,7 +1,7 @@
 /* Parser for x86-64 Linux vmlinux ELF images booted through the PVH entry point.
  * Pure: works on a byte buffer holding the whole file, which is untrusted. */
-#ifndef HV_ELF_PVH_H
-#define HV_ELF_PVH_H
+#ifndef ARCH_X86_ELF_PVH_H
+#define ARCH_X86_ELF_PVH_H
 
 #include "hv/types.h"
 

@@ -1,6 +1,6 @@
 /* Virtual 16550A UART register model (see vuart.h for what is modelled).
  * Section references are to the National PC16550D datasheet (June 1995). */
-#include "hv/vuart.h"
+#include "hv/dev/vuart.h"
 #include "hv/lib.h"
 
 /* Modem inputs while not in loopback: the "cable" has CTS, DSR and DCD up. */
@@ -210,8 +210,9 @@ void vuart_write(struct vuart *u, unsigned reg, u8 val)
 	vuart_update_irq(u);
 }
 
-bool vuart_rx_push(struct vuart *u, u8 byte)
+bool vuart_rx_push(void *uart, u8 byte)
 {
+	struct vuart *u = uart;
 	if (!vuart_rx_put(u, byte))
 		return false;
 	vuart_update_irq(u);

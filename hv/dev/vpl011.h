@@ -38,8 +38,8 @@
  * (SBSA UART driver: no CR/LCR_H/IBRD writes) may program CR, LCR_H, IBRD and FBRD
  * with vpl011_write() first. With UARTEN set, Linux's AMBA PL011 console (console=
  * without options) divides by 64 * IBRD + FBRD, so never leave both 0 then. */
-#ifndef HV_VPL011_H
-#define HV_VPL011_H
+#ifndef HV_DEV_VPL011_H
+#define HV_DEV_VPL011_H
 
 #include "hv/types.h"
 
@@ -129,8 +129,9 @@ void vpl011_init(struct vpl011 *u, const struct vpl011_ops *ops, void *ctx);
 /* 32-bit register access at `offset` (0..0xFFF) into the frame. */
 u32 vpl011_read(struct vpl011 *u, u32 offset);
 void vpl011_write(struct vpl011 *u, u32 offset, u32 val);
-/* Host input: false (and rx_dropped counted) when the FIFO is full or in loopback. */
-bool vpl011_rx_push(struct vpl011 *u, u8 byte);
+/* Host input: false (and rx_dropped counted) when the FIFO is full or in loopback. uart
+ * is the struct vpl011 (a void pointer so that this serves as the console's receiver). */
+bool vpl011_rx_push(void *uart, u8 byte);
 /* Whether vpl011_rx_push() would accept a byte now. */
 bool vpl011_rx_space(const struct vpl011 *u);
 

@@ -1,6 +1,6 @@
 /* Virtual PL011 UART register model (see vpl011.h for what is modelled). Register
  * and bit names are those of the PL011 TRM (ARM DDI 0183). */
-#include "hv/vpl011.h"
+#include "hv/dev/vpl011.h"
 #include "hv/lib.h"
 
 #define CR_MASK 0xFF87u		/* bits 6:3 are reserved */
@@ -220,8 +220,9 @@ void vpl011_write(struct vpl011 *u, u32 offset, u32 val)
 	update_irq(u);
 }
 
-bool vpl011_rx_push(struct vpl011 *u, u8 byte)
+bool vpl011_rx_push(void *uart, u8 byte)
 {
+	struct vpl011 *u = uart;
 	/* In loopback the receiver hears only the transmitter. */
 	if (u->cr & VPL011_CR_LBE) {
 		u->rx_dropped++;

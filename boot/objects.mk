@@ -1,0 +1,2 @@
+# The UEFI application: entry, configuration, image loading, takeover.
+objs-y += boot/config.o boot/efi.o boot/efi_main.o

@@ -1,0 +1,3 @@
+# Guest device models: each backend builds those its VMs have.
+objs-x86_64 += hv/dev/vuart.o
+objs-aarch64 += hv/dev/vpl011.o
