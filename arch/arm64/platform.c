@@ -62,18 +62,6 @@ static void gicr_write(void *opaque, u64 off, unsigned size, u64 val)
 		count_bad(accessor(), "an unknown GIC redistributor register", off, true);
 }
 
-static u64 uart_read(void *uart, u64 off, unsigned size)
-{
-	(void)size;
-	return vpl011_read(uart, (u32)off);
-}
-
-static void uart_write(void *uart, u64 off, unsigned size, u64 val)
-{
-	(void)size;
-	vpl011_write(uart, (u32)off, (u32)val);
-}
-
 static void uart_irq(void *ctx, bool level)
 {
 	struct vm *vm = ctx;
@@ -89,7 +77,8 @@ void arm64_platform_init(struct vm *vm)
 		{ IO_MMIO, GUEST_GICD_BASE, 64 * KiB, gicd_read, gicd_write, vm, NULL },
 		{ IO_MMIO, GUEST_GICR_BASE, vm->arch.vgic.version == 3 ? vm->nvcpus * 128 * KiB : 0,
 		  gicr_read, gicr_write, vm, NULL },
-		{ IO_MMIO, GUEST_UART_BASE, 4 * KiB, uart_read, uart_write, &vm->arch.uart, &vm->dev_lock },
+		{ IO_MMIO, GUEST_UART_BASE, 4 * KiB, vpl011_io_read, vpl011_io_write,
+		  &vm->arch.uart, &vm->dev_lock },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(regions); i++)
 		if (regions[i].len)

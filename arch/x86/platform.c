@@ -11,18 +11,6 @@
 #define PM1_CNT_SCI_EN BIT(0)
 #define PM1_CNT_SLP_EN BIT(13)
 
-static u64 uart_read(void *uart, u64 off, unsigned size)
-{
-	(void)size;
-	return vuart_read(uart, (unsigned)off);
-}
-
-static void uart_write(void *uart, u64 off, unsigned size, u64 val)
-{
-	(void)size;
-	vuart_write(uart, (unsigned)off, (u8)val);
-}
-
 static void uart_irq(void *ctx, bool level)
 {
 	struct vm *vm = ctx;
@@ -98,31 +86,20 @@ static void ignore_write(void *opaque, u64 off, unsigned size, u64 val)
 	(void)opaque, (void)off, (void)size, (void)val;
 }
 
-static u64 ioapic_read(void *ioapic, u64 off, unsigned size)
-{
-	(void)size;
-	return vioapic_mmio_read(ioapic, off);
-}
-
-static void ioapic_write(void *ioapic, u64 off, unsigned size, u64 val)
-{
-	(void)size;
-	vioapic_mmio_write(ioapic, off, (u32)val);
-}
-
 void x86_platform_init(struct vm *vm)
 {
 	static const struct vuart_ops uart_ops = { .tx = console_guest_putc, .irq = uart_irq };
 	vuart_init(&vm->arch.uart, &uart_ops, vm);
 	console_register_vm(vm, vuart_rx_push, &vm->arch.uart);
 	const struct io_region regions[] = {
-		{ IO_PORT, PORT_COM1, 8, uart_read, uart_write, &vm->arch.uart, &vm->dev_lock },
+		{ IO_PORT, PORT_COM1, 8, vuart_io_read, vuart_io_write, &vm->arch.uart, &vm->dev_lock },
 		{ IO_PORT, PORT_PM_BASE, 12, pm_read, pm_write, vm, NULL },
 		{ IO_PORT, PORT_RESET, 1, reset_read, reset_write, vm, NULL },
 		{ IO_PORT, 0x20, 2, pic_read, ignore_write, vm, NULL },
 		{ IO_PORT, 0x61, 1, nmi_status_read, ignore_write, vm, NULL },
 		{ IO_PORT, 0xA0, 2, pic_read, ignore_write, vm, NULL },
-		{ IO_MMIO, GPA_IOAPIC, PAGE_SIZE, ioapic_read, ioapic_write, &vm->arch.ioapic, &vm->dev_lock },
+		{ IO_MMIO, GPA_IOAPIC, PAGE_SIZE, vioapic_io_read, vioapic_io_write,
+		  &vm->arch.ioapic, &vm->dev_lock },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(regions); i++)
 		iobus_register(&vm->bus, &regions[i]);

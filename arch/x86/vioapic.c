@@ -141,3 +141,15 @@ void vioapic_mmio_write(struct vioapic *io, u64 offset, u32 val)
 	else if (offset == IOAPIC_WINDOW)
 		write_reg(io, io->regsel, val);
 }
+
+u64 vioapic_io_read(void *ioapic, u64 offset, unsigned size)
+{
+	(void)size; /* 32-bit registers */
+	return vioapic_mmio_read(ioapic, offset);
+}
+
+void vioapic_io_write(void *ioapic, u64 offset, unsigned size, u64 val)
+{
+	(void)size;
+	vioapic_mmio_write(ioapic, offset, (u32)val);
+}

@@ -68,6 +68,9 @@ void vioapic_init(struct vioapic *io, u8 id, const struct vioapic_ops *ops, void
 /* offset from VIOAPIC_BASE; 32-bit accesses. */
 u32 vioapic_mmio_read(struct vioapic *io, u64 offset);
 void vioapic_mmio_write(struct vioapic *io, u64 offset, u32 val);
+/* The same as callbacks of a device bus region (hv/iobus.h); ioapic is the struct vioapic. */
+u64 vioapic_io_read(void *ioapic, u64 offset, unsigned size);
+void vioapic_io_write(void *ioapic, u64 offset, unsigned size, u64 val);
 
 /* A device drives its line: edge entries deliver on a rising edge when unmasked
  * (a masked edge is lost); level entries deliver while asserted, unmasked and

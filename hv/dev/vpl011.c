@@ -220,6 +220,18 @@ void vpl011_write(struct vpl011 *u, u32 offset, u32 val)
 	update_irq(u);
 }
 
+u64 vpl011_io_read(void *uart, u64 offset, unsigned size)
+{
+	(void)size; /* 32-bit registers */
+	return vpl011_read(uart, (u32)offset);
+}
+
+void vpl011_io_write(void *uart, u64 offset, unsigned size, u64 val)
+{
+	(void)size;
+	vpl011_write(uart, (u32)offset, (u32)val);
+}
+
 bool vpl011_rx_push(void *uart, u8 byte)
 {
 	struct vpl011 *u = uart;

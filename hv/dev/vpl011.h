@@ -129,6 +129,9 @@ void vpl011_init(struct vpl011 *u, const struct vpl011_ops *ops, void *ctx);
 /* 32-bit register access at `offset` (0..0xFFF) into the frame. */
 u32 vpl011_read(struct vpl011 *u, u32 offset);
 void vpl011_write(struct vpl011 *u, u32 offset, u32 val);
+/* The same as callbacks of a device bus region (hv/iobus.h); uart is the struct vpl011. */
+u64 vpl011_io_read(void *uart, u64 offset, unsigned size);
+void vpl011_io_write(void *uart, u64 offset, unsigned size, u64 val);
 /* Host input: false (and rx_dropped counted) when the FIFO is full or in loopback. uart
  * is the struct vpl011 (a void pointer so that this serves as the console's receiver). */
 bool vpl011_rx_push(void *uart, u8 byte);

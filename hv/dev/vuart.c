@@ -210,6 +210,18 @@ void vuart_write(struct vuart *u, unsigned reg, u8 val)
 	vuart_update_irq(u);
 }
 
+u64 vuart_io_read(void *uart, u64 reg, unsigned size)
+{
+	(void)size; /* byte registers */
+	return vuart_read(uart, (unsigned)reg);
+}
+
+void vuart_io_write(void *uart, u64 reg, unsigned size, u64 val)
+{
+	(void)size;
+	vuart_write(uart, (unsigned)reg, (u8)val);
+}
+
 bool vuart_rx_push(void *uart, u8 byte)
 {
 	struct vuart *u = uart;

@@ -99,6 +99,9 @@ void vuart_init(struct vuart *u, const struct vuart_ops *ops, void *ctx);
 /* Register access, reg 0..7 (others read 0xFF / are ignored). */
 u8 vuart_read(struct vuart *u, unsigned reg);
 void vuart_write(struct vuart *u, unsigned reg, u8 val);
+/* The same as callbacks of a device bus region (hv/iobus.h); uart is the struct vuart. */
+u64 vuart_io_read(void *uart, u64 reg, unsigned size);
+void vuart_io_write(void *uart, u64 reg, unsigned size, u64 val);
 /* Host input: false (and rx_dropped counted) when the FIFO is full. uart is the struct
  * vuart (a void pointer so that this serves as the console's receiver as it is). */
 bool vuart_rx_push(void *uart, u8 byte);

@@ -263,8 +263,19 @@ static void test_level(void)
 	CHECK_EQ(io.deliveries, 1);
 }
 
+/* The device-bus callbacks reach the same registers. */
+static void test_io_callbacks(void)
+{
+	struct vioapic io;
+
+	vioapic_init(&io, 2, &mock_ops, NULL);
+	vioapic_io_write(&io, IOAPIC_REGSEL, 4, 0x01);
+	CHECK_EQ(vioapic_io_read(&io, IOAPIC_WINDOW, 4), 0x00170011);
+}
+
 int main(void)
 {
+	test_io_callbacks();
 	test_registers();
 	test_edge();
 	test_level();

@@ -527,8 +527,21 @@ static void test_loopback(void)
 	CHECK_EQ(vpl011_read(&u, VPL011_DR), 'h');
 }
 
+/* The device-bus callbacks reach the same registers. */
+static void test_io_callbacks(void)
+{
+	struct vpl011 u;
+	struct sink s;
+
+	setup(&u, &s);
+	vpl011_io_write(&u, VPL011_IBRD, 4, 0x1234);
+	CHECK_EQ(vpl011_read(&u, VPL011_IBRD), 0x1234);
+	CHECK_EQ(vpl011_io_read(&u, VPL011_IBRD, 4), 0x1234);
+}
+
 int main(void)
 {
+	test_io_callbacks();
 	test_reset();
 	test_earlycon();
 	test_linux_amba();

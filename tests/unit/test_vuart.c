@@ -406,8 +406,23 @@ static void test_irq_edges(void)
 	vuart_write(&u, 8, 0);
 }
 
+/* The device-bus callbacks reach the same registers. */
+static void test_io_callbacks(void)
+{
+	struct vuart u;
+	struct sink s;
+
+	setup(&u, &s);
+	vuart_io_write(&u, VUART_SCR, 1, 0x15a);
+	CHECK_EQ(vuart_read(&u, VUART_SCR), 0x5a);
+	CHECK_EQ(vuart_io_read(&u, VUART_SCR, 1), 0x5a);
+	CHECK(vuart_rx_push(&u, 'x'));
+	CHECK_EQ(vuart_io_read(&u, VUART_RBR, 1), 'x');
+}
+
 int main(void)
 {
+	test_io_callbacks();
 	test_linux_probe();
 	test_thre();
 	test_tx();
