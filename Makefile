@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # hv: a minimal type-1 hypervisor booted by UEFI.
 #   make            build build/$(ARCH)/hv.efi
 #   make run        boot it in QEMU with the default Linux guest (serial console)
@@ -7,6 +8,7 @@
 #   make unit       host unit tests only (ASan + UBSan)
 #   make guests     build the default guest images from Debian packages
 #   make bench      IPI microbenchmark with and without PV IPIs (ns/op, exits/op)
+#   make format-check  SPDX lines, clang-format (.clang-format), 100 columns; make format fixes
 ARCH ?= x86_64
 .DEFAULT_GOAL := all
 export ARCH
@@ -56,7 +58,7 @@ OBJS := $(addprefix $(BUILD)/,$(objs-y) $(objs-$(ARCH)))
 DEPFLAGS = -MMD -MP -MF $@.d
 -include $(OBJS:%=%.d)
 
-.PHONY: all deps unit guests run test bench clean
+.PHONY: all deps unit guests run test bench format format-check clean
 all: $(BUILD)/hv.efi
 
 deps:
@@ -114,6 +116,12 @@ test: deps $(UNIT_BINS)
 
 bench: deps all guests
 	@scripts/bench.sh
+
+format-check:
+	@scripts/check-style.sh
+
+format:
+	@scripts/check-style.sh -i
 
 clean:
 	rm -rf build

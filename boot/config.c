@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Configuration file parser (see config.h). Works on (pointer, length) slices of
  * the text, so lines may be arbitrarily long and nothing is copied until a value
  * is stored. */
@@ -18,14 +19,10 @@ static const struct {
 	const char *name;
 	enum section sec;
 } keys[] = {
-	[K_PCPUS] = { "pcpus", SEC_HV },
-	[K_CONSOLE] = { "console", SEC_HV },
-	[K_KERNEL] = { "kernel", SEC_VM },
-	[K_INITRD] = { "initrd", SEC_VM },
-	[K_CMDLINE] = { "cmdline", SEC_VM },
-	[K_VCPUS] = { "vcpus", SEC_VM },
-	[K_MEMORY] = { "memory", SEC_VM },
-	[K_PV] = { "pv", SEC_VM },
+	[K_PCPUS] = { "pcpus", SEC_HV },     [K_CONSOLE] = { "console", SEC_HV },
+	[K_KERNEL] = { "kernel", SEC_VM },   [K_INITRD] = { "initrd", SEC_VM },
+	[K_CMDLINE] = { "cmdline", SEC_VM }, [K_VCPUS] = { "vcpus", SEC_VM },
+	[K_MEMORY] = { "memory", SEC_VM },   [K_PV] = { "pv", SEC_VM },
 };
 
 struct parser {
@@ -33,8 +30,8 @@ struct parser {
 	struct cfg_error *err;
 	int line;
 	enum section sec;
-	struct vm_config *vm;	/* current [vm] section */
-	u32 seen;		/* bitmask of keys seen in the current section */
+	struct vm_config *vm; /* current [vm] section */
+	u32 seen;	      /* bitmask of keys seen in the current section */
 	bool have_hv;
 	int console_line;
 };
@@ -170,8 +167,8 @@ static bool valid_name(struct slice v)
 	for (i = 0; i < v.n; i++) {
 		char c = v.s[i];
 
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-'))
 			return false;
 	}
 	return true;
@@ -306,7 +303,8 @@ static int parse_key(struct parser *ps, struct slice l)
 	if (id == ARRAY_SIZE(keys)) {
 		if (ps->sec == SEC_HV)
 			return fail(ps, ps->line, "unknown key '%s' in [hv]", show(buf, k));
-		return fail(ps, ps->line, "unknown key '%s' in [vm %s]", show(buf, k), ps->vm->name);
+		return fail(ps, ps->line, "unknown key '%s' in [vm %s]", show(buf, k),
+			    ps->vm->name);
 	}
 	name = keys[id].name;
 	if (ps->seen & BIT(id))
@@ -368,7 +366,8 @@ static int check_nul(struct parser *ps, const char *text, size_t len)
 			continue;
 		if (len >= 2 && (((u8)text[0] == 0xff && (u8)text[1] == 0xfe) ||
 				 ((u8)text[0] == 0xfe && (u8)text[1] == 0xff)))
-			return fail(ps, line, "NUL byte in file (UTF-16? save it as ASCII or UTF-8)");
+			return fail(ps, line,
+				    "NUL byte in file (UTF-16? save it as ASCII or UTF-8)");
 		return fail(ps, line, "NUL byte in file");
 	}
 	return 0;
@@ -390,7 +389,7 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 	if (check_nul(&ps, text, len))
 		return -1;
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		pos = 3;	/* UTF-8 byte order mark */
+		pos = 3; /* UTF-8 byte order mark */
 
 	while (pos < len) {
 		for (end = pos; end < len && text[end] != '\n'; end++)
@@ -405,7 +404,8 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 		return fail(&ps, 0, "no [vm ...] section");
 	for (i = 0; i < cfg->nvms; i++)
 		if (!cfg->vms[i].kernel[0])
-			return fail(&ps, cfg->vms[i].line, "[vm %s] has no kernel", cfg->vms[i].name);
+			return fail(&ps, cfg->vms[i].line, "[vm %s] has no kernel",
+				    cfg->vms[i].name);
 	if (!cfg->console[0]) {
 		memcpy(cfg->console, cfg->vms[0].name, sizeof(cfg->console));
 		return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Parser for the hypervisor configuration file (INI style).
  *
  *   # comment                 ; comment
@@ -37,25 +38,25 @@
 #define CFG_MAX_MEMORY (64 * GiB)
 
 struct vm_config {
-	char name[CFG_NAME_MAX];	/* from [vm NAME] */
-	char kernel[CFG_PATH_MAX];	/* required */
-	char initrd[CFG_PATH_MAX];	/* "" if absent */
-	char cmdline[CFG_CMDLINE_MAX];	/* "" if absent */
-	u32 vcpus;			/* 1..64, default 1 */
-	u64 memory;			/* bytes, 16M..64G, multiple of 4K, default 256M */
-	u32 pv;				/* BIT(enum pv_feature) set, default all */
-	int line;			/* line of the [vm ...] header */
+	char name[CFG_NAME_MAX];       /* from [vm NAME] */
+	char kernel[CFG_PATH_MAX];     /* required */
+	char initrd[CFG_PATH_MAX];     /* "" if absent */
+	char cmdline[CFG_CMDLINE_MAX]; /* "" if absent */
+	u32 vcpus;		       /* 1..64, default 1 */
+	u64 memory;		       /* bytes, 16M..64G, multiple of 4K, default 256M */
+	u32 pv;			       /* BIT(enum pv_feature) set, default all */
+	int line;		       /* line of the [vm ...] header */
 };
 
 struct hv_config {
-	u32 pcpus;			/* 1..256; 0 (default) = all the firmware lists */
-	char console[CFG_NAME_MAX];	/* VM that gets serial input first */
+	u32 pcpus;		    /* 1..256; 0 (default) = all the firmware lists */
+	char console[CFG_NAME_MAX]; /* VM that gets serial input first */
 	u32 nvms;
 	struct vm_config vms[CFG_MAX_VMS];
 };
 
 struct cfg_error {
-	int line;			/* 1-based; 0 when about the whole file */
+	int line; /* 1-based; 0 when about the whole file */
 	char msg[160];
 };
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Thin wrappers over UEFI boot services (UEFI 2.10 spec, chapters 7, 9, 13). Calls go
  * straight through the tables with the ms_abi convention; no libefi. */
 #include "boot/efi.h"
@@ -22,23 +23,17 @@ void efi_console_write(const char *s, size_t n)
 	}
 }
 
-void efi_stall_us(u64 us)
-{
-	efi_st->BootServices->Stall(us);
-}
+void efi_stall_us(u64 us) { efi_st->BootServices->Stall(us); }
 
 void *efi_alloc_pages(u64 npages, u64 max_addr)
 {
 	EFI_PHYSICAL_ADDRESS a = max_addr;
-	EFI_STATUS s = efi_st->BootServices->AllocatePages(max_addr ? AllocateMaxAddress : AllocateAnyPages,
-							  EfiLoaderData, npages, &a);
+	EFI_STATUS s = efi_st->BootServices->AllocatePages(
+		max_addr ? AllocateMaxAddress : AllocateAnyPages, EfiLoaderData, npages, &a);
 	return EFI_ERROR(s) ? NULL : (void *)(uintptr_t)a;
 }
 
-void efi_free(void *p)
-{
-	efi_st->BootServices->FreePool(p);
-}
+void efi_free(void *p) { efi_st->BootServices->FreePool(p); }
 
 static EFI_FILE_HANDLE boot_volume(const char **why)
 {
@@ -82,7 +77,8 @@ void *efi_read_file(const char *path, u64 *len, const char **why)
 	UINTN isz = sizeof(u);
 	void *buf = NULL;
 	*why = "cannot read the file";
-	if (!EFI_ERROR(f->GetInfo(f, &fid, &isz, &u.info)) && !(u.info.Attribute & EFI_FILE_DIRECTORY)) {
+	if (!EFI_ERROR(f->GetInfo(f, &fid, &isz, &u.info)) &&
+	    !(u.info.Attribute & EFI_FILE_DIRECTORY)) {
 		UINTN size = u.info.FileSize;
 		if (!EFI_ERROR(efi_st->BootServices->AllocatePool(EfiLoaderData, size + 1, &buf))) {
 			if (EFI_ERROR(f->Read(f, &size, buf)) || size != u.info.FileSize) {
@@ -120,7 +116,9 @@ const void *efi_acpi_rsdp(void)
 const void *efi_fdt(void)
 {
 	/* EFI_DTB_TABLE_GUID (UEFI 2.10, 4.6.1.3) */
-	EFI_GUID dtb = { 0xb1b621d5, 0xf19c, 0x41a5, { 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0 } };
+	EFI_GUID dtb = {
+		0xb1b621d5, 0xf19c, 0x41a5, { 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0 }
+	};
 	return config_table(&dtb);
 }
 
@@ -129,7 +127,8 @@ static EFI_MEMORY_DESCRIPTOR *memory_map(UINTN *size, UINTN *key, UINTN *dsize)
 	static u8 buf[64 * 1024] __attribute__((aligned(8)));
 	UINT32 dver;
 	*size = sizeof buf;
-	if (EFI_ERROR(efi_st->BootServices->GetMemoryMap(size, (EFI_MEMORY_DESCRIPTOR *)buf, key, dsize, &dver)))
+	if (EFI_ERROR(efi_st->BootServices->GetMemoryMap(size, (EFI_MEMORY_DESCRIPTOR *)buf, key,
+							 dsize, &dver)))
 		return NULL;
 	return (EFI_MEMORY_DESCRIPTOR *)buf;
 }
@@ -141,8 +140,9 @@ u64 efi_ram_bytes(void)
 	u64 total = 0;
 	for (UINTN off = 0; m && off < size; off += dsize) {
 		EFI_MEMORY_DESCRIPTOR *d = (void *)((u8 *)m + off);
-		if (d->Type == EfiConventionalMemory || d->Type == EfiLoaderCode || d->Type == EfiLoaderData ||
-		    d->Type == EfiBootServicesCode || d->Type == EfiBootServicesData)
+		if (d->Type == EfiConventionalMemory || d->Type == EfiLoaderCode ||
+		    d->Type == EfiLoaderData || d->Type == EfiBootServicesCode ||
+		    d->Type == EfiBootServicesData)
 			total += d->NumberOfPages * PAGE_SIZE;
 	}
 	return total;

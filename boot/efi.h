@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The few UEFI boot services the hypervisor uses before it takes the machine. */
 #ifndef BOOT_EFI_H
 #define BOOT_EFI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* UEFI entry point. Everything that can fail because of the configuration or an image
  * is checked while the firmware still owns the machine, and reported with the file,
  * line and reason before returning to the firmware. Only then are boot services left,
@@ -59,8 +60,8 @@ static int create_vms(void)
 		/* 2 MiB aligned so nested paging can use large pages. */
 		u8 *ram = efi_alloc_pages(vc->memory / PAGE_SIZE + 512, 0);
 		if (!ram) {
-			printk("hv: " CONFIG_FILE ":%d: cannot get %llu MiB of RAM for VM '%s'\n", vc->line,
-			       (unsigned long long)(vc->memory >> 20), vc->name);
+			printk("hv: " CONFIG_FILE ":%d: cannot get %llu MiB of RAM for VM '%s'\n",
+			       vc->line, (unsigned long long)(vc->memory >> 20), vc->name);
 			goto bad;
 		}
 		ram = (u8 *)ALIGN_UP((u64)(uintptr_t)ram, 2 * MiB);
@@ -70,15 +71,17 @@ static int create_vms(void)
 			goto bad;
 		char pv[64];
 		pv_features_format(vm->pv, pv, sizeof pv);
-		printk("hv: VM '%s': %u vCPUs, %llu MiB, kernel %s (%llu KiB), initrd %s (%llu KiB), pv %s\n",
+		printk("hv: VM '%s': %u vCPUs, %llu MiB, kernel %s (%llu KiB), initrd %s (%llu "
+		       "KiB), pv %s\n",
 		       vm->name, vm->nvcpus, (unsigned long long)(vm->ram_size >> 20), vc->kernel,
-		       (unsigned long long)(img.kernel_len >> 10), vc->initrd[0] ? vc->initrd : "none",
+		       (unsigned long long)(img.kernel_len >> 10),
+		       vc->initrd[0] ? vc->initrd : "none",
 		       (unsigned long long)(img.initrd_len >> 10), pv);
 		efi_free((void *)img.kernel);
 		if (img.initrd)
 			efi_free((void *)img.initrd);
 		continue;
-bad:
+	bad:
 		printk("hv: " CONFIG_FILE ":%d: VM '%s' cannot be created\n", vc->line, vc->name);
 		return -1;
 	}
@@ -130,13 +133,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (cfg.console[0])
 		console_focus(cfg.console);
 
-	printk("hv: taking over the machine (ExitBootServices); console continues on the serial port\n");
+	printk("hv: taking over the machine (ExitBootServices); console continues on the serial "
+	       "port\n");
 	if (!efi_exit_boot_services())
 		return fail("the firmware refused ExitBootServices");
 	arch_boot_takeover();
 	console_set_sink(uart_write);
 	u32 up = arch_boot_start_secondaries(cpu_ids, npcpus, ap_main);
-	printk("hv: %u of %u pCPUs running; starting %u VM%s (Ctrl-T moves console input to the next VM)\n",
+	printk("hv: %u of %u pCPUs running; starting %u VM%s (Ctrl-T moves console input to the "
+	       "next VM)\n",
 	       up, npcpus, cfg.nvms, cfg.nvms == 1 ? "" : "s");
 	if (up < npcpus) {
 		printk("hv: FATAL: vCPUs were placed on pCPUs that did not start\n");

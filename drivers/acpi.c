@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host ACPI parsing (ACPI 6.4: 5.2.5 RSDP, 5.2.7 RSDT, 5.2.8 XSDT, 5.2.9 FADT,
  * 5.2.12 MADT; Microsoft's Serial Port Console Redirection Table, SPCR). Fields
  * are read byte by byte: tables and their entries need not be naturally aligned,
@@ -6,38 +7,26 @@
 #include "hv/lib.h"
 
 #define SDT_HEADER_LEN 36
-#define MADT_ENTRIES 44		/* header, local interrupt controller address, flags */
+#define MADT_ENTRIES 44 /* header, local interrupt controller address, flags */
 
-#define MADT_GICC 0x0B		/* 5.2.12.14 */
-#define MADT_GICD 0x0C		/* 5.2.12.15 */
-#define MADT_GICR 0x0E		/* 5.2.12.17 */
-#define GICC_MIN_LEN 76		/* ACPI 5.1's GICC, up to MPIDR; 6.x adds to 80/82 */
+#define MADT_GICC 0x0B	/* 5.2.12.14 */
+#define MADT_GICD 0x0C	/* 5.2.12.15 */
+#define MADT_GICR 0x0E	/* 5.2.12.17 */
+#define GICC_MIN_LEN 76 /* ACPI 5.1's GICC, up to MPIDR; 6.x adds to 80/82 */
 #define GICC_ENABLED BIT(0)
 
 #define FADT_ARM_BOOT_ARCH 129
 #define SPCR_INTERFACE_TYPE 36
-#define SPCR_BASE_ADDRESS 40	/* Generic Address Structure (5.2.3.2), 12 bytes */
+#define SPCR_BASE_ADDRESS 40 /* Generic Address Structure (5.2.3.2), 12 bytes */
 #define GAS_SYSTEM_MEMORY 0
 
-static u16 rd16(const u8 *p)
-{
-	return (u16)(p[0] | p[1] << 8);
-}
+static u16 rd16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
 
-static u32 rd32(const u8 *p)
-{
-	return rd16(p) | (u32)rd16(p + 2) << 16;
-}
+static u32 rd32(const u8 *p) { return rd16(p) | (u32)rd16(p + 2) << 16; }
 
-static u64 rd64(const u8 *p)
-{
-	return rd32(p) | (u64)rd32(p + 4) << 32;
-}
+static u64 rd64(const u8 *p) { return rd32(p) | (u64)rd32(p + 4) << 32; }
 
-static const u8 *phys(u64 addr)
-{
-	return (const u8 *)(uintptr_t)addr;
-}
+static const u8 *phys(u64 addr) { return (const u8 *)(uintptr_t)addr; }
 
 static bool checksum_ok(const u8 *p, u32 len)
 {

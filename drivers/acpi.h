@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The machine's own ACPI tables: the processors and interrupt controllers the
  * firmware lists in the MADT, and on arm64 the PSCI flags (FADT) and the console
  * (SPCR). Tables are read through identity-mapped pointers. */
@@ -26,13 +27,13 @@ int acpi_madt_cpus(const void *rsdp, u32 *apic_ids, u32 max, const char **why);
 
 /* One enabled processor: a MADT GICC entry (ACPI 6.4 5.2.12.14). */
 struct acpi_arm_cpu {
-	u64 mpidr;		/* affinity: Aff3 in bits 39:32, Aff2-Aff0 in 23:0 */
-	u32 cpu_interface;	/* GIC CPU interface number (GICv2 SGI target bit) */
-	u32 vgic_maint_gsiv;	/* VGIC maintenance interrupt (a PPI), 0: none given */
-	u64 gicc_base;		/* GICv2 CPU interface; 0 with GICv3 system registers */
-	u64 gicv_base;		/* GICv2 virtual CPU interface, 0: none */
-	u64 gich_base;		/* GICv2 virtual interface control, 0: none */
-	u64 gicr_base;		/* its GICv3 redistributor when listed per CPU, else 0 */
+	u64 mpidr;	     /* affinity: Aff3 in bits 39:32, Aff2-Aff0 in 23:0 */
+	u32 cpu_interface;   /* GIC CPU interface number (GICv2 SGI target bit) */
+	u32 vgic_maint_gsiv; /* VGIC maintenance interrupt (a PPI), 0: none given */
+	u64 gicc_base;	     /* GICv2 CPU interface; 0 with GICv3 system registers */
+	u64 gicv_base;	     /* GICv2 virtual CPU interface, 0: none */
+	u64 gich_base;	     /* GICv2 virtual interface control, 0: none */
+	u64 gicr_base;	     /* its GICv3 redistributor when listed per CPU, else 0 */
 };
 
 /* A GICR entry (5.2.12.17): redistributors packed from base, length bytes. */
@@ -44,15 +45,15 @@ struct acpi_arm_gicr_range {
 struct acpi_arm_platform {
 	struct acpi_arm_cpu cpus[ACPI_ARM_MAX_CPUS]; /* in MADT order */
 	u32 ncpus;
-	u32 cpus_ignored;	/* enabled GICCs past ACPI_ARM_MAX_CPUS, not stored */
-	u64 gicd_base;		/* GICD entry (5.2.12.15) */
-	u8 gic_version;		/* 1..4, or 0: "find out from the hardware" (ACPI 5.1) */
+	u32 cpus_ignored; /* enabled GICCs past ACPI_ARM_MAX_CPUS, not stored */
+	u64 gicd_base;	  /* GICD entry (5.2.12.15) */
+	u8 gic_version;	  /* 1..4, or 0: "find out from the hardware" (ACPI 5.1) */
 	u32 ngicr;
 	struct acpi_arm_gicr_range gicr[ACPI_ARM_MAX_GICR];
-	u16 arm_boot_flags;	/* ACPI_ARM_PSCI_* */
-	bool spcr;		/* an SPCR with a memory-mapped console exists: */
-	u8 spcr_type;		/*   its interface type (ACPI_SPCR_*) */
-	u64 spcr_base;		/*   its registers' physical address */
+	u16 arm_boot_flags; /* ACPI_ARM_PSCI_* */
+	bool spcr;	    /* an SPCR with a memory-mapped console exists: */
+	u8 spcr_type;	    /*   its interface type (ACPI_SPCR_*) */
+	u64 spcr_base;	    /*   its registers' physical address */
 };
 
 /* Walks RSDP -> XSDT (or RSDT) to the MADT, FADT and (optional) SPCR and fills

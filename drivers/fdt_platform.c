@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Machine discovery from a flattened devicetree. Section numbers are the Devicetree
  * Specification v0.4 (DTSpec); node and property meanings follow the Linux bindings
  * named where used. The blob is untrusted: check_header() and check_struct() first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The machine from the firmware's flattened devicetree (DTB), for firmware that
  * publishes one instead of ACPI tables (AAVMF under QEMU -M virt,acpi=off; boards
  * with only a devicetree): the CPUs, the GIC, PSCI and the console, in the form

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The machine's own hardware: its console UART and firmware tables.
 objs-y += drivers/acpi.o
 objs-x86_64 += drivers/uart16550.o

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Polled driver for the machine's PL011 (PL011 TRM, ARM DDI 0183). The firmware
  * already programmed baud rate and line format and enabled the UART; we only mask
  * its interrupts. Uses only DR, FR and IMSC with 32-bit accesses, so an SBSA
@@ -13,25 +14,13 @@
 
 static u64 pl011_base = PL011_DEFAULT_BASE;
 
-static u32 rd(u32 off)
-{
-	return *(volatile u32 *)(uintptr_t)(pl011_base + off);
-}
+static u32 rd(u32 off) { return *(volatile u32 *)(uintptr_t)(pl011_base + off); }
 
-static void wr(u32 off, u32 val)
-{
-	*(volatile u32 *)(uintptr_t)(pl011_base + off) = val;
-}
+static void wr(u32 off, u32 val) { *(volatile u32 *)(uintptr_t)(pl011_base + off) = val; }
 
-void pl011_set_base(u64 phys)
-{
-	pl011_base = phys;
-}
+void pl011_set_base(u64 phys) { pl011_base = phys; }
 
-void uart_init(void)
-{
-	wr(IMSC, 0); /* no interrupts, we poll */
-}
+void uart_init(void) { wr(IMSC, 0); /* no interrupts, we poll */ }
 
 void uart_putc(char c)
 {
@@ -41,7 +30,4 @@ void uart_putc(char c)
 	wr(DR, (u8)c);
 }
 
-int uart_getc(void)
-{
-	return (rd(FR) & FR_RXFE) ? -1 : (int)(rd(DR) & 0xFF);
-}
+int uart_getc(void) { return (rd(FR) & FR_RXFE) ? -1 : (int)(rd(DR) & 0xFF); }

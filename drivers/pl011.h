@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The host console on an Arm PL011 or SBSA generic UART (drivers/pl011.c). */
 #ifndef DRIVERS_PL011_H
 #define DRIVERS_PL011_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The machine's own serial console, polled. Each architecture links one driver:
  * x86 the 16550 at COM1 (uart16550.c), arm64 the PL011 (pl011.c). */
 #ifndef DRIVERS_UART_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Polled driver for the machine's COM1. The firmware already programmed the line
  * (115200 8N1 on OVMF); we only make sure FIFOs are on and interrupts are off. */
 #include "drivers/uart.h"
@@ -20,7 +21,4 @@ void uart_putc(char c)
 	outb(COM1, (u8)c);
 }
 
-int uart_getc(void)
-{
-	return (inb(COM1 + 5) & LSR_DR) ? inb(COM1) : -1;
-}
+int uart_getc(void) { return (inb(COM1 + 5) & LSR_DR) ? inb(COM1) : -1; }

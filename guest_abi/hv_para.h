@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* This project's own additions to the paravirtual interface (not part of KVM's ABI).
  * Documented in guest_abi/ABI.md. Usable from guest kernel code (Linux types) and from the
  * hypervisor. */
@@ -11,20 +12,21 @@
 #define HV_HC_GET_STATS 0x48560001u
 
 #define HV_STATS_VERSION 1
-#define HV_STATS_EXIT_KINDS 11 /* host-irq io mmio msr cpuid halt hypercall irq-window exception shutdown other */
+#define HV_STATS_EXIT_KINDS \
+	11 /* host-irq io mmio msr cpuid halt hypercall irq-window exception shutdown other */
 
 struct hv_guest_stats {
-	unsigned int version;      /* HV_STATS_VERSION */
-	unsigned int size;         /* bytes the hypervisor filled in */
-	unsigned long long exits;  /* all exits */
+	unsigned int version;	  /* HV_STATS_VERSION */
+	unsigned int size;	  /* bytes the hypervisor filled in */
+	unsigned long long exits; /* all exits */
 	unsigned long long exits_by_kind[HV_STATS_EXIT_KINDS];
-	unsigned long long ipis_pv;     /* IPI targets reached through KVM_HC_SEND_IPI */
-	unsigned long long ipis_icr;    /* IPIs sent by x2APIC ICR writes (one per ICR write) */
-	unsigned long long ipis_self;   /* SELF IPI register writes */
+	unsigned long long ipis_pv;   /* IPI targets reached through KVM_HC_SEND_IPI */
+	unsigned long long ipis_icr;  /* IPIs sent by x2APIC ICR writes (one per ICR write) */
+	unsigned long long ipis_self; /* SELF IPI register writes */
 	unsigned long long irqs_injected;
-	unsigned long long kicks;       /* host IPIs sent to make another pCPU look at a vCPU */
-	unsigned long long yields;      /* KVM_HC_SCHED_YIELD calls that took effect */
-	unsigned long long steal_ns;    /* time vCPUs were runnable but not running */
+	unsigned long long kicks;    /* host IPIs sent to make another pCPU look at a vCPU */
+	unsigned long long yields;   /* KVM_HC_SCHED_YIELD calls that took effect */
+	unsigned long long steal_ns; /* time vCPUs were runnable but not running */
 };
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The paravirtual interface x86 guests see: the KVM ABI as Linux's
  * Documentation/virt/kvm/x86/{cpuid,msr,hypercalls}.rst define it. Single source of truth
  * for the hypervisor; guest_abi/ABI.md documents what is implemented. */
@@ -5,7 +6,7 @@
 #define GUEST_ABI_KVM_PARA_H
 
 #define KVM_CPUID_SIGNATURE 0x40000000u /* EAX: max leaf; EBX ECX EDX: "KVMKVMKVM\0\0\0" */
-#define KVM_CPUID_FEATURES 0x40000001u  /* EAX: feature bits below */
+#define KVM_CPUID_FEATURES 0x40000001u	/* EAX: feature bits below */
 
 #define KVM_FEATURE_CLOCKSOURCE2 3
 #define KVM_FEATURE_STEAL_TIME 5

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the architecture-neutral core asks of a backend. Each architecture implements
  * these once; the core never includes an architecture header other than through
  * arch/vm.h (the backend's part of struct vm and struct vcpu). */
@@ -16,9 +17,9 @@ u32 arch_pcpu_id(void);
 u64 arch_time_now(void);
 extern u64 arch_time_hz;
 void arch_timer_arm(u64 deadline); /* one-shot host timer interrupt at `deadline` */
-void arch_send_kick(u32 pcpu);     /* host IPI: makes that pCPU leave guest mode or wake */
-void arch_idle(void);              /* sleep until the next host interrupt */
-void arch_irq_window(void);        /* let pending host interrupts run */
+void arch_send_kick(u32 pcpu);	   /* host IPI: makes that pCPU leave guest mode or wake */
+void arch_idle(void);		   /* sleep until the next host interrupt */
+void arch_irq_window(void);	   /* let pending host interrupts run */
 NORETURN void arch_power_off(void);
 /* The backend's counters of a pCPU (host interrupts by kind), one line for the report
  * printed at power off. */
@@ -44,9 +45,9 @@ enum run_result arch_vcpu_run(struct vcpu *v);
 /* Work posted by other pCPUs (INIT/SIPI, interrupts) and due timers, done by the owner. */
 void arch_vcpu_poll(struct vcpu *v, u64 now);
 bool arch_vcpu_wants_to_run(struct vcpu *v); /* an interrupt or start request is pending */
-u64 arch_vcpu_next_timer(struct vcpu *v);     /* absolute time of its next timer, 0 if none */
-void arch_vcpu_load(struct vcpu *v);          /* about to run on this pCPU after another vCPU */
-void arch_vcpu_put(struct vcpu *v);           /* another vCPU is about to run here */
+u64 arch_vcpu_next_timer(struct vcpu *v);    /* absolute time of its next timer, 0 if none */
+void arch_vcpu_load(struct vcpu *v);	     /* about to run on this pCPU after another vCPU */
+void arch_vcpu_put(struct vcpu *v);	     /* another vCPU is about to run here */
 /* One line of backend state for vm_dump (read racily from another pCPU). */
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What boot/efi_main.c asks of a backend to bring the machine up. The order is fixed:
  * arch_boot_probe and arch_boot_reserve while the firmware still owns the machine (they
  * may print, allocate and fail with a reason), then ExitBootServices, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Console multiplexing (see console.h). Guest output is collected per VM up to a newline
  * so lines from different VMs and from the hypervisor never interleave mid-line. */
 #include <stdarg.h>
@@ -31,10 +32,7 @@ static int open_line = -1;
 
 #define PROMPT_IDLE_US 50000
 
-void console_set_sink(void (*write)(const char *s, size_t n))
-{
-	sink = write;
-}
+void console_set_sink(void (*write)(const char *s, size_t n)) { sink = write; }
 
 static void emit(const char *s, size_t n)
 {
@@ -145,7 +143,8 @@ void console_unregister_vm(struct vm *vm)
 static void show_prompt(void)
 {
 	int f = (int)focus;
-	if (!nvms || !line_len[f] || arch_time_now() - last_output[f] < arch_time_hz / 1000000 * PROMPT_IDLE_US)
+	if (!nvms || !line_len[f] ||
+	    arch_time_now() - last_output[f] < arch_time_hz / 1000000 * PROMPT_IDLE_US)
 		return;
 	spin_lock(&lock);
 	if (line_len[f] && open_line != f) {
@@ -176,7 +175,8 @@ void console_poll_input(void)
 		}
 		if (c == CTRL_T) {
 			focus = (focus + 1) % nvms;
-			printk("hv: console input now goes to VM '%s' (Ctrl-T switches)\n", vms[focus]->name);
+			printk("hv: console input now goes to VM '%s' (Ctrl-T switches)\n",
+			       vms[focus]->name);
 			continue;
 		}
 		if (vms[focus]->stop_reason == VM_RUNNING && !port_input(focus, (u8)c)) {

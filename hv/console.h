@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The hypervisor's console: its own messages, and each VM's serial output line by line
  * with a "[name] " prefix. Input from the machine's serial port goes to the VM that has
  * the console focus; Ctrl-T moves the focus to the next VM, Ctrl-\\ prints the state of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Flattened devicetree writer (see fdt.h). Section numbers are the Devicetree
  * Specification v0.4. While nodes are added, the structure block grows up from the end
  * of the header and the property names grow down from the end of the buffer; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Flattened devicetree (DTB) writer over a caller's buffer (Devicetree Specification
  * v0.4 ch. 5): nodes and properties are appended in order, then fdt_finish() lays out
  * header, an empty memory reservation block, the structure block and the strings block

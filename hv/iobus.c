@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "iobus.h"
 #include "console.h"
 
@@ -22,7 +23,8 @@ static bool first_time(struct iobus *bus, enum io_space space, u64 addr)
 	return true;
 }
 
-bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned size, bool write, u64 *value)
+bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned size, bool write,
+		  u64 *value)
 {
 	for (u32 i = 0; i < bus->n; i++) {
 		struct io_region *r = &bus->r[i];
@@ -42,8 +44,9 @@ bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned siz
 		*value = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
 	__atomic_fetch_add(&bus->unclaimed, 1, __ATOMIC_RELAXED);
 	if (first_time(bus, space, addr))
-		printk("hv: no device at %s %llx (%s, %u bytes): %s\n", space == IO_PORT ? "port" : "address",
-		       (unsigned long long)addr, write ? "write" : "read", size,
+		printk("hv: no device at %s %llx (%s, %u bytes): %s\n",
+		       space == IO_PORT ? "port" : "address", (unsigned long long)addr,
+		       write ? "write" : "read", size,
 		       write ? "dropped" : "reads as all-ones; reported once");
 	return false;
 }

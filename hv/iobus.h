@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Emulated device regions of a VM: port I/O and MMIO ranges with callbacks. An access
  * that no device claims reads as all-ones and its writes are dropped, as on a PC bus
  * with nothing behind the address; it is counted. */
@@ -29,6 +30,7 @@ struct iobus {
 
 void iobus_register(struct iobus *bus, const struct io_region *region);
 /* Returns false when no device claimed the access (value then reads as all-ones). */
-bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned size, bool write, u64 *value);
+bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned size, bool write,
+		  u64 *value);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Freestanding string and formatting routines (see lib.h). In host unit tests the
  * same file is compiled with the names prefixed, so libc stays untouched. */
 #include "lib.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The small part of the C library the hypervisor needs (no libc in hv.efi). */
 #ifndef HV_LIB_H
 #define HV_LIB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "mem.h"
 #include "arch.h"
 #include "console.h"
@@ -7,10 +8,7 @@
 static struct page_pool pool;
 static struct spinlock lock;
 
-void mem_init(u64 base, u64 bytes)
-{
-	page_pool_init(&pool, base, bytes);
-}
+void mem_init(u64 base, u64 bytes) { page_pool_init(&pool, base, bytes); }
 
 void *alloc_pages(u64 npages)
 {
@@ -25,12 +23,6 @@ void *alloc_pages(u64 npages)
 	return (void *)(uintptr_t)pa;
 }
 
-void *alloc_zeroed(u64 bytes)
-{
-	return alloc_pages((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
-}
+void *alloc_zeroed(u64 bytes) { return alloc_pages((bytes + PAGE_SIZE - 1) / PAGE_SIZE); }
 
-u64 mem_free_bytes(void)
-{
-	return pool.free * PAGE_SIZE;
-}
+u64 mem_free_bytes(void) { return pool.free * PAGE_SIZE; }

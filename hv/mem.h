@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The hypervisor's own memory: one pool of identity-mapped pages set aside before the
  * firmware hands over the machine. */
 #ifndef HV_MEM_H

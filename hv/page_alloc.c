@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Bitmap page allocator (see page_alloc.h). First fit: p->hint is a page index
  * below which every page is used, so searches start there. */
 #include "hv/page_alloc.h"
@@ -5,10 +6,7 @@
 
 #define NONE UINT64_MAX
 
-static u64 words(u64 npages)
-{
-	return ALIGN_UP(npages, 64) / 64;
-}
+static u64 words(u64 npages) { return ALIGN_UP(npages, 64) / 64; }
 
 /* Pages at the start of the region that hold the bitmap (0 if caller-provided). */
 static u64 reserved_pages(const struct page_pool *p)
@@ -66,17 +64,14 @@ static void setup(struct page_pool *p, u64 base, u64 npages, u64 *bitmap, bool c
 		return;
 	memset(bitmap, 0, n * 8);
 	if (npages % 64)
-		bitmap[n - 1] = ~0ull << (npages % 64);	/* past the end: never free */
+		bitmap[n - 1] = ~0ull << (npages % 64); /* past the end: never free */
 	reserved = carve ? MIN(reserved_pages(p), npages) : 0;
 	mark(p, 0, reserved, true);
 	p->free = npages - reserved;
 	p->hint = reserved;
 }
 
-u64 page_pool_bitmap_bytes(u64 bytes)
-{
-	return words(bytes / PAGE_SIZE) * 8;
-}
+u64 page_pool_bitmap_bytes(u64 bytes) { return words(bytes / PAGE_SIZE) * 8; }
 
 void page_pool_init(struct page_pool *p, u64 base, u64 bytes)
 {

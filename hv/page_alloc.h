@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Allocator of 4 KiB pages from one contiguous, identity-mapped region. One bit per
  * page (1 = used) in a bitmap kept in the region's first pages, or supplied by the
  * caller. Allocation is first fit (lowest address), starting from a hint.
@@ -9,11 +10,11 @@
 #include "hv/types.h"
 
 struct page_pool {
-	u64 base;	/* physical (= virtual) address of page 0 */
-	u64 npages;	/* pages in the region, including the bitmap's */
+	u64 base;   /* physical (= virtual) address of page 0 */
+	u64 npages; /* pages in the region, including the bitmap's */
 	u64 *bitmap;
-	u64 free;	/* free pages */
-	u64 hint;	/* page index where the next search starts */
+	u64 free; /* free pages */
+	u64 hint; /* page index where the next search starts */
 };
 
 /* Bytes of bitmap needed for a region of the given size (a multiple of 8). */

@@ -1,15 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Paravirtual feature sets (see pv_features.h). */
 #include "pv_features.h"
 #include "lib.h"
 
 static const char *const pv_names[PV_FEATURES] = {
-	[PV_CLOCK] = "clock",
-	[PV_STEAL] = "steal",
-	[PV_EOI] = "eoi",
-	[PV_UNHALT] = "unhalt",
-	[PV_TLB_FLUSH] = "tlb",
-	[PV_IPI] = "ipi",
-	[PV_YIELD] = "yield",
+	[PV_CLOCK] = "clock",	[PV_STEAL] = "steal", [PV_EOI] = "eoi",	    [PV_UNHALT] = "unhalt",
+	[PV_TLB_FLUSH] = "tlb", [PV_IPI] = "ipi",     [PV_YIELD] = "yield",
 };
 
 #define PV_KNOWN "clock steal eoi unhalt tlb ipi yield all none"
@@ -136,7 +132,7 @@ int pv_features_parse(const char *value, u32 *out, char *err, size_t errlen)
 			return -1;
 		if (!*p)
 			break;
-		p++;	/* past the ',' */
+		p++; /* past the ',' */
 	}
 	*out = set;
 	return 0;

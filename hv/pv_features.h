@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The paravirtual features a VM offers its guest, by architecture-neutral names.
  *
  * A set is a u32 bitmask of BIT(enum pv_feature). The configuration key `pv` of a
@@ -32,23 +33,20 @@
 #include "types.h"
 
 enum pv_feature {
-	PV_CLOCK,	/* "clock" */
-	PV_STEAL,	/* "steal" */
-	PV_EOI,		/* "eoi" */
-	PV_UNHALT,	/* "unhalt" */
-	PV_TLB_FLUSH,	/* "tlb" */
-	PV_IPI,		/* "ipi" */
-	PV_YIELD,	/* "yield" */
-	PV_FEATURES	/* number of features */
+	PV_CLOCK,     /* "clock" */
+	PV_STEAL,     /* "steal" */
+	PV_EOI,	      /* "eoi" */
+	PV_UNHALT,    /* "unhalt" */
+	PV_TLB_FLUSH, /* "tlb" */
+	PV_IPI,	      /* "ipi" */
+	PV_YIELD,     /* "yield" */
+	PV_FEATURES   /* number of features */
 };
 
 #define PV_FEATURES_NONE 0u
 #define PV_FEATURES_ALL ((u32)(BIT(PV_FEATURES) - 1))
 
-static inline bool pv_has(u32 set, enum pv_feature f)
-{
-	return set & BIT(f);
-}
+static inline bool pv_has(u32 set, enum pv_feature f) { return set & BIT(f); }
 
 /* "clock", "steal", ...; NULL if f is not a feature. */
 const char *pv_feature_name(enum pv_feature f);

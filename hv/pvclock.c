@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "pvclock.h"
 #include "arch.h"
 
 void pvclock_scale(u64 hz, u32 *mul, s8 *shift)
 {
-	/* Bring hz into (0.5 GHz, 1 GHz] * 2 so that mul = 1e9 * 2^32 / hz' lies in [2^31, 2^32). */
+	/* Bring hz into (0.5 GHz, 1 GHz] * 2: then mul = 1e9 * 2^32 / hz' is in [2^31, 2^32). */
 	s8 s = 0;
 	u64 f = hz;
 	if (!hz) { /* no clock: everything scales to 0 */
@@ -32,7 +33,8 @@ u64 pvclock_scale_delta(u64 delta, u32 mul, s8 shift)
 	return (u64)(((unsigned __int128)delta * mul) >> 32);
 }
 
-void pvclock_publish(struct pvclock_vcpu_time_info *ti, u64 tsc, u64 system_ns, u32 mul, s8 shift, u8 flags)
+void pvclock_publish(struct pvclock_vcpu_time_info *ti, u64 tsc, u64 system_ns, u32 mul, s8 shift,
+		     u8 flags)
 {
 	volatile struct pvclock_vcpu_time_info *v = ti;
 	u32 ver = (v->version | 1) + 1; /* next even number, passing through odd */

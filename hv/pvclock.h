@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pvclock: the shared time structures of kvmclock (Linux include/asm-generic/pvclock-abi.h
  * layout). The guest computes ns = system_time + scale(tsc - tsc_timestamp), where
  * scale(d) = ((shift >= 0 ? d << shift : d >> -shift) * mul) >> 32. */
@@ -27,7 +28,8 @@ struct pvclock_wall_clock {
 void pvclock_scale(u64 hz, u32 *mul, s8 *shift);
 u64 pvclock_scale_delta(u64 delta, u32 mul, s8 shift);
 /* Publishes a new time record with the version protocol (odd while writing). */
-void pvclock_publish(struct pvclock_vcpu_time_info *ti, u64 tsc, u64 system_ns, u32 mul, s8 shift, u8 flags);
+void pvclock_publish(struct pvclock_vcpu_time_info *ti, u64 tsc, u64 system_ns, u32 mul, s8 shift,
+		     u8 flags);
 void pvclock_publish_wall(struct pvclock_wall_clock *wc, u64 unix_ns);
 
 /* Wall-clock time, set once at boot from the firmware's clock. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-pCPU scheduling. Each pCPU owns a fixed list of vCPUs (placed before start) and
  * gives the runnable ones turns round robin, a time slice each when they share the pCPU.
  * A halted vCPU costs nothing: the pCPU sleeps in arch_idle() until a host interrupt (its
@@ -20,10 +21,7 @@ static bool pcpu_in_guest[MAX_PCPUS]; /* running one of its vCPUs in guest mode 
 
 #define CONSOLE_POLL_US 2000
 
-static u64 us_to_ticks(u64 us)
-{
-	return arch_time_hz / 1000000 * us;
-}
+static u64 us_to_ticks(u64 us) { return arch_time_hz / 1000000 * us; }
 
 void sched_init(u32 n)
 {
@@ -176,15 +174,18 @@ NORETURN void sched_loop(void)
 			struct vcpu *prev = p->current;
 			if (prev) {
 				if (prev->state == VCPU_RUNNABLE)
-					prev->wait_since = now; /* preempted: its wait is steal time */
+					prev->wait_since =
+						now; /* preempted: its wait is steal time */
 				arch_vcpu_put(prev);
 			}
 			arch_vcpu_load(v);
-			__atomic_store_n(&p->current, v, __ATOMIC_RELAXED); /* read by sched_yield_to */
+			__atomic_store_n(&p->current, v,
+					 __ATOMIC_RELAXED); /* read by sched_yield_to */
 			p->switches++;
 		}
 		if (v->wait_since) {
-			v->stats.steal_ns += (now - v->wait_since) * 1000 / (arch_time_hz / 1000000);
+			v->stats.steal_ns += (now - v->wait_since) * 1000 /
+					     (arch_time_hz / 1000000);
 			v->wait_since = 0;
 		}
 		if (runnable_count(p) > 1)
@@ -228,7 +229,8 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target)
 	 * vCPU means that one goes first: no-op. */
 	struct vcpu *none = NULL;
 	if (!__atomic_compare_exchange_n(&tp->yield_to, &none, target, false, __ATOMIC_RELEASE,
-					 __ATOMIC_RELAXED) && none != target)
+					 __ATOMIC_RELAXED) &&
+	    none != target)
 		return false;
 	self->stats.yields++;
 	if (tp != own) {
@@ -242,10 +244,7 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target)
 	return true;
 }
 
-void sched_spin_hint(struct vcpu *self)
-{
-	pcpus[self->pcpu].slice_end = arch_time_now();
-}
+void sched_spin_hint(struct vcpu *self) { pcpus[self->pcpu].slice_end = arch_time_now(); }
 
 void sched_vm_gone(void)
 {
@@ -254,7 +253,8 @@ void sched_vm_gone(void)
 			char arch[128];
 			arch_pcpu_describe(i, arch, sizeof arch);
 			printk("hv: pcpu%u: switches=%llu idle-waits=%llu %s\n", i,
-			       (unsigned long long)pcpus[i].switches, (unsigned long long)pcpus[i].idle_ticks, arch);
+			       (unsigned long long)pcpus[i].switches,
+			       (unsigned long long)pcpus[i].idle_ticks, arch);
 		}
 		printk("hv: no VM left, powering off\n");
 		arch_power_off();

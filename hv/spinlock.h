@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Ticket spinlock for the few shared structures (console, allocator). */
 #ifndef HV_SPINLOCK_H
 #define HV_SPINLOCK_H

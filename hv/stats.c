@@ -1,12 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "stats.h"
 
 const char *exit_kind_name(enum exit_kind k)
 {
 	static const char *const names[EXIT_KINDS] = {
-		[EXIT_HOST_IRQ] = "host-irq", [EXIT_IO] = "io", [EXIT_MMIO] = "mmio",
-		[EXIT_MSR] = "msr", [EXIT_CPUID] = "cpuid", [EXIT_HALT] = "halt",
+		[EXIT_HOST_IRQ] = "host-irq",	[EXIT_IO] = "io",
+		[EXIT_MMIO] = "mmio",		[EXIT_MSR] = "msr",
+		[EXIT_CPUID] = "cpuid",		[EXIT_HALT] = "halt",
 		[EXIT_HYPERCALL] = "hypercall", [EXIT_IRQ_WINDOW] = "irq-window",
-		[EXIT_EXCEPTION] = "exception", [EXIT_SHUTDOWN] = "shutdown", [EXIT_OTHER] = "other",
+		[EXIT_EXCEPTION] = "exception", [EXIT_SHUTDOWN] = "shutdown",
+		[EXIT_OTHER] = "other",
 	};
 	return k < EXIT_KINDS ? names[k] : "?";
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Counters the hypervisor keeps per vCPU and prints per VM when it stops. */
 #ifndef HV_STATS_H
 #define HV_STATS_H
@@ -6,16 +7,16 @@
 
 /* Exit kinds, architecture-neutral: each backend maps its exit codes to these. */
 enum exit_kind {
-	EXIT_HOST_IRQ,  /* a host interrupt (timer tick, kick) arrived while the guest ran */
-	EXIT_IO,        /* port I/O */
-	EXIT_MMIO,      /* access to an emulated device page */
-	EXIT_MSR,       /* model-specific / system register */
+	EXIT_HOST_IRQ, /* a host interrupt (timer tick, kick) arrived while the guest ran */
+	EXIT_IO,       /* port I/O */
+	EXIT_MMIO,     /* access to an emulated device page */
+	EXIT_MSR,      /* model-specific / system register */
 	EXIT_CPUID,
-	EXIT_HALT,      /* HLT / WFI */
-	EXIT_HYPERCALL, /* VMMCALL / HVC */
-	EXIT_IRQ_WINDOW,/* the guest became able to take a pending interrupt */
-	EXIT_EXCEPTION, /* intercepted guest exception */
-	EXIT_SHUTDOWN,  /* triple fault */
+	EXIT_HALT,	 /* HLT / WFI */
+	EXIT_HYPERCALL,	 /* VMMCALL / HVC */
+	EXIT_IRQ_WINDOW, /* the guest became able to take a pending interrupt */
+	EXIT_EXCEPTION,	 /* intercepted guest exception */
+	EXIT_SHUTDOWN,	 /* triple fault */
 	EXIT_OTHER,
 	EXIT_KINDS
 };
@@ -25,13 +26,14 @@ struct vcpu_stats {
 	u64 irqs_injected; /* interrupts delivered into the guest */
 	u64 nmis_injected;
 	u64 ipi_fixed, ipi_nmi, ipi_init, ipi_sipi; /* IPI targets reached by this vCPU, by kind */
-	u64 ipi_icr, ipi_pv, ipi_self; /* by path: ICR writes, targets of the PV hypercall, self IPIs */
-	u64 yields;        /* directed yields this vCPU made that took effect (handed over) */
-	u64 lazy_eois;     /* EOIs the guest did without an exit (PV EOI) */
-	u64 steal_ns;      /* time runnable but not running */
-	u64 kicks_sent;    /* host IPIs this vCPU's actions sent to other pCPUs */
-	u64 wakeups;       /* halted -> runnable */
-	u64 bad_accesses;  /* guest errors answered with a fault or all-ones (counted, logged once) */
+	u64 ipi_icr, ipi_pv,
+		ipi_self; /* by path: ICR writes, targets of the PV hypercall, self IPIs */
+	u64 yields;	  /* directed yields this vCPU made that took effect (handed over) */
+	u64 lazy_eois;	  /* EOIs the guest did without an exit (PV EOI) */
+	u64 steal_ns;	  /* time runnable but not running */
+	u64 kicks_sent;	  /* host IPIs this vCPU's actions sent to other pCPUs */
+	u64 wakeups;	  /* halted -> runnable */
+	u64 bad_accesses; /* guest errors answered with a fault or all-ones (the first logged) */
 };
 
 const char *exit_kind_name(enum exit_kind k);

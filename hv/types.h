@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Fixed-width types and small helpers shared by every part of the hypervisor.
  * Only freestanding headers: this builds both into hv.efi and into host unit tests. */
 #ifndef HV_TYPES_H
@@ -17,8 +18,8 @@ typedef int32_t s32;
 typedef int64_t s64;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((u64)(a) - 1))
-#define ALIGN_DOWN(x, a) ((x) & ~((u64)(a) - 1))
+#define ALIGN_UP(x, a) (((x) + (a)-1) & ~((u64)(a)-1))
+#define ALIGN_DOWN(x, a) ((x) & ~((u64)(a)-1))
 #define BIT(n) (1ull << (n))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* VM lifetime: creation from the configuration, stop, and the report printed when the
  * last vCPU of a VM has stopped. */
 #include "vm.h"
@@ -66,11 +67,16 @@ bool vm_stopping(const struct vm *vm)
 const char *vm_stop_reason_name(enum vm_stop_reason r)
 {
 	switch (r) {
-	case VM_RUNNING: return "running";
-	case VM_POWEROFF: return "powered off";
-	case VM_RESET: return "reset";
-	case VM_TRIPLE_FAULT: return "triple fault";
-	case VM_FATAL: return "stopped by a fatal error";
+	case VM_RUNNING:
+		return "running";
+	case VM_POWEROFF:
+		return "powered off";
+	case VM_RESET:
+		return "reset";
+	case VM_TRIPLE_FAULT:
+		return "triple fault";
+	case VM_FATAL:
+		return "stopped by a fatal error";
 	}
 	return "?";
 }
@@ -93,22 +99,25 @@ static void report(struct vm *vm)
 	for (int k = 0; k < EXIT_KINDS; k++)
 		if (sum.exits[k])
 			printk(" %s=%llu", exit_kind_name(k), (unsigned long long)sum.exits[k]);
-	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; IPIs fixed=%llu nmi=%llu init=%llu "
-	       "sipi=%llu, by path icr=%llu pv=%llu self=%llu; lazy-eois=%llu kicks=%llu wakeups=%llu "
+	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; IPIs fixed=%llu nmi=%llu "
+	       "init=%llu "
+	       "sipi=%llu, by path icr=%llu pv=%llu self=%llu; lazy-eois=%llu kicks=%llu "
+	       "wakeups=%llu "
 	       "yields=%llu steal=%llums bad-accesses=%llu unclaimed-io=%llu\n",
-	       vm->name, (unsigned long long)sum.irqs_injected, (unsigned long long)sum.nmis_injected,
-	       (unsigned long long)sum.ipi_fixed, (unsigned long long)sum.ipi_nmi,
-	       (unsigned long long)sum.ipi_init, (unsigned long long)sum.ipi_sipi,
-	       (unsigned long long)sum.ipi_icr, (unsigned long long)sum.ipi_pv,
-	       (unsigned long long)sum.ipi_self, (unsigned long long)sum.lazy_eois,
-	       (unsigned long long)sum.kicks_sent,
+	       vm->name, (unsigned long long)sum.irqs_injected,
+	       (unsigned long long)sum.nmis_injected, (unsigned long long)sum.ipi_fixed,
+	       (unsigned long long)sum.ipi_nmi, (unsigned long long)sum.ipi_init,
+	       (unsigned long long)sum.ipi_sipi, (unsigned long long)sum.ipi_icr,
+	       (unsigned long long)sum.ipi_pv, (unsigned long long)sum.ipi_self,
+	       (unsigned long long)sum.lazy_eois, (unsigned long long)sum.kicks_sent,
 	       (unsigned long long)sum.wakeups, (unsigned long long)sum.yields,
 	       (unsigned long long)(sum.steal_ns / 1000000), (unsigned long long)sum.bad_accesses,
 	       (unsigned long long)vm->bus.unclaimed);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
-		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu\n", vm->name, i,
-		       vm->vcpus[i]->pcpu, (unsigned long long)stats_exits(s), (unsigned long long)s->irqs_injected,
+		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu\n", vm->name,
+		       i, vm->vcpus[i]->pcpu, (unsigned long long)stats_exits(s),
+		       (unsigned long long)s->irqs_injected,
 		       (unsigned long long)s->exits[EXIT_HALT]);
 	}
 }
@@ -130,10 +139,14 @@ void vm_dump(struct vm *vm)
 		char arch[256];
 		arch_vcpu_describe(v, arch, sizeof arch);
 		u64 timer = arch_vcpu_next_timer(v), now = arch_time_now();
-		printk("hv: VM '%s' vcpu%u pcpu%u %s%s%s: exits=%llu injected=%llu timer-in=%lldus %s\n",
+		printk("hv: VM '%s' vcpu%u pcpu%u %s%s%s: exits=%llu injected=%llu timer-in=%lldus "
+		       "%s\n",
 		       vm->name, i, v->pcpu, states[v->state], v->in_guest ? " in-guest" : "",
-		       v->kick_pending ? " kick-pending" : "", (unsigned long long)stats_exits(&v->stats),
+		       v->kick_pending ? " kick-pending" : "",
+		       (unsigned long long)stats_exits(&v->stats),
 		       (unsigned long long)v->stats.irqs_injected,
-		       timer ? (long long)((s64)(timer - now) / (s64)(arch_time_hz / 1000000)) : -1ll, arch);
+		       timer ? (long long)((s64)(timer - now) / (s64)(arch_time_hz / 1000000))
+			     : -1ll,
+		       arch);
 	}
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual machines and virtual CPUs: the architecture-neutral part. Each backend adds
  * its own state through struct arch_vm / struct arch_vcpu (arch/<arch>/include/arch/vm.h). */
 #ifndef HV_VM_H
@@ -16,8 +17,8 @@
 enum vcpu_state {
 	VCPU_WAIT_START, /* not started yet (x86: waiting for INIT/SIPI; arm64: for PSCI CPU_ON) */
 	VCPU_RUNNABLE,
-	VCPU_HALTED,    /* waiting for an interrupt */
-	VCPU_STOPPED,   /* its VM has stopped */
+	VCPU_HALTED,  /* waiting for an interrupt */
+	VCPU_STOPPED, /* its VM has stopped */
 };
 
 struct vm;
@@ -26,12 +27,12 @@ struct vm_config;
 struct vcpu {
 	struct vm *vm;
 	u32 id;
-	u32 pcpu;                 /* the physical CPU it runs on */
-	enum vcpu_state state;    /* written by its own pCPU only */
-	bool in_guest;            /* true while its pCPU is in guest mode running it */
-	bool kick_pending;        /* someone queued work for it: re-evaluate before the next entry */
-	u64 wait_since;           /* when it became runnable without running (0: not waiting) */
-	struct vcpu *rq_next;     /* the pCPU's run list */
+	u32 pcpu;	       /* the physical CPU it runs on */
+	enum vcpu_state state; /* written by its own pCPU only */
+	bool in_guest;	       /* true while its pCPU is in guest mode running it */
+	bool kick_pending;     /* someone queued work for it: re-evaluate before the next entry */
+	u64 wait_since;	       /* when it became runnable without running (0: not waiting) */
+	struct vcpu *rq_next;  /* the pCPU's run list */
 	struct vcpu_stats stats;
 	struct arch_vcpu arch;
 };
@@ -41,10 +42,10 @@ enum vm_stop_reason { VM_RUNNING, VM_POWEROFF, VM_RESET, VM_TRIPLE_FAULT, VM_FAT
 struct vm {
 	u32 id;
 	char name[32];
-	u64 ram_gpa, ram_size;    /* guest-physical RAM: one range (set by the backend) */
-	u8 *ram;                  /* host address of ram_gpa (identity-mapped host memory) */
+	u64 ram_gpa, ram_size; /* guest-physical RAM: one range (set by the backend) */
+	u8 *ram;	       /* host address of ram_gpa (identity-mapped host memory) */
 	u32 nvcpus;
-	u32 pv;                   /* enabled paravirtual features (hv/pv_features.h) */
+	u32 pv; /* enabled paravirtual features (hv/pv_features.h) */
 	struct vcpu *vcpus[MAX_VCPUS];
 	struct iobus bus;
 	struct spinlock dev_lock; /* serialises the emulated devices (UART, interrupt controller) */
@@ -69,7 +70,8 @@ struct guest_images {
 	const void *kernel, *initrd;
 	u64 kernel_len, initrd_len;
 };
-struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struct guest_images *img);
+struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram,
+		     const struct guest_images *img);
 
 /* The counters of all its vCPUs added up. */
 void vm_stats(const struct vm *vm, struct vcpu_stats *sum);

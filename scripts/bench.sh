@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench: the IPI microbenchmark (guest_abi/tools/ipibench.c) in a guest with the PV
 # IPI hypercall and in one without it (pv = all,-ipi), with 4 vCPUs on 2 pCPUs and 2 on 2.
 # Prints one table: configuration x benchmark -> ns/op, exits/op (from the hypervisor's

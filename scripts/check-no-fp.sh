@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # usage: check-no-fp.sh OBJDUMP hv.so
 # The hypervisor keeps the guest's FP/SIMD registers live across exits (it saves them
 # only when another vCPU takes the pCPU), so no hypervisor code may touch them; only

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Installs the build and test dependencies of both architectures from Debian's packages
 # (when run as root), or prints the exact commands to run. Quiet when everything is present.
 #   x86_64:  gcc, gnu-efi, nasm, qemu-system-x86, ovmf, ...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # usage: mkesp.sh OUT.img CONFIG [FILE=PATH ...]   (env: ARCH=x86_64|aarch64, HV_EFI)
 # Makes a FAT boot volume: the removable-media boot path EFI/BOOT/BOOTX64.EFI (x86_64) or
 # EFI/BOOT/BOOTAA64.EFI (aarch64) holding build/ARCH/hv.efi (or HV_EFI), /hv.cfg (CONFIG),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # usage: qemu.sh ESP.img [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3)
 # Boots the UEFI firmware + the boot volume in QEMU TCG. Serial console on stdio; the
 # hypervisor powers the machine off when its last VM stops.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make run: the default configuration (one VM, 2 vCPUs) with the guest's shell on the console.
 # Quit QEMU with Ctrl-A x; `poweroff -f` in the guest ends the VM and then QEMU.
 # env: ARCH=x86_64|aarch64 (default x86_64), CFG (default scripts/default.cfg, or

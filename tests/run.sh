@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # usage: tests/run.sh unit|all
 # Runs the host unit tests (build/unit/test_*) and, for `all`, every emulator test
 # tests/emu/*.sh (one QEMU at a time; x86-64 unless the test exports ARCH=aarch64).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Bringing an arm64 machine up at EL2: the counter, the CPUs and the GIC from the ACPI
  * MADT (AAVMF publishes ACPI), secondaries started with PSCI CPU_ON over SMC (the
  * conduit seen from EL2), each running the boot CPU's EL2 translation regime. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* EL2 exception vectors, the world switch into a guest and back, and the entry point
  * of secondary pCPUs started with PSCI CPU_ON. DDI 0487 D1.10 (exception vectors). */
 

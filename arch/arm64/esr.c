@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ESR_EL2 decoding (see esr.h). */
 #include "arch/arm64/esr.h"
 
@@ -12,7 +13,7 @@
 #define ABT_CM BIT(8)
 #define ABT_S1PTW BIT(7)
 #define ABT_WNR BIT(6)
-#define ABT_FSC(iss) ((iss) & 0x3F)
+#define ABT_FSC(iss) ((iss)&0x3F)
 
 /* EC 0x18 ISS: the bits that name the register, and Direction */
 #define SYS_ID_MASK 0x3FFC1Eu
@@ -21,7 +22,7 @@
 /* WFx ISS: TI [1:0], bit 0 set for WFE and WFET */
 #define WFX_TI_WFE BIT(0)
 
-#define HPFAR_FIPA 0x0000FFFFFFFFFFF0ull	/* bits [47:4] */
+#define HPFAR_FIPA 0x0000FFFFFFFFFFF0ull /* bits [47:4] */
 
 static void decode_fsc(struct esr_abort *a)
 {

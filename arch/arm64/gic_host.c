@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The host GIC driver. IHI 0069 (GICv3) 12.1 distributor, 12.10 redistributor, 12.2 CPU
  * interface registers; IHI 0048B (GICv2) 4.3 distributor, 4.4 CPU interface. */
 #include "arch/arm64/gic_host.h"
@@ -49,8 +50,10 @@ void gic_host_init(void)
 static u64 find_redistributor(u64 mpidr)
 {
 	u64 aff = ((mpidr >> 8) & 0xFF000000) | (mpidr & 0xFFFFFF); /* Aff3.Aff2.Aff1.Aff0 */
-	for (u64 r = gic_host.gicr_base; r < gic_host.gicr_base + gic_host.gicr_len; r += GICR_STRIDE) {
-		u64 typer = mmio_read32(r + GICR_TYPER) | (u64)mmio_read32(r + GICR_TYPER + 4) << 32;
+	for (u64 r = gic_host.gicr_base; r < gic_host.gicr_base + gic_host.gicr_len;
+	     r += GICR_STRIDE) {
+		u64 typer = mmio_read32(r + GICR_TYPER) | (u64)mmio_read32(r + GICR_TYPER + 4)
+								  << 32;
 		if ((typer >> 32) == aff)
 			return r;
 		if (typer & GICR_TYPER_LAST)
@@ -68,12 +71,13 @@ void gic_host_init_cpu(u32 pcpu, u64 mpidr)
 		mmio_write32(r + GICR_WAKER, mmio_read32(r + GICR_WAKER) & ~BIT(1));
 		while (mmio_read32(r + GICR_WAKER) & BIT(2))
 			cpu_relax();
-		mmio_write32(r + GICR_SGI + 0x180, ~0u);                 /* ICENABLER0 */
-		mmio_write32(r + GICR_SGI + 0x80, ~0u);                  /* IGROUPR0: group 1 */
+		mmio_write32(r + GICR_SGI + 0x180, ~0u); /* ICENABLER0 */
+		mmio_write32(r + GICR_SGI + 0x80, ~0u);	 /* IGROUPR0: group 1 */
 		for (u32 i = 0; i < 32; i += 4)
 			mmio_write32(r + GICR_SGI + 0x400 + i, 0x80808080); /* IPRIORITYR */
-		mmio_write32(r + GICR_SGI + 0x100, private_bits());      /* ISENABLER0 */
-		write_sysreg(ICC_SRE_EL2, read_sysreg(ICC_SRE_EL2) | 0x9); /* SRE, Enable (EL1 may use SRE) */
+		mmio_write32(r + GICR_SGI + 0x100, private_bits());	    /* ISENABLER0 */
+		write_sysreg(ICC_SRE_EL2,
+			     read_sysreg(ICC_SRE_EL2) | 0x9); /* SRE, Enable (EL1 may use SRE) */
 		isb();
 		write_sysreg(ICC_PMR_EL1, 0xFF);
 		write_sysreg(ICC_CTLR_EL1, 0); /* EOImode 0: EOI drops priority and deactivates */
@@ -118,8 +122,9 @@ void gic_host_send_sgi(u32 pcpu, u32 sgi)
 	dsb_ish(); /* what the target will look at is visible before the interrupt */
 	if (gic_host.version == 3) {
 		u64 m = mpidr_of_pcpu[pcpu];
-		u64 v = ((m >> 32) & 0xFF) << 48 | ((m >> 16) & 0xFF) << 32 | ((m >> 8) & 0xFF) << 16 |
-			(u64)((m & 0xFF) / 16) << 44 | (u64)sgi << 24 | BIT(m & 0xF);
+		u64 v = ((m >> 32) & 0xFF) << 48 | ((m >> 16) & 0xFF) << 32 |
+			((m >> 8) & 0xFF) << 16 | (u64)((m & 0xFF) / 16) << 44 | (u64)sgi << 24 |
+			BIT(m & 0xF);
 		write_sysreg(ICC_SGI1R_EL1, v);
 		isb();
 	} else {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The guest-physical layout of an arm64 VM: QEMU's `virt` machine (hw/arm/virt.c), so
  * that kernels built for it find their devices where they expect them. */
 #ifndef ARCH_ARM64_GUEST_H
@@ -5,11 +6,11 @@
 
 #include "hv/types.h"
 
-#define GUEST_GICD_BASE 0x08000000ull   /* 64 KiB */
-#define GUEST_GICC_BASE 0x08010000ull   /* GICv2: the host's GICV frame, mapped (8 KiB) */
-#define GUEST_GICR_BASE 0x080A0000ull   /* GICv3: 128 KiB per vCPU */
-#define GUEST_UART_BASE 0x09000000ull   /* PL011 */
-#define GUEST_UART_SPI 1                /* INTID 33, level */
+#define GUEST_GICD_BASE 0x08000000ull	/* 64 KiB */
+#define GUEST_GICC_BASE 0x08010000ull	/* GICv2: the host's GICV frame, mapped (8 KiB) */
+#define GUEST_GICR_BASE 0x080A0000ull	/* GICv3: 128 KiB per vCPU */
+#define GUEST_UART_BASE 0x09000000ull	/* PL011 */
+#define GUEST_UART_SPI 1		/* INTID 33, level */
 #define GUEST_PVTIME_BASE 0x090A0000ull /* DEN0057A stolen-time records, 64 bytes per vCPU */
 #define GUEST_RAM_BASE 0x40000000ull
 

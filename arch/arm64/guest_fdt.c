@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The guest's device tree (see guest_fdt.h). Binding paths are relative to Linux's
  * Documentation/devicetree/bindings/. */
 #include "arch/arm64/guest_fdt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The device tree an arm64 Linux guest boots with: the nodes of QEMU's "virt" machine
  * that Linux (6.1) needs on this platform: RAM, vCPUs started through PSCI (HVC),
  * a GICv2 or GICv3, the architected timer and a PL011 UART as the console.

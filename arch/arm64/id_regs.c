@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Sanitised ID registers. Field positions: DDI 0487 D17.2 (ID_AA64PFR0_EL1 D17.2.67,
  * ID_AA64PFR1_EL1 D17.2.68, ID_AA64DFR0_EL1 D17.2.59, ID_AA64MMFR1_EL1 D17.2.65,
  * ID_AA64MMFR2_EL1 D17.2.66, ID_AA64MMFR3_EL1, ID_AA64ISAR1_EL1 D17.2.62). A field is
@@ -22,7 +23,8 @@
 bool id_reg_is_trapped(u32 sysreg)
 {
 	u32 crm = (sysreg >> 1) & 0xF;
-	return (sysreg & ~(ESR_SYSREG(0, 0, 0, 0xF, 7))) == ESR_SYSREG(3, 0, 0, 0, 0) && crm >= 1 && crm <= 7;
+	return (sysreg & ~(ESR_SYSREG(0, 0, 0, 0xF, 7))) == ESR_SYSREG(3, 0, 0, 0, 0) && crm >= 1 &&
+	       crm <= 7;
 }
 
 u64 id_reg_sanitise(u32 sysreg, u64 hw)

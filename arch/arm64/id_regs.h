@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ID registers a guest reads (DDI 0487 D17.2: ID_AA64*_EL1 and the AArch32 ID
  * registers, op0 3, op1 0, CRn 0, CRm 1-7), trapped with HCR_EL2.TID3 so that the guest
  * sees only what the hypervisor virtualizes: no SVE, SME, MTE, PMU, SPE, trace, nested

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* arm64 Image placement (see linux_image.h). The header, from booting.rst:
  *   0  code0, code1	8  text_offset	16 image_size	24 flags
  *   32 res2..res4	56 magic "ARM\x64"	60 res5 (PE header offset)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Where an arm64 Linux Image, its initrd and its device tree go in guest RAM
  * (Linux Documentation/arch/arm64/booting.rst). Pure: reads the Image's 64-byte header
  * from an untrusted buffer and computes addresses; the caller copies and boots.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the core asks of a physical CPU on arm64: its id, time, the EL2 timer (CNTHP,
  * DDI 0487 D11), kicks (SGI 0), sleeping, and the host interrupt handler. */
 #include "arch/arm64/pcpu.h"
@@ -17,28 +18,26 @@ void arm64_pcpu_init(u32 id, u64 mpidr)
 {
 	write_sysreg(tpidr_el2, (u64)(uintptr_t)&pcpus[id]); /* for arch_pcpu_id */
 	write_sysreg(vbar_el2, (u64)(uintptr_t)el2_vectors);
-	write_sysreg(hcr_el2, BIT(31));      /* RW: EL1 is AArch64; no traps while no guest runs */
+	write_sysreg(hcr_el2, BIT(31)); /* RW: EL1 is AArch64; no traps while no guest runs */
 	/* CPTR_EL2 (D17.2.36): RES1 bits, TZ [8] and TSM [12] trap SVE and SME (hidden from
 	 * guests), TTA [20] trace, TAM [30] activity monitors; TFP [10] = 0: FP/SIMD is the
 	 * guest's, switched by arch_vcpu_put/load. */
 	write_sysreg(cptr_el2, 0x33FF | BIT(20) | BIT(30));
-	write_sysreg(cnthctl_el2, BIT(0));   /* EL1PCTEN: the guest reads CNTPCT; CNTP_* trap */
+	write_sysreg(cnthctl_el2, BIT(0)); /* EL1PCTEN: the guest reads CNTPCT; CNTP_* trap */
 	write_sysreg(cnthp_ctl_el2, 0);
 	write_sysreg(mdcr_el2, 0);
 	/* Stage 2 (D17.2.173 VTCR_EL2): T0SZ 25 (39-bit IPA), SL0 1 (start at level 1),
 	 * write-back inner/outer, inner shareable, 4 KiB granule, PS = the CPU's PA size. */
 	write_sysreg(vtcr_el2, 25 | 1ull << 6 | 1ull << 8 | 1ull << 10 | 3ull << 12 |
-		     (u64)MIN(read_sysreg(id_aa64mmfr0_el1) & 0xF, 5) << 16 | BIT(31));
+				       (u64)MIN(read_sysreg(id_aa64mmfr0_el1) & 0xF, 5) << 16 |
+				       BIT(31));
 	isb();
 	__asm__ volatile("tlbi alle1; dsb sy; isb" ::: "memory"); /* no stale guest translations */
 	gic_host_init_cpu(id, mpidr);
 	vgic_hw_init_cpu();
 }
 
-u32 arch_pcpu_id(void)
-{
-	return ((struct pcpu *)(uintptr_t)read_sysreg(tpidr_el2))->id;
-}
+u32 arch_pcpu_id(void) { return ((struct pcpu *)(uintptr_t)read_sysreg(tpidr_el2))->id; }
 
 u64 arch_time_now(void)
 {
@@ -57,20 +56,11 @@ void arch_timer_arm(u64 deadline)
 	isb();
 }
 
-void arch_send_kick(u32 pcpu)
-{
-	gic_host_send_sgi(pcpu, INTID_KICK);
-}
+void arch_send_kick(u32 pcpu) { gic_host_send_sgi(pcpu, INTID_KICK); }
 
-void arch_idle(void)
-{
-	wait_for_interrupt();
-}
+void arch_idle(void) { wait_for_interrupt(); }
 
-void arch_irq_window(void)
-{
-	irq_window();
-}
+void arch_irq_window(void) { irq_window(); }
 
 NORETURN void arch_power_off(void)
 {
@@ -93,7 +83,8 @@ void arm64_host_irq(void)
 			p->kicks++;
 			break;
 		case INTID_HYP_TIMER:
-			write_sysreg(cnthp_ctl_el2, 0); /* level: off until the scheduler re-arms it */
+			write_sysreg(cnthp_ctl_el2,
+				     0); /* level: off until the scheduler re-arms it */
 			p->ticks++;
 			break;
 		case INTID_VTIMER:
@@ -118,14 +109,16 @@ void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
 {
 	struct arch_pcpu *p = &pcpus[pcpu].arch;
 	snprintf(buf, n, "kicks=%llu ticks=%llu maintenance=%llu vtimer=%llu spurious=%llu",
-		 (unsigned long long)p->kicks, (unsigned long long)p->ticks, (unsigned long long)p->maints,
-		 (unsigned long long)p->vtimer_irqs, (unsigned long long)p->spurious);
+		 (unsigned long long)p->kicks, (unsigned long long)p->ticks,
+		 (unsigned long long)p->maints, (unsigned long long)p->vtimer_irqs,
+		 (unsigned long long)p->spurious);
 }
 
 void arm64_hyp_fault(s64 kind, u64 esr, u64 elr, u64 far)
 {
-	printk("hv: FATAL: exception in the hypervisor on pcpu%u (%s): ESR_EL2 %llx ELR_EL2 %llx FAR_EL2 %llx\n",
-	       arch_pcpu_id(), kind < 0 ? "unexpected vector" : "synchronous", (unsigned long long)esr,
-	       (unsigned long long)elr, (unsigned long long)far);
+	printk("hv: FATAL: exception in the hypervisor on pcpu%u (%s): ESR_EL2 %llx ELR_EL2 %llx "
+	       "FAR_EL2 %llx\n",
+	       arch_pcpu_id(), kind < 0 ? "unexpected vector" : "synchronous",
+	       (unsigned long long)esr, (unsigned long long)elr, (unsigned long long)far);
 	arch_power_off();
 }

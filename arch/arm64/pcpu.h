@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-pCPU state of the arm64 backend and the EL2 set-up of each pCPU. */
 #ifndef ARCH_ARM64_PCPU_H
 #define ARCH_ARM64_PCPU_H

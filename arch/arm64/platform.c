@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The emulated devices of an arm64 VM: the GIC distributor (and for GICv3 the
  * redistributors; GICv2's CPU interface is the hardware's GICV frame, mapped) and the
  * PL011 console UART. Accesses arrive from handle_dabt() through the VM's iobus. */
@@ -8,10 +9,7 @@
 #include "hv/vm.h"
 
 /* The vCPU whose access this is (banked GIC registers, counting). */
-static struct vcpu *accessor(void)
-{
-	return pcpus[arch_pcpu_id()].current;
-}
+static struct vcpu *accessor(void) { return pcpus[arch_pcpu_id()].current; }
 
 static void count_bad(struct vcpu *v, const char *what, u64 off, bool write)
 {
@@ -33,7 +31,8 @@ static u64 gicd_read(void *opaque, u64 off, unsigned size)
 static void count_sgir(struct vcpu *v, u32 val)
 {
 	v->stats.ipi_icr++;
-	v->stats.ipi_fixed += popcount64(vgic_v2_sgi_targets(val, v->id) & (u32)(BIT(v->vm->nvcpus) - 1));
+	v->stats.ipi_fixed += popcount64(vgic_v2_sgi_targets(val, v->id) &
+					 (u32)(BIT(v->vm->nvcpus) - 1));
 }
 
 static void gicd_write(void *opaque, u64 off, unsigned size, u64 val)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The DEN0057A stolen-time record (see pvtime.h). */
 #include "arch/arm64/pvtime.h"
 #include "hv/lib.h"
@@ -5,10 +6,7 @@
 _Static_assert(sizeof(struct pvtime_record) == PVTIME_RECORD_SIZE, "DEN0057A: 64 bytes");
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "DEN0057A: the record is little-endian");
 
-void pvtime_init_record(void *rec)
-{
-	memset(rec, 0, PVTIME_RECORD_SIZE);
-}
+void pvtime_init_record(void *rec) { memset(rec, 0, PVTIME_RECORD_SIZE); }
 
 void pvtime_publish(void *rec, u64 stolen_ns)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The stolen-time record of Arm PV time (DEN0057A, "Stolen time shared structure"): one
  * 64-byte, 64-byte-aligned, little-endian record per vCPU in guest memory, whose IPA the
  * guest gets from PV_TIME_ST (smccc.h). stolen_time is the time in nanoseconds the vCPU
@@ -13,10 +14,10 @@
 #define PVTIME_RECORD_SIZE 64
 
 struct pvtime_record {
-	u32 revision;		/* 0 */
-	u32 attributes;		/* 0 */
-	u64 stolen_time;	/* ns */
-	u8 reserved[48];	/* 0 */
+	u32 revision;	 /* 0 */
+	u32 attributes;	 /* 0 */
+	u64 stolen_time; /* ns */
+	u8 reserved[48]; /* 0 */
 };
 
 /* Writes a fresh record (everything 0) at rec, 64-byte aligned. Do this once for a vCPU

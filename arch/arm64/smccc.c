@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* SMCCC 1.1, PSCI 1.1 and PV stolen time calls (see smccc.h for the semantics). */
 #include "arch/arm64/smccc.h"
 #include "arch/arm64/vcpu_mpidr.h"
@@ -30,7 +31,7 @@ static bool psci_implemented(u32 fid)
 	case PSCI_FN_SYSTEM_OFF:
 	case PSCI_FN_SYSTEM_RESET:
 	case PSCI_FN_FEATURES:
-	case SMCCC_FN_VERSION:	/* PSCI_FEATURES reports it too (DEN0022, PSCI_FEATURES) */
+	case SMCCC_FN_VERSION: /* PSCI_FEATURES reports it too (DEN0022, PSCI_FEATURES) */
 		return true;
 	}
 	return false;
@@ -42,10 +43,10 @@ static s64 arch_features(const struct smccc_ops *ops, u32 fid)
 	case SMCCC_FN_VERSION:
 	case SMCCC_FN_ARCH_FEATURES:
 		return SMCCC_SUCCESS;
-	case PV_TIME_FN_FEATURES:	/* DEN0057A: discovered through SMCCC_ARCH_FEATURES */
+	case PV_TIME_FN_FEATURES: /* DEN0057A: discovered through SMCCC_ARCH_FEATURES */
 		return ops->pv_time ? SMCCC_SUCCESS : SMCCC_NOT_SUPPORTED;
 	}
-	return SMCCC_NOT_SUPPORTED;	/* ARCH_WORKAROUND_1/2/3 among others */
+	return SMCCC_NOT_SUPPORTED; /* ARCH_WORKAROUND_1/2/3 among others */
 }
 
 static s64 affinity_info(const struct smccc_ops *ops, void *ctx, u64 target, u64 level)
@@ -120,8 +121,9 @@ enum smccc_status smccc_call(const struct smccc_ops *ops, void *ctx, u64 regs[4]
 		if (!ops->pv_time)
 			goto unknown;
 		/* DEN0057A PV_TIME_FEATURES: PV_call_id is a uint32. */
-		ret = ((u32)a1 == PV_TIME_FN_FEATURES || (u32)a1 == PV_TIME_FN_ST) ?
-			SMCCC_SUCCESS : SMCCC_NOT_SUPPORTED;
+		ret = ((u32)a1 == PV_TIME_FN_FEATURES || (u32)a1 == PV_TIME_FN_ST)
+			      ? SMCCC_SUCCESS
+			      : SMCCC_NOT_SUPPORTED;
 		break;
 	case PV_TIME_FN_ST:
 		if (!ops->pv_time)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The guest's firmware interface over HVC/SMC: SMC Calling Convention 1.1 (Arm DEN0028),
  * PSCI 1.1 (Arm DEN0022) and the stolen-time part of Arm PV time (DEN0057A). This part
  * decodes a call and computes its results; the caller does what needs the VM (vCPU
@@ -128,14 +129,14 @@ struct smccc_ops {
 	void (*cpu_suspend)(void *ctx);
 	void (*system_off)(void *ctx);
 	void (*system_reset)(void *ctx);
-	bool pv_time;		/* PV stolen time is offered to this VM */
+	bool pv_time; /* PV stolen time is offered to this VM */
 	/* The IPA of the calling vCPU's stolen-time record (64-byte aligned). */
 	u64 (*pv_time_st_ipa)(void *ctx);
 };
 
 enum smccc_status {
-	SMCCC_CALL_UNKNOWN,	/* not offered to this VM: X0 = NOT_SUPPORTED */
-	SMCCC_CALL_KNOWN,	/* a function offered here (its result may be an error) */
+	SMCCC_CALL_UNKNOWN, /* not offered to this VM: X0 = NOT_SUPPORTED */
+	SMCCC_CALL_KNOWN,   /* a function offered here (its result may be an error) */
 };
 
 /* Handles the call in regs (the guest's X0..X3), leaving the results there. Returns

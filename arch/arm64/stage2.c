@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Stage-2 translation tables (DDI 0487 D8, VMSAv8-64 stage 2): 4 KiB granule, 39-bit IPA
  * space (VTCR_EL2.T0SZ = 25) starting at level 1, 2 MiB blocks where the range allows and
  * 4 KiB pages elsewhere. Descriptor attributes (D8.5): MemAttr [5:2] (0b1111 normal
@@ -17,10 +18,7 @@
 #define IPA_BITS 39
 #define ADDR_MASK 0x0000FFFFFFFFF000ull
 
-u64 *stage2_create(void)
-{
-	return alloc_pages(1);
-}
+u64 *stage2_create(void) { return alloc_pages(1); }
 
 static u64 *next_table(u64 *entry)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Running an arm64 vCPU: EL1 context switch, guest entry, and the exits (DDI 0487 D1.10,
  * ESR_EL2 by exception class). Exits come back decoded by esr.c; the firmware interface
  * (PSCI, SMCCC, PV time) is smccc.c, the interrupt controller vgic.c. */
@@ -32,7 +33,7 @@ void fpsimd_load(const void *buf);
 #define ESR_EC_SME 0x1D /* SME access trapped by CPTR_EL2.TSM */
 #define VECTOR_SYNC 0
 #define VECTOR_IRQ 1
-#define PSTATE_EL1H_MASKED 0x3C5 /* EL1h, D, A, I, F masked: the state at reset */
+#define PSTATE_EL1H_MASKED 0x3C5      /* EL1h, D, A, I, F masked: the state at reset */
 #define SCTLR_EL1_RESET 0x30D00800ull /* RES1 bits, MMU and caches off (DDI 0487 D17.2.118) */
 
 /* Pointer authentication (FEAT_PAuth): the guest's keys are EL1 state, and its PAC
@@ -43,13 +44,16 @@ static bool has_pauth(void)
 {
 	static int known = -1;
 	if (known < 0)
-		known = (read_sysreg(id_aa64isar1_el1) & 0xFF000FF0) || (read_sysreg(S3_0_C0_C6_2) & 0xFF00);
+		known = (read_sysreg(id_aa64isar1_el1) & 0xFF000FF0) ||
+			(read_sysreg(S3_0_C0_C6_2) & 0xFF00);
 	return known;
 }
 
+/* clang-format off */
 #define PAUTH_KEYS(X) X(0, S3_0_C2_C1_0) X(1, S3_0_C2_C1_1) X(2, S3_0_C2_C1_2) X(3, S3_0_C2_C1_3) \
 	X(4, S3_0_C2_C2_0) X(5, S3_0_C2_C2_1) X(6, S3_0_C2_C2_2) X(7, S3_0_C2_C2_3) \
 	X(8, S3_0_C2_C3_0) X(9, S3_0_C2_C3_1)
+/* clang-format on */
 
 /* Guest HCR_EL2 (DDI 0487 D17.2.48): stage 2 (VM), physical interrupts and aborts to EL2
  * (IMO, FMO, AMO), set/way by VA (SWIO), broadcast TLB and barrier maintenance to the
@@ -81,12 +85,15 @@ void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
 		arch_vcpu_load(v);
 }
 
+/* clang-format off */
 #define EL1_REGS(X) X(sctlr, sctlr_el1) X(ttbr0, ttbr0_el1) X(ttbr1, ttbr1_el1) X(tcr, tcr_el1) \
 	X(mair, mair_el1) X(amair, amair_el1) X(vbar, vbar_el1) X(contextidr, contextidr_el1) \
-	X(tpidr_el0, tpidr_el0) X(tpidrro_el0, tpidrro_el0) X(tpidr_el1, tpidr_el1) X(sp_el0, sp_el0) \
-	X(sp_el1, sp_el1) X(elr_el1, elr_el1) X(spsr_el1, spsr_el1) X(esr, esr_el1) X(far, far_el1) \
-	X(afsr0, afsr0_el1) X(afsr1, afsr1_el1) X(par, par_el1) X(cpacr, cpacr_el1) X(csselr, csselr_el1) \
-	X(cntkctl, cntkctl_el1) X(mdscr, mdscr_el1) X(cntv_cval, cntv_cval_el0) X(cntv_ctl, cntv_ctl_el0)
+	X(tpidr_el0, tpidr_el0) X(tpidrro_el0, tpidrro_el0) X(tpidr_el1, tpidr_el1) \
+	X(sp_el0, sp_el0) X(sp_el1, sp_el1) X(elr_el1, elr_el1) X(spsr_el1, spsr_el1) \
+	X(esr, esr_el1) X(far, far_el1) X(afsr0, afsr0_el1) X(afsr1, afsr1_el1) X(par, par_el1) \
+	X(cpacr, cpacr_el1) X(csselr, csselr_el1) X(cntkctl, cntkctl_el1) X(mdscr, mdscr_el1) \
+	X(cntv_cval, cntv_cval_el0) X(cntv_ctl, cntv_ctl_el0)
+/* clang-format on */
 
 void arch_vcpu_load(struct vcpu *v)
 {
@@ -169,10 +176,7 @@ static void inject_dabt(struct vcpu *v, u64 far)
 	inject_sync(v, ec << 26 | BIT(25) | 0x10, far, true);
 }
 
-static u64 reg_read(struct vcpu *v, u32 rt)
-{
-	return rt == 31 ? 0 : v->arch.regs.x[rt];
-}
+static u64 reg_read(struct vcpu *v, u32 rt) { return rt == 31 ? 0 : v->arch.regs.x[rt]; }
 
 static void reg_write(struct vcpu *v, u32 rt, u64 val)
 {
@@ -189,9 +193,10 @@ static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 		/* No syndrome (e.g. a load/store pair or writeback to a device page) or a
 		 * page-table walk outside RAM: nothing to emulate. */
 		vcpu_bad_access(v, "%s at %llx (ESR_EL2 %llx): external abort at pc %llx",
-				a->s1ptw ? "stage-1 page table walk outside RAM" :
-					   "device access without instruction syndrome",
-				(unsigned long long)ipa, (unsigned long long)esr, (unsigned long long)v->arch.regs.elr);
+				a->s1ptw ? "stage-1 page table walk outside RAM"
+					 : "device access without instruction syndrome",
+				(unsigned long long)ipa, (unsigned long long)esr,
+				(unsigned long long)v->arch.regs.elr);
 		inject_dabt(v, read_sysreg(far_el2));
 		return;
 	}
@@ -204,14 +209,16 @@ static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 
 /* The hardware's ID register op0 3, op1 0, CRn 0, CRm crm, op2 op2 (crm 1-7): the
  * unallocated ones in that space read as zero (DDI 0487 D17.2). */
+/* clang-format off */
 #define ID_CASE(crm, op2) \
 	case (crm) * 8 + (op2): return read_sysreg(S3_0_C0_C##crm##_##op2);
 #define ID_ROW(crm) ID_CASE(crm, 0) ID_CASE(crm, 1) ID_CASE(crm, 2) ID_CASE(crm, 3) \
 	ID_CASE(crm, 4) ID_CASE(crm, 5) ID_CASE(crm, 6) ID_CASE(crm, 7)
+/* clang-format on */
 static u64 read_id_reg(u32 crm, u32 op2)
 {
 	switch (crm * 8 + op2) {
-	ID_ROW(1) ID_ROW(2) ID_ROW(3) ID_ROW(4) ID_ROW(5) ID_ROW(6) ID_ROW(7)
+		ID_ROW(1) ID_ROW(2) ID_ROW(3) ID_ROW(4) ID_ROW(5) ID_ROW(6) ID_ROW(7)
 	}
 	return 0;
 }
@@ -221,7 +228,8 @@ static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
 	v->stats.exits[EXIT_MSR]++;
 	v->arch.regs.elr += 4;
 	if (id_reg_is_trapped(e->sys.id) && e->sys.read) {
-		reg_write(v, e->sys.rt, id_reg_sanitise(e->sys.id, read_id_reg(e->sys.crm, e->sys.op2)));
+		reg_write(v, e->sys.rt,
+			  id_reg_sanitise(e->sys.id, read_id_reg(e->sys.crm, e->sys.op2)));
 		return;
 	}
 	switch (e->sys.id) {
@@ -229,7 +237,8 @@ static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
 	case ESR_SYSREG_ICC_ASGI1R_EL1:
 		if (!e->sys.read) {
 			v->stats.ipi_icr++;
-			v->stats.ipi_fixed += vgic_v3_send_sgi(&v->vm->arch.vgic, v->id, reg_read(v, e->sys.rt));
+			v->stats.ipi_fixed += vgic_v3_send_sgi(&v->vm->arch.vgic, v->id,
+							       reg_read(v, e->sys.rt));
 			return;
 		}
 		break;
@@ -295,7 +304,9 @@ static int psci_affinity_info(void *ctx, u64 mpidr, u32 level)
 		if ((vcpu_mpidr(i) & mask) != (mpidr & mask))
 			continue;
 		int s = __atomic_load_n(&vm->vcpus[i]->arch.power, __ATOMIC_ACQUIRE);
-		int a = s == POWER_ON ? PSCI_AFFINITY_ON : s == POWER_ON_PENDING ? PSCI_AFFINITY_ON_PENDING : PSCI_AFFINITY_OFF;
+		int a = s == POWER_ON		? PSCI_AFFINITY_ON
+			: s == POWER_ON_PENDING ? PSCI_AFFINITY_ON_PENDING
+						: PSCI_AFFINITY_OFF;
 		if (ret == PSCI_INVALID_PARAMETERS || a == PSCI_AFFINITY_ON ||
 		    (a == PSCI_AFFINITY_ON_PENDING && ret == PSCI_AFFINITY_OFF))
 			ret = a;
@@ -303,33 +314,25 @@ static int psci_affinity_info(void *ctx, u64 mpidr, u32 level)
 	return ret;
 }
 
-static void psci_system_off(void *ctx)
-{
-	vm_request_stop(((struct vcpu *)ctx)->vm, VM_POWEROFF);
-}
+static void psci_system_off(void *ctx) { vm_request_stop(((struct vcpu *)ctx)->vm, VM_POWEROFF); }
 
-static void psci_system_reset(void *ctx)
-{
-	vm_request_stop(((struct vcpu *)ctx)->vm, VM_RESET);
-}
+static void psci_system_reset(void *ctx) { vm_request_stop(((struct vcpu *)ctx)->vm, VM_RESET); }
 
-static void psci_cpu_suspend(void *ctx)
-{
-	((struct vcpu *)ctx)->arch.suspend = true;
-}
+static void psci_cpu_suspend(void *ctx) { ((struct vcpu *)ctx)->arch.suspend = true; }
 
-static u64 pv_time_st_ipa(void *ctx)
-{
-	return ((struct vcpu *)ctx)->arch.pvtime_ipa;
-}
+static u64 pv_time_st_ipa(void *ctx) { return ((struct vcpu *)ctx)->arch.pvtime_ipa; }
 
 /* Returns false when the vCPU must go back to the scheduler (halted, off, stopping). */
 static bool handle_firmware_call(struct vcpu *v)
 {
 	struct smccc_ops ops = {
-		.cpu_on = psci_cpu_on, .cpu_off = psci_cpu_off, .affinity_info = psci_affinity_info,
-		.system_off = psci_system_off, .system_reset = psci_system_reset,
-		.cpu_suspend = psci_cpu_suspend, .pv_time_st_ipa = pv_time_st_ipa,
+		.cpu_on = psci_cpu_on,
+		.cpu_off = psci_cpu_off,
+		.affinity_info = psci_affinity_info,
+		.system_off = psci_system_off,
+		.system_reset = psci_system_reset,
+		.cpu_suspend = psci_cpu_suspend,
+		.pv_time_st_ipa = pv_time_st_ipa,
 		.pv_time = pv_has(v->vm->pv, PV_STEAL),
 	};
 	v->stats.exits[EXIT_HYPERCALL]++;
@@ -364,9 +367,11 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			return RUN_PREEMPTED; /* the scheduler's irq window takes it */
 		}
 		if (vector != VECTOR_SYNC) {
-			printk("hv: VM '%s' vcpu%u: %s from the guest (ESR_EL2 %llx, pc %llx); stopping the VM\n",
+			printk("hv: VM '%s' vcpu%u: %s from the guest (ESR_EL2 %llx, pc %llx); "
+			       "stopping the VM\n",
 			       v->vm->name, v->id, vector == 3 ? "SError" : "FIQ",
-			       (unsigned long long)read_sysreg(esr_el2), (unsigned long long)r->elr);
+			       (unsigned long long)read_sysreg(esr_el2),
+			       (unsigned long long)r->elr);
 			vm_request_stop(v->vm, VM_FATAL);
 			return RUN_PREEMPTED;
 		}
@@ -389,8 +394,9 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			sched_spin_hint(v);
 			return RUN_PREEMPTED;
 		case ESR_SMC:
-			r->elr += 4; /* a trapped SMC returns to the SMC itself (DDI 0487 D1.10.4) */
-			/* fallthrough */
+			r->elr +=
+				4; /* a trapped SMC returns to the SMC itself (DDI 0487 D1.10.4) */
+				   /* fallthrough */
 		case ESR_HVC:
 			if (!handle_firmware_call(v))
 				return RUN_PREEMPTED;
@@ -419,8 +425,10 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			/* fallthrough */
 		default:
 			v->stats.exits[EXIT_EXCEPTION]++;
-			printk("hv: VM '%s' vcpu%u: unhandled exit ESR_EL2 %llx (EC %#x) at pc %llx, FAR %llx; stopping the VM\n",
-			       v->vm->name, v->id, (unsigned long long)esr, e.ec, (unsigned long long)r->elr,
+			printk("hv: VM '%s' vcpu%u: unhandled exit ESR_EL2 %llx (EC %#x) at pc "
+			       "%llx, FAR %llx; stopping the VM\n",
+			       v->vm->name, v->id, (unsigned long long)esr, e.ec,
+			       (unsigned long long)r->elr,
 			       (unsigned long long)read_sysreg(far_el2));
 			vm_request_stop(v->vm, VM_FATAL);
 			return RUN_PREEMPTED;
@@ -454,8 +462,12 @@ u64 arch_vcpu_next_timer(struct vcpu *v)
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 {
 	struct guest_regs *r = &v->arch.regs;
-	snprintf(buf, n, "pc=%llx pstate=%llx x0=%llx x1=%llx lr=%llx power=%d irq-pending=%d last-esr=%llx",
-		 (unsigned long long)r->elr, (unsigned long long)r->spsr, (unsigned long long)r->x[0],
-		 (unsigned long long)r->x[1], (unsigned long long)r->x[30], v->arch.power,
-		 vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id), (unsigned long long)v->arch.last_esr);
+	snprintf(
+		buf, n,
+		"pc=%llx pstate=%llx x0=%llx x1=%llx lr=%llx power=%d irq-pending=%d last-esr=%llx",
+		(unsigned long long)r->elr, (unsigned long long)r->spsr,
+		(unsigned long long)r->x[0], (unsigned long long)r->x[1],
+		(unsigned long long)r->x[30], v->arch.power,
+		vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id),
+		(unsigned long long)v->arch.last_esr);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual GIC: interrupt state, injection, SGIs, and the list-register flush/sync
  * (see vgic.h for the model). The register models are in vgic_mmio.c. */
 #include "arch/arm64/vgic.h"
@@ -105,7 +106,8 @@ void vgic_set_level(struct vgic *g, u32 vcpu, u32 intid, bool level)
 	 * has one source (a device under its lock, or the timer on its vCPU's pCPU), so
 	 * its level cannot change under this look. */
 	irq = vgic_get_irq(g, vcpu, intid);
-	if (!irq || intid < VGIC_NR_SGIS || __atomic_load_n(&irq->line_level, __ATOMIC_RELAXED) == level)
+	if (!irq || intid < VGIC_NR_SGIS ||
+	    __atomic_load_n(&irq->line_level, __ATOMIC_RELAXED) == level)
 		return;
 	spin_lock(&g->lock);
 	before = vgic_irq_pending_target(g, irq);
@@ -245,8 +247,7 @@ static void vgic_lr_fill(struct vgic *g, u32 vcpu, struct vgic_irq *irq, struct 
 	if (irq->active)
 		lr->state = VGIC_LR_ACTIVE;
 	if (vgic_is_v2_sgi(g, irq)) {
-		u32 src = irq->active ? irq->active_source
-				      : (u32)__builtin_ctz(irq->sgi_sources);
+		u32 src = irq->active ? irq->active_source : (u32)__builtin_ctz(irq->sgi_sources);
 
 		lr->source = src;
 		if (fwd && (irq->sgi_sources & BIT(src))) {
@@ -265,8 +266,7 @@ static void vgic_lr_fill(struct vgic *g, u32 vcpu, struct vgic_irq *irq, struct 
 
 /* Inserts irq into pick[] (n entries, sorted, room for nlrs); returns the candidate
  * that does not fit (irq itself or the last one), or NULL. */
-static struct vgic_irq *vgic_pick(struct vgic_irq **pick, u32 *n, u32 nlrs,
-				  struct vgic_irq *irq)
+static struct vgic_irq *vgic_pick(struct vgic_irq **pick, u32 *n, u32 nlrs, struct vgic_irq *irq)
 {
 	struct vgic_irq *out = NULL;
 	u32 j;

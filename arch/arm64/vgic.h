@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual GIC, version 2 (Arm IHI 0048B) or 3 (Arm IHI 0069, without LPIs or ITS):
  * the distributor and redistributor register models of one VM, the interrupt state
  * and the list-register bookkeeping. Pure logic: the arm64 glue owns the hardware.
@@ -44,51 +45,51 @@
 #include "hv/spinlock.h"
 
 #define VGIC_NR_SGIS 16
-#define VGIC_NR_PRIVATE 32	/* SGIs + PPIs */
+#define VGIC_NR_PRIVATE 32 /* SGIs + PPIs */
 #define VGIC_MAX_SPIS 96
 #define VGIC_NR_IRQS (VGIC_NR_PRIVATE + VGIC_MAX_SPIS)
 #define VGIC_MAX_VCPUS 64
-#define VGIC_V2_MAX_VCPUS 8	/* GICv2: 8 CPU interfaces */
+#define VGIC_V2_MAX_VCPUS 8 /* GICv2: 8 CPU interfaces */
 #define VGIC_MAX_LRS 16
 #define VGIC_NO_VCPU 0xFF
 
-#define VGIC_DIST_SIZE 0x10000		/* GICD frame */
-#define VGIC_REDIST_SIZE 0x20000	/* one GICR: RD_base + SGI_base, 64 KiB each */
+#define VGIC_DIST_SIZE 0x10000	 /* GICD frame */
+#define VGIC_REDIST_SIZE 0x20000 /* one GICR: RD_base + SGI_base, 64 KiB each */
 
 /* GICD_IROUTER<n>: Aff3 [39:32], Interrupt_Routing_Mode [31], Aff2.Aff1.Aff0 [23:0]. */
 #define VGIC_IROUTER_IRM BIT(31)
 #define VGIC_IROUTER_MASK (0xFF00FFFFFFull | VGIC_IROUTER_IRM)
 
 struct vgic_irq {
-	u64 route;		/* v3 SPIs: GICD_IROUTER */
+	u64 route; /* v3 SPIs: GICD_IROUTER */
 	u16 intid;
-	u8 priority;		/* IPRIORITYR byte, all 8 bits as written */
-	u8 targets;		/* v2 SPIs: GICD_ITARGETSR byte (existing CPUs only) */
-	u8 sgi_sources;		/* v2 SGIs: source CPUs with an instance pending here */
-	u8 active_source;	/* v2 SGIs: source CPU of the active instance */
-	u8 owner;		/* private: its vCPU; SPIs: the vCPU that has it in an
+	u8 priority;	  /* IPRIORITYR byte, all 8 bits as written */
+	u8 targets;	  /* v2 SPIs: GICD_ITARGETSR byte (existing CPUs only) */
+	u8 sgi_sources;	  /* v2 SGIs: source CPUs with an instance pending here */
+	u8 active_source; /* v2 SGIs: source CPU of the active instance */
+	u8 owner;	  /* private: its vCPU; SPIs: the vCPU that has it in an
 				 * LR or active, else VGIC_NO_VCPU */
 	bool enabled;
-	bool edge;		/* Int_config: edge-triggered, else level-sensitive */
+	bool edge; /* Int_config: edge-triggered, else level-sensitive */
 	bool group1;
-	bool pending_latch;	/* edge pending, or soft pending (ISPENDR) */
-	bool line_level;	/* input line (vgic_set_level) */
+	bool pending_latch; /* edge pending, or soft pending (ISPENDR) */
+	bool line_level;    /* input line (vgic_set_level) */
 	bool active;
-	bool in_lr;		/* in flight in the owner's LRs */
-	bool lr_latched;	/* in flight, and it took pending_latch with it */
+	bool in_lr;	 /* in flight in the owner's LRs */
+	bool lr_latched; /* in flight, and it took pending_latch with it */
 };
 
 struct vgic_cpu {
 	struct vgic_irq priv[VGIC_NR_PRIVATE];
-	bool asleep;		/* GICR_WAKER.ProcessorSleep */
-	u64 idle_gen;		/* gen + 1 when vgic_flush last found nothing for it */
+	bool asleep;  /* GICR_WAKER.ProcessorSleep */
+	u64 idle_gen; /* gen + 1 when vgic_flush last found nothing for it */
 };
 
 struct vgic {
 	struct spinlock lock;
-	int version;		/* 2 or 3 */
+	int version; /* 2 or 3 */
 	u32 nvcpus;
-	u32 ctlr;		/* GICD_CTLR.EnableGrp0 [0], EnableGrp1 [1] */
+	u32 ctlr; /* GICD_CTLR.EnableGrp0 [0], EnableGrp1 [1] */
 	void (*kick)(void *ctx, u32 vcpu);
 	void *ctx;
 	struct vgic_irq spi[VGIC_MAX_SPIS];
@@ -113,13 +114,13 @@ static inline void vgic_changed(struct vgic *g)
 struct vgic_lr {
 	u32 intid;
 	u8 priority;
-	u8 state;		/* VGIC_LR_PENDING | VGIC_LR_ACTIVE; 0: invalid */
+	u8 state; /* VGIC_LR_PENDING | VGIC_LR_ACTIVE; 0: invalid */
 	bool group1;
-	bool eoi_maint;		/* ask for a maintenance interrupt when the guest
+	bool eoi_maint; /* ask for a maintenance interrupt when the guest
 				 * deactivates it (ICH_LR_EL2.EOI / GICH_LR.EOI): level-
 				 * sensitive ones, GICv2 SGIs with more sources waiting,
 				 * and see vgic_flush */
-	u8 source;		/* v2 SGIs: source CPU (GICH_LR.CPUID) */
+	u8 source;	/* v2 SGIs: source CPU (GICH_LR.CPUID) */
 };
 
 /* Reset state. False (and nothing set up) unless version is 2 or 3 and
@@ -148,8 +149,7 @@ u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask);
  * `size` bytes). vcpu is the accessing vCPU (banked GICv2 registers and SGI sources).
  * False for an offset that is no register or a size/alignment the register does not
  * take; a read then returns 0 and a write is ignored. */
-bool vgic_dist_access(struct vgic *g, u32 vcpu, u64 offset, unsigned size, bool write,
-		      u64 *value);
+bool vgic_dist_access(struct vgic *g, u32 vcpu, u64 offset, unsigned size, bool write, u64 *value);
 bool vgic_redist_access(struct vgic *g, u64 offset, unsigned size, bool write, u64 *value);
 
 /* Before entering vCPU `vcpu`: fills up to nlrs (<= VGIC_MAX_LRS) LRs and returns how

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* List registers and the virtual CPU interface. Encodings: GICv3 ICH_LR<n>_EL2 (IHI 0069
  * 12.4.6): vINTID [31:0], EOI [41] (with HW = 0), Priority [55:48], Group [60], State
  * [63:62]; GICv2 GICH_LR<n> (IHI 0048B 5.3.10): VirtualID [9:0], CPUID [12:10] (SGI
@@ -24,7 +25,8 @@ static u32 nlrs;
 
 void vgic_hw_init_cpu(void)
 {
-	u32 vtr = gic_host.version == 3 ? (u32)read_sysreg(ICH_VTR_EL2) : mmio_read32(gic_host.gich + GICH_VTR);
+	u32 vtr = gic_host.version == 3 ? (u32)read_sysreg(ICH_VTR_EL2)
+					: mmio_read32(gic_host.gich + GICH_VTR);
 	nlrs = MIN((vtr & 0x1F) + 1, VGIC_MAX_LRS);
 	if (gic_host.version == 3)
 		write_sysreg(ICH_HCR_EL2, 0);
@@ -32,11 +34,9 @@ void vgic_hw_init_cpu(void)
 		mmio_write32(gic_host.gich + GICH_HCR, 0);
 }
 
-u32 vgic_hw_nlrs(void)
-{
-	return nlrs;
-}
+u32 vgic_hw_nlrs(void) { return nlrs; }
 
+/* clang-format off */
 #define LR_CASE(n, crm, op2) \
 	case n: \
 		if (write) \
@@ -44,15 +44,18 @@ u32 vgic_hw_nlrs(void)
 		else \
 			*val = read_sysreg(S3_4_C12_##crm##_##op2); \
 		break;
+/* clang-format on */
 
 static void v3_lr(u32 n, bool write, u64 *val)
 {
+	/* clang-format off */
 	switch (n) {
 	LR_CASE(0, C12, 0) LR_CASE(1, C12, 1) LR_CASE(2, C12, 2) LR_CASE(3, C12, 3)
 	LR_CASE(4, C12, 4) LR_CASE(5, C12, 5) LR_CASE(6, C12, 6) LR_CASE(7, C12, 7)
 	LR_CASE(8, C13, 0) LR_CASE(9, C13, 1) LR_CASE(10, C13, 2) LR_CASE(11, C13, 3)
 	LR_CASE(12, C13, 4) LR_CASE(13, C13, 5) LR_CASE(14, C13, 6) LR_CASE(15, C13, 7)
 	}
+	/* clang-format on */
 }
 
 static u64 encode(const struct vgic_lr *l)
@@ -61,7 +64,8 @@ static u64 encode(const struct vgic_lr *l)
 		return (u64)l->intid | (l->eoi_maint ? BIT(41) : 0) | (u64)l->priority << 48 |
 		       (l->group1 ? BIT(60) : 0) | (u64)(l->state & 3) << 62;
 	return (l->intid & 0x3FF) | (u32)(l->source & 7) << 10 | (l->eoi_maint ? BIT(19) : 0) |
-	       (u32)(l->priority >> 3) << 23 | (u32)(l->state & 3) << 28 | (l->group1 ? BIT(30) : 0);
+	       (u32)(l->priority >> 3) << 23 | (u32)(l->state & 3) << 28 |
+	       (l->group1 ? BIT(30) : 0);
 }
 
 static void decode(u64 raw, struct vgic_lr *l)
@@ -104,7 +108,8 @@ void vgic_hw_sync(struct vcpu *v)
 	struct vgic_lr *lrs = v->arch.lrs;
 	/* Count the maintenance interrupts here: clearing the list registers below drops
 	 * the (level) maintenance line, so the host interrupt is seldom still pending. */
-	if (n && (gic_host.version == 3 ? read_sysreg(ICH_MISR_EL2) : mmio_read32(gic_host.gich + GICH_MISR)))
+	if (n && (gic_host.version == 3 ? read_sysreg(ICH_MISR_EL2)
+					: mmio_read32(gic_host.gich + GICH_MISR)))
 		pcpus[v->pcpu].arch.maints++;
 	for (u32 i = 0; i < n; i++) {
 		u64 raw = 0;

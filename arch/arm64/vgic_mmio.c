@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual GIC register models: the GICv2 distributor (IHI 0048B chapter 4), the
  * GICv3 distributor and redistributors (IHI 0069 chapter 12). Enough for Linux's
  * irq-gic.c and irq-gic-v3.c; see vgic.h for what is modelled.
@@ -12,11 +13,11 @@
 #define GICD_CTLR 0x0000
 #define GICD_TYPER 0x0004
 #define GICD_IIDR 0x0008
-#define GICD_TYPER2 0x000C	/* v3 */
-#define GICD_SGIR 0x0F00	/* v2 */
-#define GICD_CPENDSGIR 0x0F10	/* v2, one byte per SGI */
-#define GICD_SPENDSGIR 0x0F20	/* v2, one byte per SGI */
-#define GICD_IROUTER 0x6000	/* v3, 8 bytes per INTID, 32-1019 */
+#define GICD_TYPER2 0x000C    /* v3 */
+#define GICD_SGIR 0x0F00      /* v2 */
+#define GICD_CPENDSGIR 0x0F10 /* v2, one byte per SGI */
+#define GICD_SPENDSGIR 0x0F20 /* v2, one byte per SGI */
+#define GICD_IROUTER 0x6000   /* v3, 8 bytes per INTID, 32-1019 */
 #define GICD_PIDR2 0xFFE8
 
 #define GICR_CTLR 0x0000
@@ -24,12 +25,12 @@
 #define GICR_TYPER 0x0008
 #define GICR_WAKER 0x0014
 #define GICR_PIDR2 0xFFE8
-#define GICR_SGI_BASE 0x10000	/* IGROUPR0 ... ICFGR1, laid out as in GICD */
+#define GICR_SGI_BASE 0x10000 /* IGROUPR0 ... ICFGR1, laid out as in GICD */
 
-#define GICD_CTLR_ENABLE_GRP 3	/* EnableGrp0 [0], EnableGrp1 [1] */
+#define GICD_CTLR_ENABLE_GRP 3 /* EnableGrp0 [0], EnableGrp1 [1] */
 #define GICD_CTLR_ARE BIT(4)
 #define GICD_CTLR_DS BIT(6)
-#define GICD_TYPER_IDBITS(n) ((u32)((n) - 1) << 19)
+#define GICD_TYPER_IDBITS(n) ((u32)((n)-1) << 19)
 
 #define GICR_TYPER_LAST BIT(4)
 #define GICR_WAKER_PROCESSOR_SLEEP BIT(1)
@@ -61,26 +62,22 @@ static const struct vgic_field_reg {
 	u8 bits;
 	u8 field;
 } field_regs[] = {
-	{ 0x080, 0x100, 1, F_GROUP },		/* IGROUPR */
-	{ 0x100, 0x180, 1, F_SET_ENABLE },	/* ISENABLER */
-	{ 0x180, 0x200, 1, F_CLR_ENABLE },	/* ICENABLER */
-	{ 0x200, 0x280, 1, F_SET_PEND },	/* ISPENDR */
-	{ 0x280, 0x300, 1, F_CLR_PEND },	/* ICPENDR */
-	{ 0x300, 0x380, 1, F_SET_ACTIVE },	/* ISACTIVER */
-	{ 0x380, 0x400, 1, F_CLR_ACTIVE },	/* ICACTIVER */
-	{ 0x400, 0x7FC, 8, F_PRIORITY },	/* IPRIORITYR, INTIDs 0-1019 */
-	{ 0x800, 0xBFC, 8, F_TARGET },		/* ITARGETSR (v2), INTIDs 0-1019 */
-	{ 0xC00, 0xD00, 2, F_CONFIG },		/* ICFGR */
+	{ 0x080, 0x100, 1, F_GROUP },	   /* IGROUPR */
+	{ 0x100, 0x180, 1, F_SET_ENABLE }, /* ISENABLER */
+	{ 0x180, 0x200, 1, F_CLR_ENABLE }, /* ICENABLER */
+	{ 0x200, 0x280, 1, F_SET_PEND },   /* ISPENDR */
+	{ 0x280, 0x300, 1, F_CLR_PEND },   /* ICPENDR */
+	{ 0x300, 0x380, 1, F_SET_ACTIVE }, /* ISACTIVER */
+	{ 0x380, 0x400, 1, F_CLR_ACTIVE }, /* ICACTIVER */
+	{ 0x400, 0x7FC, 8, F_PRIORITY },   /* IPRIORITYR, INTIDs 0-1019 */
+	{ 0x800, 0xBFC, 8, F_TARGET },	   /* ITARGETSR (v2), INTIDs 0-1019 */
+	{ 0xC00, 0xD00, 2, F_CONFIG },	   /* ICFGR */
 };
 
 /* GICv2 CPU interfaces present (nvcpus <= 8). */
-static u32 vgic_v2_cpu_mask(const struct vgic *g)
-{
-	return (u32)BIT(g->nvcpus) - 1;
-}
+static u32 vgic_v2_cpu_mask(const struct vgic *g) { return (u32)BIT(g->nvcpus) - 1; }
 
-static u32 vgic_field_read(const struct vgic *g, u32 vcpu, const struct vgic_irq *irq,
-			   int field)
+static u32 vgic_field_read(const struct vgic *g, u32 vcpu, const struct vgic_irq *irq, int field)
 {
 	switch (field) {
 	case F_GROUP:
@@ -191,8 +188,7 @@ static bool vgic_fields_access(struct vgic *g, u32 vcpu, u32 off, unsigned size,
 		if (!irq)
 			continue;
 		if (write)
-			vgic_field_write(g, vcpu, irq, r->field,
-					 (*val >> (i * r->bits)) & mask);
+			vgic_field_write(g, vcpu, irq, r->field, (*val >> (i * r->bits)) & mask);
 		else
 			out |= (u64)vgic_field_read(g, vcpu, irq, r->field) << (i * r->bits);
 	}
@@ -203,8 +199,8 @@ static bool vgic_fields_access(struct vgic *g, u32 vcpu, u32 off, unsigned size,
 
 /* GICD_CPENDSGIR<n> / GICD_SPENDSGIR<n> (IHI 0048B): byte n holds SGI n's
  * pending bit per source CPU, for the accessing vCPU as target. */
-static bool vgic_v2_sgi_pend_access(struct vgic *g, u32 vcpu, u32 off, unsigned size,
-				    bool write, u64 *val)
+static bool vgic_v2_sgi_pend_access(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool write,
+				    u64 *val)
 {
 	bool set = off >= GICD_SPENDSGIR;
 	u32 first = off & 0xF, i, before;
@@ -288,8 +284,7 @@ static void vgic_ctlr_write(struct vgic *g, u32 val)
 			g->kick(g->ctx, v);
 }
 
-static bool vgic_dist_reg(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool write,
-			  u64 *val)
+static bool vgic_dist_reg(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool write, u64 *val)
 {
 	bool v3 = g->version == 3;
 	u32 r;
@@ -341,13 +336,9 @@ static bool vgic_dist_reg(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool
 	return true;
 }
 
-static u64 vgic_size_mask(unsigned size)
-{
-	return size >= 8 ? ~0ull : BIT(size * 8) - 1;
-}
+static u64 vgic_size_mask(unsigned size) { return size >= 8 ? ~0ull : BIT(size * 8) - 1; }
 
-bool vgic_dist_access(struct vgic *g, u32 vcpu, u64 offset, unsigned size, bool write,
-		      u64 *value)
+bool vgic_dist_access(struct vgic *g, u32 vcpu, u64 offset, unsigned size, bool write, u64 *value)
 {
 	u64 val = write ? *value & vgic_size_mask(size) : 0;
 	bool ok = false;
@@ -364,8 +355,7 @@ bool vgic_dist_access(struct vgic *g, u32 vcpu, u64 offset, unsigned size, bool 
 }
 
 /* GICR RD_base of vCPU vcpu (IHI 0069). */
-static bool vgic_rd_reg(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool write,
-			u64 *val)
+static bool vgic_rd_reg(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool write, u64 *val)
 {
 	u64 mpidr = vcpu_mpidr(vcpu), typer;
 	u32 r;
@@ -396,8 +386,8 @@ static bool vgic_rd_reg(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool w
 		/* ChildrenAsleep follows ProcessorSleep at once (IHI 0069 GICR_WAKER). */
 		if (write)
 			g->cpu[vcpu].asleep = *val & GICR_WAKER_PROCESSOR_SLEEP;
-		r = g->cpu[vcpu].asleep ?
-			    GICR_WAKER_PROCESSOR_SLEEP | GICR_WAKER_CHILDREN_ASLEEP : 0;
+		r = g->cpu[vcpu].asleep ? GICR_WAKER_PROCESSOR_SLEEP | GICR_WAKER_CHILDREN_ASLEEP
+					: 0;
 		break;
 	case GICR_PIDR2:
 		r = VGIC_PIDR2(3);
@@ -419,8 +409,8 @@ bool vgic_redist_access(struct vgic *g, u64 offset, unsigned size, bool write, u
 	spin_lock(&g->lock);
 	if (g->version == 3 && offset < (u64)g->nvcpus * VGIC_REDIST_SIZE) {
 		if (off >= GICR_SGI_BASE)
-			ok = vgic_fields_access(g, vcpu, off - GICR_SGI_BASE, size, write,
-						&val, true);
+			ok = vgic_fields_access(g, vcpu, off - GICR_SGI_BASE, size, write, &val,
+						true);
 		else
 			ok = vgic_rd_reg(g, vcpu, off, size, write, &val);
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The arm64 side of VM and vCPU life: stage 2, the vGIC, devices, and the Linux Image
  * boot protocol (Documentation/arch/arm64/booting.rst): the kernel at its 2 MiB-aligned
  * place, the initrd and a device tree in RAM, vCPU 0 entered at the kernel with x0 = the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual timer. While a vCPU's EL1 state is loaded its CNTV_* live in the registers and
  * the timer condition raises the physical PPI 27 at EL2 (HCR_EL2.IMO); pcpu.c then masks
  * that PPI until the line drops (the guest acknowledged and re-programmed its timer),
@@ -28,7 +29,8 @@ void vtimer_sync(struct vcpu *v, u64 now)
 {
 	u64 ctl, cval;
 	timer_regs(v, &ctl, &cval);
-	bool line = (ctl & (CTL_ENABLE | CTL_IMASK)) == CTL_ENABLE && now - v->vm->arch.cntvoff >= cval;
+	bool line = (ctl & (CTL_ENABLE | CTL_IMASK)) == CTL_ENABLE &&
+		    now - v->vm->arch.cntvoff >= cval;
 	vgic_set_level(&v->vm->arch.vgic, v->id, INTID_VTIMER, line);
 	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
 	if (!line && v->arch.loaded && p->vtimer_masked) {

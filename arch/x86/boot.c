@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Bringing an x86 machine up: TSC and LAPIC calibration, CPUs from the ACPI MADT, the
  * SVM check, and the real-mode trampoline page for the APs (below 640 KiB). */
 #include "hv/arch_boot.h"
@@ -24,9 +25,11 @@ static void print_banner(u32 ncpus)
 	printk("hv %s (x86_64, AMD SVM backend)\n", HV_VERSION);
 	printk("hv: CPU %s; SVM rev %u, %u ASIDs; NPT%s%s%s%s%s\n", vendor, a & 0xFF, b,
 	       d & BIT(3) ? " NRIP-save" : "", d & BIT(5) ? " VMCB-clean" : "",
-	       d & BIT(7) ? " decode-assists" : "", d & BIT(13) ? " AVIC" : "", d & BIT(18) ? " x2AVIC" : "");
+	       d & BIT(7) ? " decode-assists" : "", d & BIT(13) ? " AVIC" : "",
+	       d & BIT(18) ? " x2AVIC" : "");
 	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz\n", ncpus,
-	       (unsigned long long)(efi_ram_bytes() >> 20), (unsigned long long)(x86_tsc_hz() / 1000000));
+	       (unsigned long long)(efi_ram_bytes() >> 20),
+	       (unsigned long long)(x86_tsc_hz() / 1000000));
 }
 
 int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The CPUID a guest sees: the host's, with a deliberate policy on top.
  * Hidden: SVM/VMX (no nested virtualization), MONITOR/MWAIT, XSAVE and everything that
  * needs it (AVX...; the FPU state is switched with FXSAVE), RDTSCP/RDPID (TSC_AUX is not
@@ -63,10 +64,12 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		break;
 	case 1:
 		r[1] = (r[1] & 0xFFFF) | (MIN(n, 255u) << 16) | (v->id << 24);
-		r[2] &= ~(BIT(3) | BIT(5) | BIT(12) | BIT(26) | BIT(27) | BIT(28) | BIT(29)); /* MONITOR VMX FMA XSAVE OSXSAVE AVX F16C */
-		r[2] |= BIT(21) | BIT(24) | BIT(31);                          /* x2APIC TSC-DEADLINE HYPERVISOR */
-		r[3] &= ~(BIT(7) | BIT(12) | BIT(14) | BIT(22) | BIT(29));    /* MCE MTRR MCA ACPI-thermal TM */
-		r[3] |= BIT(28);                                              /* HTT: multiple logical CPUs */
+		r[2] &= ~(BIT(3) | BIT(5) | BIT(12) | BIT(26) | BIT(27) | BIT(28) |
+			  BIT(29));		     /* MONITOR VMX FMA XSAVE OSXSAVE AVX F16C */
+		r[2] |= BIT(21) | BIT(24) | BIT(31); /* x2APIC TSC-DEADLINE HYPERVISOR */
+		r[3] &= ~(BIT(7) | BIT(12) | BIT(14) | BIT(22) |
+			  BIT(29)); /* MCE MTRR MCA ACPI-thermal TM */
+		r[3] |= BIT(28);    /* HTT: multiple logical CPUs */
 		break;
 	case 5:
 		r[0] = r[1] = r[2] = r[3] = 0;
@@ -77,8 +80,10 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		break;
 	case 7:
 		if (sub == 0) {
-			r[1] &= ~(BIT(5) | BIT(16) | BIT(17) | BIT(21) | BIT(26) | BIT(27) | BIT(28) | BIT(30) | BIT(31)); /* AVX2, AVX-512 */
-			r[2] &= ~(BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(22)); /* AVX512VBMI PKU OSPKE WAITPKG RDPID */
+			r[1] &= ~(BIT(5) | BIT(16) | BIT(17) | BIT(21) | BIT(26) | BIT(27) |
+				  BIT(28) | BIT(30) | BIT(31)); /* AVX2, AVX-512 */
+			r[2] &= ~(BIT(1) | BIT(3) | BIT(4) | BIT(5) |
+				  BIT(22)); /* AVX512VBMI PKU OSPKE WAITPKG RDPID */
 		} else {
 			r[0] = r[1] = r[2] = r[3] = 0;
 		}
@@ -87,13 +92,18 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		r[0] = r[1] = r[2] = r[3] = 0;
 		break;
 	case 0xB:
-		/* x2APIC topology (Intel SDM vol. 2, CPUID leaf 0Bh): SMT level, then core level. */
+		/* x2APIC topology (SDM vol. 2, CPUID leaf 0Bh): SMT level, then core level. */
 		if (sub == 0) {
-			r[0] = 0; r[1] = 1; r[2] = (1u << 8) | sub;
+			r[0] = 0;
+			r[1] = 1;
+			r[2] = (1u << 8) | sub;
 		} else if (sub == 1) {
-			r[0] = bits_for(n); r[1] = n; r[2] = (2u << 8) | sub;
+			r[0] = bits_for(n);
+			r[1] = n;
+			r[2] = (2u << 8) | sub;
 		} else {
-			r[0] = r[1] = 0; r[2] = sub;
+			r[0] = r[1] = 0;
+			r[2] = sub;
 		}
 		r[3] = v->id;
 		break;
@@ -101,8 +111,9 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		r[0] = r[1] = r[2] = r[3] = 0;
 		break;
 	case 0x80000001:
-		r[2] &= ~(BIT(2) | BIT(3) | BIT(11) | BIT(16) | BIT(22) | BIT(23)); /* SVM ExtApicSpace XOP FMA4 TOPOEXT PerfCtrExtCore */
-		r[3] &= ~BIT(27); /* RDTSCP */
+		r[2] &= ~(BIT(2) | BIT(3) | BIT(11) | BIT(16) | BIT(22) |
+			  BIT(23)); /* SVM ExtApicSpace XOP FMA4 TOPOEXT PerfCtrExtCore */
+		r[3] &= ~BIT(27);   /* RDTSCP */
 		r[1] = 0;
 		break;
 	case 0x80000008:

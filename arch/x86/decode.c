@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* MMIO instruction decoder: see decode.h. References: Intel SDM Vol. 2 chapter 2
  * (instruction format), AMD APM Vol. 3 chapter 1. */
 #include "hv/types.h"
@@ -97,7 +98,12 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 			adsz = true;
 			rex = 0;
 			continue;
-		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:
+		case 0x26:
+		case 0x2e:
+		case 0x36:
+		case 0x3e:
+		case 0x64:
+		case 0x65:
 		case 0xf0:
 			/* segment overrides: the fault already gave the address */
 			rex = 0;
@@ -209,10 +215,7 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 	return 0;
 }
 
-static u64 zext_size(u64 v, unsigned int size)
-{
-	return size >= 8 ? v : v & (BIT(8 * size) - 1);
-}
+static u64 zext_size(u64 v, unsigned int size) { return size >= 8 ? v : v & (BIT(8 * size) - 1); }
 
 u64 x86_mmio_store_value(const struct x86_mmio_insn *insn, const u64 gpr[16])
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Decoder for the few x86 instructions a guest uses to touch an emulated MMIO page.
  *
  * Without decode assists a nested page fault gives the faulting guest-physical address
@@ -18,20 +19,20 @@
 enum x86_mmio_op { X86_MMIO_LOAD, X86_MMIO_STORE };
 
 struct x86_mmio_insn {
-	u8 len;			/* total instruction length, to advance RIP */
-	u8 size;		/* access size in bytes: 1, 2, 4, 8 */
+	u8 len;	 /* total instruction length, to advance RIP */
+	u8 size; /* access size in bytes: 1, 2, 4, 8 */
 	enum x86_mmio_op op;
 	/* for STORE: the value source is either a register or an immediate */
 	bool has_imm;
-	u64 imm;		/* already sign-extended to 64 bits for C7 with REX.W */
+	u64 imm; /* already sign-extended to 64 bits for C7 with REX.W */
 	/*
 	 * GPR index (encoding order) of the register operand. With high8 set it is the
 	 * GPR whose bits 15:8 are meant: AH -> 0, CH -> 1, DH -> 2, BH -> 3.
 	 */
 	u8 reg;
-	bool high8;		/* AH/CH/DH/BH (legacy 8-bit encoding without REX) */
-	u8 dst_size;		/* LOAD: bytes written to the destination register */
-	bool sign_extend;	/* LOAD via movsx */
+	bool high8;	  /* AH/CH/DH/BH (legacy 8-bit encoding without REX) */
+	u8 dst_size;	  /* LOAD: bytes written to the destination register */
+	bool sign_extend; /* LOAD via movsx */
 };
 
 /*

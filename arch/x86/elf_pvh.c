@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ELF64 vmlinux parser: PT_LOAD segments and the Xen PVH entry note. All fields
  * are read byte by byte (little endian), so the buffer needs no alignment. */
 #include "arch/x86/elf_pvh.h"
@@ -12,26 +13,14 @@
 #define PT_NOTE 4
 #define XEN_ELFNOTE_PHYS32_ENTRY 18
 
-static u16 rd16(const u8 *p)
-{
-	return (u16)(p[0] | p[1] << 8);
-}
+static u16 rd16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
 
-static u32 rd32(const u8 *p)
-{
-	return (u32)rd16(p) | (u32)rd16(p + 2) << 16;
-}
+static u32 rd32(const u8 *p) { return (u32)rd16(p) | (u32)rd16(p + 2) << 16; }
 
-static u64 rd64(const u8 *p)
-{
-	return (u64)rd32(p) | (u64)rd32(p + 4) << 32;
-}
+static u64 rd64(const u8 *p) { return (u64)rd32(p) | (u64)rd32(p + 4) << 32; }
 
 /* Whether [off, off + size) lies within a buffer of len bytes, without overflow. */
-static bool in_buf(u64 off, u64 size, size_t len)
-{
-	return off <= len && size <= len - off;
-}
+static bool in_buf(u64 off, u64 size, size_t len) { return off <= len && size <= len - off; }
 
 /* Walks the notes of one PT_NOTE segment: 1 and *entry when the PVH note is found,
  * 0 when it is not there, -1 and *why when the notes are malformed. */
@@ -92,7 +81,7 @@ int elf_pvh_parse(const void *buf, size_t len, struct elf_image *out, const char
 	int found = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (len < 4 || memcmp(b, "\x7f" "ELF", 4))
+	if (len < 4 || memcmp(b, "\177ELF", 4))
 		return fail(out, reason, "not an ELF file");
 	if (len < EHDR_SIZE)
 		return fail(out, reason, "truncated ELF header");
@@ -159,7 +148,8 @@ int elf_pvh_parse(const void *buf, size_t len, struct elf_image *out, const char
 	}
 	if (!found)
 		return fail(out, reason,
-			    "no PVH entry note (XEN_ELFNOTE_PHYS32_ENTRY): not a PVH-capable Linux kernel");
+			    "no PVH entry note (XEN_ELFNOTE_PHYS32_ENTRY): not a PVH-capable Linux "
+			    "kernel");
 	if (entry >> 32)
 		return fail(out, reason, "PVH entry point above 4 GiB");
 	for (i = 0; i < out->nsegments; i++)

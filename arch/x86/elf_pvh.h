@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Parser for x86-64 Linux vmlinux ELF images booted through the PVH entry point.
  * Pure: works on a byte buffer holding the whole file, which is untrusted. */
 #ifndef ARCH_X86_ELF_PVH_H
@@ -17,11 +18,11 @@ struct elf_segment {
 };
 
 struct elf_image {
-	u64 pvh_entry;			/* 32-bit physical entry from the PVH note */
+	u64 pvh_entry; /* 32-bit physical entry from the PVH note */
 	u32 nsegments;
 	struct elf_segment seg[ELF_MAX_SEGMENTS];
-	u64 lowest_paddr;		/* lowest segment paddr */
-	u64 highest_paddr_end;		/* highest segment paddr + memsz */
+	u64 lowest_paddr;      /* lowest segment paddr */
+	u64 highest_paddr_end; /* highest segment paddr + memsz */
 };
 
 /* Returns 0 and fills *out, or -1 with *reason (if reason is non-NULL) set to a

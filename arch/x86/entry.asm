@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; Low-level x86 entry points: the SVM world switch, host interrupt stubs, and the
 ; real-mode trampoline that brings application processors into long mode.
 bits 64

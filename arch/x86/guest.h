@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The x86 guest platform: what the SVM exit handlers call into. */
 #ifndef ARCH_X86_GUEST_H
 #define ARCH_X86_GUEST_H
@@ -5,15 +6,15 @@
 #include "hv/vm.h"
 
 /* Guest-physical layout. */
-#define GPA_START_INFO 0x6000ull   /* PVH start info, memory map, module list */
+#define GPA_START_INFO 0x6000ull /* PVH start info, memory map, module list */
 #define GPA_CMDLINE 0x7000ull
-#define GPA_ACPI 0x8000ull         /* ACPI tables, 32 KiB */
+#define GPA_ACPI 0x8000ull /* ACPI tables, 32 KiB */
 #define GPA_ACPI_SIZE 0x8000ull
 #define GPA_IOAPIC 0xFEC00000ull
 #define GPA_LOW_RAM_END 0xC0000000ull /* guest RAM must end below the 32-bit MMIO hole */
 
 #define PORT_COM1 0x3F8
-#define PORT_PM_BASE 0x600         /* PM1a event (0x600), control (0x604), timer (0x608) */
+#define PORT_PM_BASE 0x600 /* PM1a event (0x600), control (0x604), timer (0x608) */
 #define PORT_RESET 0xCF9
 #define IRQ_COM1 4
 

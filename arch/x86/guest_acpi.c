@@ -1,20 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Guest ACPI tables (see guest_acpi.h). Section numbers are ACPI 6.4. */
 #include "arch/x86/guest_acpi.h"
 #include "hv/lib.h"
 
-struct acpi_rsdp {		/* 5.2.5.3 */
-	char signature[8];	/* "RSD PTR " */
-	u8 checksum;		/* first 20 bytes */
+struct acpi_rsdp {	   /* 5.2.5.3 */
+	char signature[8]; /* "RSD PTR " */
+	u8 checksum;	   /* first 20 bytes */
 	char oem_id[6];
-	u8 revision;		/* 2 */
+	u8 revision; /* 2 */
 	u32 rsdt_address;
-	u32 length;		/* 36 */
+	u32 length; /* 36 */
 	u64 xsdt_address;
-	u8 extended_checksum;	/* all 36 bytes */
+	u8 extended_checksum; /* all 36 bytes */
 	u8 reserved[3];
 } PACKED;
 
-struct acpi_header {		/* 5.2.6 */
+struct acpi_header { /* 5.2.6 */
 	char signature[4];
 	u32 length;
 	u8 revision;
@@ -26,35 +27,35 @@ struct acpi_header {		/* 5.2.6 */
 	u32 creator_revision;
 } PACKED;
 
-struct acpi_gas {		/* 5.2.3.2 Generic Address Structure */
-	u8 space_id;		/* 1: system I/O */
+struct acpi_gas {    /* 5.2.3.2 Generic Address Structure */
+	u8 space_id; /* 1: system I/O */
 	u8 bit_width;
 	u8 bit_offset;
-	u8 access_size;		/* 1 byte, 2 word, 3 dword */
+	u8 access_size; /* 1 byte, 2 word, 3 dword */
 	u64 address;
 } PACKED;
 
-struct acpi_fadt {		/* 5.2.9, table 5.9 */
+struct acpi_fadt { /* 5.2.9, table 5.9 */
 	struct acpi_header h;
-	u32 firmware_ctrl;	/* 36 */
-	u32 dsdt;		/* 40 */
-	u8 reserved0;		/* 44 */
+	u32 firmware_ctrl; /* 36 */
+	u32 dsdt;	   /* 40 */
+	u8 reserved0;	   /* 44 */
 	u8 preferred_pm_profile;
-	u16 sci_int;		/* 46 */
-	u32 smi_cmd;		/* 48 */
+	u16 sci_int; /* 46 */
+	u32 smi_cmd; /* 48 */
 	u8 acpi_enable;
 	u8 acpi_disable;
 	u8 s4bios_req;
 	u8 pstate_cnt;
-	u32 pm1a_evt_blk;	/* 56 */
+	u32 pm1a_evt_blk; /* 56 */
 	u32 pm1b_evt_blk;
-	u32 pm1a_cnt_blk;	/* 64 */
+	u32 pm1a_cnt_blk; /* 64 */
 	u32 pm1b_cnt_blk;
 	u32 pm2_cnt_blk;
-	u32 pm_tmr_blk;		/* 76 */
+	u32 pm_tmr_blk; /* 76 */
 	u32 gpe0_blk;
 	u32 gpe1_blk;
-	u8 pm1_evt_len;		/* 88 */
+	u8 pm1_evt_len; /* 88 */
 	u8 pm1_cnt_len;
 	u8 pm2_cnt_len;
 	u8 pm_tmr_len;
@@ -62,30 +63,30 @@ struct acpi_fadt {		/* 5.2.9, table 5.9 */
 	u8 gpe1_blk_len;
 	u8 gpe1_base;
 	u8 cst_cnt;
-	u16 p_lvl2_lat;		/* 96 */
+	u16 p_lvl2_lat; /* 96 */
 	u16 p_lvl3_lat;
 	u16 flush_size;
 	u16 flush_stride;
-	u8 duty_offset;		/* 104 */
+	u8 duty_offset; /* 104 */
 	u8 duty_width;
 	u8 day_alrm;
 	u8 mon_alrm;
 	u8 century;
-	u16 iapc_boot_arch;	/* 109 */
+	u16 iapc_boot_arch; /* 109 */
 	u8 reserved1;
-	u32 flags;		/* 112 */
+	u32 flags;		   /* 112 */
 	struct acpi_gas reset_reg; /* 116 */
-	u8 reset_value;		/* 128 */
+	u8 reset_value;		   /* 128 */
 	u16 arm_boot_arch;
-	u8 minor_version;	/* 131 */
-	u64 x_firmware_ctrl;	/* 132 */
-	u64 x_dsdt;		/* 140 */
+	u8 minor_version;		/* 131 */
+	u64 x_firmware_ctrl;		/* 132 */
+	u64 x_dsdt;			/* 140 */
 	struct acpi_gas x_pm1a_evt_blk; /* 148 */
 	struct acpi_gas x_pm1b_evt_blk;
 	struct acpi_gas x_pm1a_cnt_blk; /* 172 */
 	struct acpi_gas x_pm1b_cnt_blk;
 	struct acpi_gas x_pm2_cnt_blk;
-	struct acpi_gas x_pm_tmr_blk;	/* 208 */
+	struct acpi_gas x_pm_tmr_blk; /* 208 */
 	struct acpi_gas x_gpe0_blk;
 	struct acpi_gas x_gpe1_blk;
 	struct acpi_gas sleep_control_reg; /* 244 */
@@ -99,15 +100,15 @@ _Static_assert(sizeof(struct acpi_fadt) == 276, "FADT size");
 _Static_assert(__builtin_offsetof(struct acpi_fadt, iapc_boot_arch) == 109, "FADT layout");
 _Static_assert(__builtin_offsetof(struct acpi_fadt, x_pm_tmr_blk) == 208, "FADT layout");
 
-struct acpi_facs {		/* 5.2.10 */
+struct acpi_facs { /* 5.2.10 */
 	char signature[4];
-	u32 length;		/* 64 */
+	u32 length; /* 64 */
 	u32 hardware_signature;
 	u32 firmware_waking_vector;
 	u32 global_lock;
 	u32 flags;
 	u64 x_firmware_waking_vector;
-	u8 version;		/* 2 */
+	u8 version; /* 2 */
 	u8 reserved0[3];
 	u32 ospm_flags;
 	u8 reserved1[24];
@@ -115,13 +116,13 @@ struct acpi_facs {		/* 5.2.10 */
 
 _Static_assert(sizeof(struct acpi_facs) == 64, "FACS size");
 
-struct acpi_madt {		/* 5.2.12 */
+struct acpi_madt { /* 5.2.12 */
 	struct acpi_header h;
 	u32 lapic_address;
-	u32 flags;		/* bit 0 PCAT_COMPAT */
+	u32 flags; /* bit 0 PCAT_COMPAT */
 } PACKED;
 
-struct madt_ioapic {		/* 5.2.12.3, type 1 */
+struct madt_ioapic { /* 5.2.12.3, type 1 */
 	u8 type, length;
 	u8 id;
 	u8 reserved;
@@ -129,26 +130,26 @@ struct madt_ioapic {		/* 5.2.12.3, type 1 */
 	u32 gsi_base;
 } PACKED;
 
-struct madt_iso {		/* 5.2.12.5, type 2 */
+struct madt_iso { /* 5.2.12.5, type 2 */
 	u8 type, length;
-	u8 bus;			/* 0: ISA */
-	u8 source;		/* ISA IRQ */
+	u8 bus;	   /* 0: ISA */
+	u8 source; /* ISA IRQ */
 	u32 gsi;
-	u16 flags;		/* MPS INTI flags, table 5.26 */
+	u16 flags; /* MPS INTI flags, table 5.26 */
 } PACKED;
 
-struct madt_x2apic {		/* 5.2.12.12, type 9 */
+struct madt_x2apic { /* 5.2.12.12, type 9 */
 	u8 type, length;
 	u16 reserved;
 	u32 x2apic_id;
-	u32 flags;		/* bit 0 enabled */
+	u32 flags; /* bit 0 enabled */
 	u32 uid;
 } PACKED;
 
-struct madt_x2apic_nmi {	/* 5.2.12.13, type 0x0A */
+struct madt_x2apic_nmi { /* 5.2.12.13, type 0x0A */
 	u8 type, length;
 	u16 flags;
-	u32 uid;		/* 0xFFFFFFFF: all processors */
+	u32 uid; /* 0xFFFFFFFF: all processors */
 	u8 lint;
 	u8 reserved[3];
 } PACKED;
@@ -160,9 +161,9 @@ _Static_assert(sizeof(struct madt_x2apic_nmi) == 12, "x2APIC NMI entry size");
 
 /* FADT fixed feature flags (table 5.10) */
 #define FADT_WBINVD BIT(0)
-#define FADT_PWR_BUTTON BIT(4)	/* 1: no fixed-feature power button */
-#define FADT_SLP_BUTTON BIT(5)	/* 1: no fixed-feature sleep button */
-#define FADT_FIX_RTC BIT(6)	/* 1: RTC wake status not in fixed registers */
+#define FADT_PWR_BUTTON BIT(4) /* 1: no fixed-feature power button */
+#define FADT_SLP_BUTTON BIT(5) /* 1: no fixed-feature sleep button */
+#define FADT_FIX_RTC BIT(6)    /* 1: RTC wake status not in fixed registers */
 #define FADT_RESET_REG_SUP BIT(10)
 
 /* IA-PC boot architecture flags (5.2.9.3, table 5.11) */
@@ -193,12 +194,13 @@ _Static_assert(sizeof(struct madt_x2apic_nmi) == 12, "x2APIC NMI entry size");
  *   6 element bytes), NumElements 4, BytePrefix 0x0A 0x05 twice, ZeroOp 0x00 twice.
  * The elements are SLP_TYPa, SLP_TYPb and two reserved values (7.4.2). */
 static const u8 dsdt_aml[] = {
-	0x08, '_', 'S', '5', '_',
-	0x12, 0x08, 0x04,
+	0x08, '_',
+	'S',  '5',
+	'_',  0x12,
+	0x08, 0x04,
 	0x0A, GUEST_ACPI_SLP_TYP_S5,
 	0x0A, GUEST_ACPI_SLP_TYP_S5,
-	0x00,
-	0x00,
+	0x00, 0x00,
 };
 
 static u8 acpi_sum(const void *p, size_t n)
@@ -257,8 +259,7 @@ static size_t place(const struct guest_acpi_params *p, size_t off, u64 align)
 	return ALIGN_UP(p->gpa + off, align) - p->gpa;
 }
 
-static void build_fadt(struct acpi_fadt *f, const struct guest_acpi_params *p, u64 facs,
-		       u64 dsdt)
+static void build_fadt(struct acpi_fadt *f, const struct guest_acpi_params *p, u64 facs, u64 dsdt)
 {
 	header_init(&f->h, "FACP", sizeof(*f), 6, p);
 	/* 6.4 allows both forms; X_ wins when usable. The 32-bit fields stay 0
@@ -381,8 +382,7 @@ static size_t madt_size(u32 nvcpus)
 	       sizeof(struct madt_x2apic_nmi);
 }
 
-size_t guest_acpi_build(void *buf, size_t bufsize, const struct guest_acpi_params *p,
-			u64 *rsdp_gpa)
+size_t guest_acpi_build(void *buf, size_t bufsize, const struct guest_acpi_params *p, u64 *rsdp_gpa)
 {
 	size_t rsdp_off, xsdt_off, fadt_off, facs_off, dsdt_off, madt_off, end;
 	const size_t xsdt_len = sizeof(struct acpi_header) + 2 * sizeof(u64);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Guest page walk: see guest_walk.h. */
 #include "hv/types.h"
 #include "hv/lib.h"
@@ -28,8 +29,8 @@ static int read_entry(gpa_read_fn read, void *ctx, u64 gpa, void *e, size_t len)
  * Walks 8-byte entries from the table at `table`, whose entries each map
  * 2^(12 + 9 * (level - 1)) bytes: level 5 PML5, 4 PML4, 3 PDPT, 2 PD, 1 PT.
  */
-static int walk64(const struct x86_paging *pg, u64 table, int level, u64 gva,
-		  gpa_read_fn read, void *ctx, u64 *gpa)
+static int walk64(const struct x86_paging *pg, u64 table, int level, u64 gva, gpa_read_fn read,
+		  void *ctx, u64 *gpa)
 {
 	for (; level >= 1; level--) {
 		unsigned int shift = 12 + 9 * (level - 1);
@@ -68,8 +69,7 @@ static int walk64(const struct x86_paging *pg, u64 table, int level, u64 gva,
 }
 
 /* 32-bit paging: 4-byte entries, 10+10+12 bits (SDM Vol. 3 4.3). */
-static int walk32(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void *ctx,
-		  u64 *gpa)
+static int walk32(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void *ctx, u64 *gpa)
 {
 	u32 pde = 0, pte = 0;
 	int rc;
@@ -86,8 +86,7 @@ static int walk32(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void *
 		 */
 		if (pde & BIT(21))
 			return WALK_RESERVED;
-		*gpa = (pde & 0xffc00000u) | ((u64)((pde >> 13) & 0xff) << 32) |
-		       (gva & 0x3fffffu);
+		*gpa = (pde & 0xffc00000u) | ((u64)((pde >> 13) & 0xff) << 32) | (gva & 0x3fffffu);
 		return WALK_OK;
 	}
 	rc = read_entry(read, ctx, (pde & 0xfffff000u) + ((gva >> 12) & 1023) * 4, &pte, 4);
@@ -104,8 +103,7 @@ static int walk32(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void *
  * Intel CPUs load the PDPTEs into registers at MOV CR3 (SDM Vol. 3 4.4.1); reading them
  * from memory here differs only if the guest edits them without reloading CR3.
  */
-static int walk_pae(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void *ctx,
-		    u64 *gpa)
+static int walk_pae(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void *ctx, u64 *gpa)
 {
 	u64 pdpte = 0;
 	int rc;
@@ -120,8 +118,7 @@ static int walk_pae(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void
 	return walk64(pg, pdpte & GW_ADDR_MASK, 2, gva, read, ctx, gpa);
 }
 
-int x86_gva_to_gpa(const struct x86_paging *pg, u64 gva, gpa_read_fn read, void *ctx,
-		   u64 *gpa)
+int x86_gva_to_gpa(const struct x86_paging *pg, u64 gva, gpa_read_fn read, void *ctx, u64 *gpa)
 {
 	/* Without paging the linear address is the physical one (32 bits: long mode
 	 * needs paging). */

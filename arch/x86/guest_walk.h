@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Software walk of the guest's own page tables: guest-virtual -> guest-physical.
  *
  * Used to fetch instruction bytes at the guest RIP (and the like) when the hardware
@@ -30,13 +31,12 @@ typedef bool (*gpa_read_fn)(void *ctx, u64 gpa, void *buf, size_t len);
 
 enum {
 	WALK_OK = 0,
-	WALK_NOT_PRESENT = -1,	/* a paging-structure entry has P=0 (guest #PF) */
-	WALK_BAD_GPA = -2,	/* the read callback failed for a table address */
-	WALK_RESERVED = -3,	/* a present entry has a reserved bit set (guest #PF) */
+	WALK_NOT_PRESENT = -1, /* a paging-structure entry has P=0 (guest #PF) */
+	WALK_BAD_GPA = -2,     /* the read callback failed for a table address */
+	WALK_RESERVED = -3,    /* a present entry has a reserved bit set (guest #PF) */
 };
 
 /* Translates gva; on WALK_OK stores the guest-physical address in *gpa. */
-int x86_gva_to_gpa(const struct x86_paging *pg, u64 gva, gpa_read_fn read, void *ctx,
-		   u64 *gpa);
+int x86_gva_to_gpa(const struct x86_paging *pg, u64 gva, gpa_read_fn read, void *ctx, u64 *gpa);
 
 #endif

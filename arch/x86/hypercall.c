@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* KVM hypercalls (Linux Documentation/virt/kvm/x86/hypercalls.rst) and this project's
  * own (guest_abi/hv_para.h). VMMCALL with the number in RAX and arguments in RBX, RCX,
  * RDX, RSI; the result goes to RAX. From CPL > 0 every hypercall fails with -KVM_EPERM,

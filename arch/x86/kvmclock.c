@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* kvmclock (KVM_FEATURE_CLOCKSOURCE2): per-vCPU pvclock records and the wall clock at
  * guest-physical addresses the guest names through MSRs (Linux
  * Documentation/virt/kvm/x86/msr.rst). All pCPUs share one TSC that this hypervisor never
@@ -48,7 +49,7 @@ int kvmclock_wrmsr(struct vcpu *v, u32 msr, u64 val)
 	if (!ti)
 		return -1;
 	u64 now = rdtsc();
-	pvclock_publish(ti, now, pvclock_scale_delta(now - vm->arch.boot_tsc, mul, shift), mul, shift,
-			kvmclock_tsc_stable() ? PVCLOCK_TSC_STABLE_BIT : 0);
+	pvclock_publish(ti, now, pvclock_scale_delta(now - vm->arch.boot_tsc, mul, shift), mul,
+			shift, kvmclock_tsc_stable() ? PVCLOCK_TSC_STABLE_BIT : 0);
 	return 0;
 }

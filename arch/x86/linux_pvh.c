@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Boots a Linux vmlinux through its PVH entry (Xen's x86 PVH boot ABI, which Linux and
  * QEMU share): the kernel's ELF segments at their physical addresses, a start-info block
  * with the command line, the initrd as module 0, the memory map and the ACPI RSDP. The
@@ -50,7 +51,8 @@ static void build_cmdline(struct vm *vm, char *dst, size_t n, const char *user)
 	if ((vm->pv & BIT(PV_CLOCK)) || has_word_prefix(user, "tsc_early_khz="))
 		snprintf(dst, n, "%s", user);
 	else
-		snprintf(dst, n, "%s tsc_early_khz=%llu", user, (unsigned long long)(arch_time_hz / 1000));
+		snprintf(dst, n, "%s tsc_early_khz=%llu", user,
+			 (unsigned long long)(arch_time_hz / 1000));
 }
 
 int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
@@ -63,9 +65,11 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 		return -1;
 	}
 	if (elf.lowest_paddr < 0x100000 || elf.highest_paddr_end > vm->ram_size) {
-		printk("hv: %s: the kernel occupies %llx-%llx, outside the VM's %llu MiB of RAM above 1 MiB\n",
+		printk("hv: %s: the kernel occupies %llx-%llx, outside the VM's %llu MiB of RAM "
+		       "above 1 MiB\n",
 		       cfg->kernel, (unsigned long long)elf.lowest_paddr,
-		       (unsigned long long)elf.highest_paddr_end, (unsigned long long)(vm->ram_size >> 20));
+		       (unsigned long long)elf.highest_paddr_end,
+		       (unsigned long long)(vm->ram_size >> 20));
 		return -1;
 	}
 	for (u32 i = 0; i < elf.nsegments; i++) {
@@ -77,8 +81,10 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 	u64 initrd_gpa = 0;
 	if (img->initrd_len) {
 		initrd_gpa = ALIGN_DOWN(vm->ram_size - img->initrd_len, 2 * MiB);
-		if (img->initrd_len > vm->ram_size || initrd_gpa < ALIGN_UP(elf.highest_paddr_end, 2 * MiB)) {
-			printk("hv: %s: the initrd (%llu KiB) does not fit in the VM's RAM beside the kernel\n",
+		if (img->initrd_len > vm->ram_size ||
+		    initrd_gpa < ALIGN_UP(elf.highest_paddr_end, 2 * MiB)) {
+			printk("hv: %s: the initrd (%llu KiB) does not fit in the VM's RAM beside "
+			       "the kernel\n",
 			       cfg->initrd, (unsigned long long)(img->initrd_len >> 10));
 			return -1;
 		}
@@ -88,10 +94,18 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 	build_cmdline(vm, (char *)vm->ram + GPA_CMDLINE, 4096, cfg->cmdline);
 
 	struct guest_acpi_params acpi = {
-		.gpa = GPA_ACPI, .nvcpus = vm->nvcpus, .ioapic_id = vm->nvcpus, .ioapic_addr = GPA_IOAPIC,
-		.pm1a_evt_port = PORT_PM_BASE, .pm1a_cnt_port = PORT_PM_BASE + 4,
-		.pm_timer_port = PORT_PM_BASE + 8, .reset_port = PORT_RESET, .reset_value = 0x06,
-		.sci_irq = 9, .no_cmos_rtc = true, .oem_id = "HV    ",
+		.gpa = GPA_ACPI,
+		.nvcpus = vm->nvcpus,
+		.ioapic_id = vm->nvcpus,
+		.ioapic_addr = GPA_IOAPIC,
+		.pm1a_evt_port = PORT_PM_BASE,
+		.pm1a_cnt_port = PORT_PM_BASE + 4,
+		.pm_timer_port = PORT_PM_BASE + 8,
+		.reset_port = PORT_RESET,
+		.reset_value = 0x06,
+		.sci_irq = 9,
+		.no_cmos_rtc = true,
+		.oem_id = "HV    ",
 	};
 	u64 rsdp;
 	if (!guest_acpi_build(vm->ram + GPA_ACPI, GPA_ACPI_SIZE, &acpi, &rsdp)) {
@@ -105,17 +119,21 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 	u32 n = 0;
 	mm[n++] = (struct hvm_memmap_entry){ 0, GPA_ACPI, E820_RAM, 0 };
 	mm[n++] = (struct hvm_memmap_entry){ GPA_ACPI, GPA_ACPI_SIZE, E820_ACPI, 0 };
-	mm[n++] = (struct hvm_memmap_entry){ GPA_ACPI + GPA_ACPI_SIZE, 0x9F000 - GPA_ACPI - GPA_ACPI_SIZE, E820_RAM, 0 };
+	mm[n++] = (struct hvm_memmap_entry){ GPA_ACPI + GPA_ACPI_SIZE,
+					     0x9F000 - GPA_ACPI - GPA_ACPI_SIZE, E820_RAM, 0 };
 	mm[n++] = (struct hvm_memmap_entry){ 0x9F000, 0x100000 - 0x9F000, E820_RESERVED, 0 };
 	mm[n++] = (struct hvm_memmap_entry){ 0x100000, vm->ram_size - 0x100000, E820_RAM, 0 };
 	mm[n++] = (struct hvm_memmap_entry){ GPA_IOAPIC, PAGE_SIZE, E820_RESERVED, 0 };
 	mm[n++] = (struct hvm_memmap_entry){ 0xFEE00000, PAGE_SIZE, E820_RESERVED, 0 };
 	*si = (struct hvm_start_info){
-		.magic = PVH_MAGIC, .version = 1,
+		.magic = PVH_MAGIC,
+		.version = 1,
 		.nr_modules = img->initrd_len ? 1 : 0,
 		.modlist_paddr = (u64)((u8 *)mod - vm->ram),
-		.cmdline_paddr = GPA_CMDLINE, .rsdp_paddr = rsdp,
-		.memmap_paddr = (u64)((u8 *)mm - vm->ram), .memmap_entries = n,
+		.cmdline_paddr = GPA_CMDLINE,
+		.rsdp_paddr = rsdp,
+		.memmap_paddr = (u64)((u8 *)mm - vm->ram),
+		.memmap_entries = n,
 	};
 	*mod = (struct hvm_modlist_entry){ initrd_gpa, img->initrd_len, 0, 0 };
 	*entry = elf.pvh_entry;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* x86 physical CPU setup (see pcpu.h). The local APIC is used in xAPIC mode through its
  * MMIO page, which the firmware's identity map covers (QEMU TCG offers no x2APIC). */
 #include "pcpu.h"
@@ -30,20 +31,14 @@ static void lapic_setup(void)
 {
 	lapic = (volatile u32 *)(uintptr_t)(rdmsr(0x1B) & ~0xFFFull);
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
-	lapic_write(LAPIC_TIMER_DCR, 0xB); /* divide by 1 */
+	lapic_write(LAPIC_TIMER_DCR, 0xB);	 /* divide by 1 */
 	lapic_write(LAPIC_LVT_TIMER, VEC_TIMER); /* one-shot */
 	lapic_write(LAPIC_TIMER_ICR, 0);
 }
 
-u32 x86_lapic_id(void)
-{
-	return lapic_read(LAPIC_ID) >> 24;
-}
+u32 x86_lapic_id(void) { return lapic_read(LAPIC_ID) >> 24; }
 
-u64 x86_tsc_hz(void)
-{
-	return arch_time_hz;
-}
+u64 x86_tsc_hz(void) { return arch_time_hz; }
 
 void x86_calibrate(void (*stall_us)(u64 us))
 {
@@ -59,10 +54,7 @@ void x86_calibrate(void (*stall_us)(u64 us))
 	lapic_hz = (u64)(0xFFFFFFFFu - left) * 50;
 }
 
-u64 arch_time_now(void)
-{
-	return rdtsc();
-}
+u64 arch_time_now(void) { return rdtsc(); }
 
 void arch_timer_arm(u64 deadline)
 {
@@ -84,10 +76,7 @@ static void send_ipi(u32 apic_id, u32 icr_lo)
 	lapic_write(LAPIC_ICR_LO, icr_lo);
 }
 
-void arch_send_kick(u32 pcpu)
-{
-	send_ipi(pcpus[pcpu].arch.apic_id, VEC_KICK);
-}
+void arch_send_kick(u32 pcpu) { send_ipi(pcpus[pcpu].arch.apic_id, VEC_KICK); }
 
 /* %gs holds this pCPU's struct pcpu, whose first field is its id. */
 u32 arch_pcpu_id(void)
@@ -97,19 +86,13 @@ u32 arch_pcpu_id(void)
 	return id;
 }
 
-void arch_idle(void)
-{
-	wait_for_interrupt();
-}
+void arch_idle(void) { wait_for_interrupt(); }
 
-void arch_irq_window(void)
-{
-	irq_window();
-}
+void arch_irq_window(void) { irq_window(); }
 
 NORETURN void arch_power_off(void)
 {
-	outb(0xf4, 0); /* QEMU isa-debug-exit: the emulator exits */
+	outb(0xf4, 0);	     /* QEMU isa-debug-exit: the emulator exits */
 	outw(0x604, 0x2000); /* QEMU q35 / PIIX ACPI PM1a control: SLP_EN with S5 type 0 */
 	printk("hv: power-off did not take effect; halting\n");
 	for (;;)
@@ -118,7 +101,8 @@ NORETURN void arch_power_off(void)
 
 /* ---- descriptor tables ---- */
 
-static u64 gdt[3] = { 0, 0x00AF9A000000FFFFull /* 0x08 code64 */, 0x00CF92000000FFFFull /* 0x10 data */ };
+static u64 gdt[3] = { 0, 0x00AF9A000000FFFFull /* 0x08 code64 */,
+		      0x00CF92000000FFFFull /* 0x10 data */ };
 
 struct idt_entry {
 	u16 off_lo, sel;
@@ -195,13 +179,14 @@ void x86_trap(struct trap_frame *f)
 	u64 cr2;
 	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
 	extern char ImageBase[];
-	printk("\nhv: FATAL: exception %llu (error %llx) on pcpu%u at rip=%llx (hv.so+%llx) rsp=%llx cr2=%llx\n"
+	printk("\nhv: FATAL: exception %llu (error %llx) on pcpu%u at rip=%llx (hv.so+%llx) "
+	       "rsp=%llx cr2=%llx\n"
 	       "hv: rax=%llx rbx=%llx rcx=%llx rdx=%llx rsi=%llx rdi=%llx\n",
 	       (unsigned long long)f->vector, (unsigned long long)f->error, id,
 	       (unsigned long long)f->rip, (unsigned long long)(f->rip - (u64)(uintptr_t)ImageBase),
-	       (unsigned long long)f->rsp, (unsigned long long)cr2,
-	       (unsigned long long)f->rax, (unsigned long long)f->rbx, (unsigned long long)f->rcx,
-	       (unsigned long long)f->rdx, (unsigned long long)f->rsi, (unsigned long long)f->rdi);
+	       (unsigned long long)f->rsp, (unsigned long long)cr2, (unsigned long long)f->rax,
+	       (unsigned long long)f->rbx, (unsigned long long)f->rcx, (unsigned long long)f->rdx,
+	       (unsigned long long)f->rsi, (unsigned long long)f->rdi);
 	arch_power_off();
 }
 
@@ -261,10 +246,14 @@ u32 x86_start_aps(const u32 *apic_ids, u32 n, u64 tramp_page, void (*ap_main)(u3
 	u8 *t = (u8 *)(uintptr_t)tramp_page;
 	size_t len = (size_t)(ap_trampoline_end - ap_trampoline_start);
 	memcpy(t, ap_trampoline_start, len);
-	*(u32 *)(t + (ap_tramp_gdt_base - ap_trampoline_start)) = (u32)(tramp_page + ap_tramp_off_gdt);
-	*(u32 *)(t + (ap_tramp_pm_jump - ap_trampoline_start)) = (u32)(tramp_page + ap_tramp_off_pm);
-	*(u32 *)(t + (ap_tramp_lm_jump - ap_trampoline_start)) = (u32)(tramp_page + ap_tramp_off_lm);
-	struct tramp_params *tp = (struct tramp_params *)(t + (ap_tramp_params - ap_trampoline_start));
+	*(u32 *)(t + (ap_tramp_gdt_base - ap_trampoline_start)) = (u32)(tramp_page +
+									ap_tramp_off_gdt);
+	*(u32 *)(t + (ap_tramp_pm_jump - ap_trampoline_start)) = (u32)(tramp_page +
+								       ap_tramp_off_pm);
+	*(u32 *)(t + (ap_tramp_lm_jump - ap_trampoline_start)) = (u32)(tramp_page +
+								       ap_tramp_off_lm);
+	struct tramp_params *tp = (struct tramp_params *)(t +
+							  (ap_tramp_params - ap_trampoline_start));
 	tp->cr0 = read_cr0();
 	tp->cr3 = read_cr3();
 	tp->cr4 = read_cr4();
@@ -288,7 +277,8 @@ u32 x86_start_aps(const u32 *apic_ids, u32 n, u64 tramp_page, void (*ap_main)(u3
 		if (ap_started_id == up)
 			up++;
 		else
-			printk("hv: pcpu with APIC ID %u did not start; continuing without it\n", apic_ids[i]);
+			printk("hv: pcpu with APIC ID %u did not start; continuing without it\n",
+			       apic_ids[i]);
 	}
 	return up;
 }

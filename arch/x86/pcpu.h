@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* x86 physical CPUs: descriptor tables, the local APIC, host timer and IPIs, and
  * bringing up the application processors after the firmware is gone. */
 #ifndef ARCH_X86_PCPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The devices of an x86 VM besides the interrupt controllers: the COM1 UART, the ACPI
  * PM register block (power off, PM timer), the reset port, and an absent 8259 PIC. */
 #include "arch/cpu.h"
@@ -23,11 +24,16 @@ static u64 pm_read(void *opaque, u64 off, unsigned size)
 	struct vm *vm = opaque;
 	(void)size;
 	switch (off) {
-	case 0: return vm->arch.pm1_sts;
-	case 2: return vm->arch.pm1_en;
-	case 4: return vm->arch.pm1_cnt | PM1_CNT_SCI_EN; /* always in ACPI mode (no SMI_CMD) */
-	case 8: return (u64)((unsigned __int128)(rdtsc() - vm->arch.boot_tsc) * PM_TIMER_HZ /
-			     arch_time_hz) & 0xFFFFFF;
+	case 0:
+		return vm->arch.pm1_sts;
+	case 2:
+		return vm->arch.pm1_en;
+	case 4:
+		return vm->arch.pm1_cnt | PM1_CNT_SCI_EN; /* always in ACPI mode (no SMI_CMD) */
+	case 8:
+		return (u64)((unsigned __int128)(rdtsc() - vm->arch.boot_tsc) * PM_TIMER_HZ /
+			     arch_time_hz) &
+		       0xFFFFFF;
 	}
 	return 0;
 }
@@ -92,7 +98,8 @@ void x86_platform_init(struct vm *vm)
 	vuart_init(&vm->arch.uart, &uart_ops, vm);
 	console_register_vm(vm, vuart_rx_push, &vm->arch.uart);
 	const struct io_region regions[] = {
-		{ IO_PORT, PORT_COM1, 8, vuart_io_read, vuart_io_write, &vm->arch.uart, &vm->dev_lock },
+		{ IO_PORT, PORT_COM1, 8, vuart_io_read, vuart_io_write, &vm->arch.uart,
+		  &vm->dev_lock },
 		{ IO_PORT, PORT_PM_BASE, 12, pm_read, pm_write, vm, NULL },
 		{ IO_PORT, PORT_RESET, 1, reset_read, reset_write, vm, NULL },
 		{ IO_PORT, 0x20, 2, pic_read, ignore_write, vm, NULL },

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* PV EOI (KVM_FEATURE_PV_EOI, msr.rst MSR_KVM_PV_EOI_EN): while the only interrupt in
  * service is an edge-triggered one and nothing waits in the IRR, the hypervisor sets bit
  * 0 of a guest word; the guest's EOI then just clears the bit instead of writing the EOI
@@ -31,7 +32,8 @@ void pv_eoi_exit(struct vcpu *v)
 		return;
 	v->arch.pv_eoi_armed = false;
 	u32 *w = word(v);
-	if (w && !(__atomic_fetch_and(w, ~(u32)KVM_PV_EOI_ENABLED, __ATOMIC_ACQ_REL) & KVM_PV_EOI_ENABLED)) {
+	if (w && !(__atomic_fetch_and(w, ~(u32)KVM_PV_EOI_ENABLED, __ATOMIC_ACQ_REL) &
+		   KVM_PV_EOI_ENABLED)) {
 		vlapic_wrmsr(&v->arch.lapic, MSR_X2APIC_EOI, 0, 0);
 		v->stats.lazy_eois++;
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* KVM_HC_SEND_IPI argument checks and bitmap expansion (see pv_ipi.h for the
  * semantics and where they come from). */
 #include "arch/x86/pv_ipi.h"
@@ -25,8 +26,7 @@ static u32 count_bits(u64 x)
 
 /* Adds the vCPUs named by the set bits of `bits` (cluster bits wide), bit i naming
  * APIC ID base + i (base < nvcpus + 64, so base + i does not wrap). */
-static void expand(struct pv_ipi_req *req, u64 bits, unsigned int cluster, u64 base,
-		   u32 nvcpus)
+static void expand(struct pv_ipi_req *req, u64 bits, unsigned int cluster, u64 base, u32 nvcpus)
 {
 	unsigned int i;
 
@@ -74,7 +74,7 @@ int pv_ipi_decode_mode(u64 a0, u64 a1, u64 a2, u64 a3, bool long_mode, u32 nvcpu
 	case ICR_DM_NMI:
 		req->mode = PV_IPI_NMI;
 		break;
-	default:	/* SMI, INIT, SIPI, remote read, ExtINT */
+	default: /* SMI, INIT, SIPI, remote read, ExtINT */
 		return -KVM_EINVAL;
 	}
 

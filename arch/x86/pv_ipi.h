@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* KVM_HC_SEND_IPI (KVM_FEATURE_PV_SEND_IPI): one hypercall sends an IPI to up to 128
  * vCPUs named by a bitmap of x2APIC IDs. This part only checks the arguments and
  * expands the bitmap into a list of targets; the caller delivers.
@@ -66,11 +67,11 @@
 #define PV_IPI_MAX_TARGETS 128
 
 struct pv_ipi_req {
-	u8 vector;		/* PV_IPI_FIXED: 16..255; PV_IPI_NMI: 0 */
-	u8 mode;		/* PV_IPI_FIXED or PV_IPI_NMI */
+	u8 vector; /* PV_IPI_FIXED: 16..255; PV_IPI_NMI: 0 */
+	u8 mode;   /* PV_IPI_FIXED or PV_IPI_NMI */
 	u32 ntargets;
-	u32 targets[PV_IPI_MAX_TARGETS];	/* APIC IDs (== vCPU index), ascending */
-	u32 out_of_range;	/* set bits naming an ID >= nvcpus (skipped) */
+	u32 targets[PV_IPI_MAX_TARGETS]; /* APIC IDs (== vCPU index), ascending */
+	u32 out_of_range;		 /* set bits naming an ID >= nvcpus (skipped) */
 };
 
 /* Decodes a KVM_HC_SEND_IPI call from a 64-bit guest of a VM with nvcpus vCPUs (APIC

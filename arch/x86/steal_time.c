@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Steal time (KVM_FEATURE_STEAL_TIME, Linux Documentation/virt/kvm/x86/msr.rst
  * MSR_KVM_STEAL_TIME): a 64-byte record per vCPU where the hypervisor publishes how long
  * the vCPU was runnable but not running, and whether it is preempted right now. The guest

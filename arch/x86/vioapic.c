@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual IOAPIC (see vioapic.h), after the Intel 82093AA datasheet. */
 #include "arch/x86/vioapic.h"
 #include "hv/lib.h"
@@ -5,7 +6,8 @@
 /* Guest-writable bits: low dword without delivery status and remote IRR (read-only)
  * and without the reserved 31:17; high dword: destination 63:56 and the extended
  * destination ID 55:49 (read back, not used). */
-#define RTE_WRITABLE_LO ((0xffffull & ~(IOAPIC_RTE_DELIVS | IOAPIC_RTE_REMOTE_IRR)) | IOAPIC_RTE_MASKED)
+#define RTE_WRITABLE_LO \
+	((0xffffull & ~(IOAPIC_RTE_DELIVS | IOAPIC_RTE_REMOTE_IRR)) | IOAPIC_RTE_MASKED)
 #define RTE_WRITABLE_HI 0xfffe000000000000ull
 
 void vioapic_init(struct vioapic *io, u8 id, const struct vioapic_ops *ops, void *ctx)
@@ -19,10 +21,7 @@ void vioapic_init(struct vioapic *io, u8 id, const struct vioapic_ops *ops, void
 }
 
 /* Only fixed and lowest-priority can be level-triggered (82093AA 3.2.4). */
-static bool rte_level(u64 e)
-{
-	return (e & IOAPIC_RTE_LEVEL) && IOAPIC_RTE_DELMODE(e) <= 1;
-}
+static bool rte_level(u64 e) { return (e & IOAPIC_RTE_LEVEL) && IOAPIC_RTE_DELMODE(e) <= 1; }
 
 static void deliver(struct vioapic *io, unsigned pin)
 {
@@ -64,7 +63,7 @@ void vioapic_set_irq(struct vioapic *io, unsigned pin, bool high)
 	if (rte_level(io->rte[pin]))
 		check_level(io, pin);
 	else if (high && !old && !(io->rte[pin] & IOAPIC_RTE_MASKED))
-		deliver(io, pin);	/* masked edges are discarded (82093AA 3.2.4) */
+		deliver(io, pin); /* masked edges are discarded (82093AA 3.2.4) */
 }
 
 void vioapic_eoi(struct vioapic *io, u8 vector)
@@ -107,7 +106,7 @@ static void write_reg(struct vioapic *io, u32 reg, u32 val)
 		return;
 	}
 	if (reg < IOAPIC_REG_REDIR || reg >= IOAPIC_REG_REDIR + 2 * VIOAPIC_PINS)
-		return;		/* version, arbitration: read-only */
+		return; /* version, arbitration: read-only */
 	pin = (reg - IOAPIC_REG_REDIR) / 2;
 	e = io->rte[pin];
 	if (reg & 1) {

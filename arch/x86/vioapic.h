@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual IOAPIC, one per VM: 24 pins at 0xFEC00000 (82093AA datasheet, version 0x11,
  * so no EOI register: remote IRR clears on a local APIC EOI, vioapic_eoi()).
  *
@@ -25,7 +26,7 @@
 #define VIOAPIC_BASE 0xfec00000ull
 #define VIOAPIC_SIZE 0x1000ull
 #define VIOAPIC_PINS 24
-#define VIOAPIC_VERSION 0x00170011u	/* max redirection entry 23, version 0x11 */
+#define VIOAPIC_VERSION 0x00170011u /* max redirection entry 23, version 0x11 */
 
 #define IOAPIC_REGSEL 0x00
 #define IOAPIC_WINDOW 0x10
@@ -56,10 +57,10 @@ struct vioapic {
 	u8 id;
 	u32 regsel;
 	u64 rte[VIOAPIC_PINS];
-	u32 lines;		/* bit per pin: line asserted */
+	u32 lines; /* bit per pin: line asserted */
 	const struct vioapic_ops *ops;
 	void *ctx;
-	u64 deliveries;		/* deliver calls */
+	u64 deliveries; /* deliver calls */
 };
 
 /* Reset state: every entry masked (0x10000), ID = id. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Interrupt routing inside an x86 VM: IPIs written to a vCPU's ICR and IOAPIC messages
  * become IRR bits (or NMI/INIT/SIPI requests) on the destination vCPUs, and only those
  * vCPUs are kicked. Everything a sender touches on a target is atomic; the target's pCPU
@@ -9,9 +10,12 @@
 static bool targets(struct vcpu *t, struct vcpu *src, u8 shorthand, u32 dest, bool logical)
 {
 	switch (shorthand) {
-	case APIC_SH_SELF: return t == src;
-	case APIC_SH_ALL: return true;
-	case APIC_SH_OTHERS: return t != src;
+	case APIC_SH_SELF:
+		return t == src;
+	case APIC_SH_ALL:
+		return true;
+	case APIC_SH_OTHERS:
+		return t != src;
 	}
 	return vlapic_match_dest(&t->arch.lapic, dest, logical);
 }
@@ -53,13 +57,13 @@ static bool deliver_one(struct vcpu *t, u8 mode, u8 vector, bool level, struct v
 
 /* Delivers one message to every matching vCPU; lowest-priority goes to the first match
  * (arbitration by priority is optional in x2APIC mode, SDM 10.6.2.4). */
-static void deliver(struct vm *vm, struct vcpu *src, u8 shorthand, u32 dest, bool logical,
-		    u8 mode, u8 vector, bool level, struct vcpu_stats *st)
+static void deliver(struct vm *vm, struct vcpu *src, u8 shorthand, u32 dest, bool logical, u8 mode,
+		    u8 vector, bool level, struct vcpu_stats *st)
 {
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu *t = vm->vcpus[i];
-		if (targets(t, src, shorthand, dest, logical) && deliver_one(t, mode, vector, level, st) &&
-		    mode == APIC_DM_LOWEST)
+		if (targets(t, src, shorthand, dest, logical) &&
+		    deliver_one(t, mode, vector, level, st) && mode == APIC_DM_LOWEST)
 			return;
 	}
 }
@@ -79,8 +83,8 @@ static void lapic_send_ipi(void *ctx, const struct vlapic_ipi *ipi)
 	if (ipi->mode == APIC_DM_INIT && ipi->level_trigger && !ipi->level_assert)
 		return;
 	src->stats.ipi_icr++;
-	deliver(src->vm, src, ipi->shorthand, ipi->dest, ipi->logical, ipi->mode, ipi->vector, false,
-		&src->stats);
+	deliver(src->vm, src, ipi->shorthand, ipi->dest, ipi->logical, ipi->mode, ipi->vector,
+		false, &src->stats);
 }
 
 static void lapic_eoi_level(void *ctx, u8 vector)
@@ -98,7 +102,8 @@ static void ioapic_deliver(void *ctx, u8 vector, u8 mode, bool logical, u32 dest
 
 void x86_vcpu_irq_init(struct vcpu *v)
 {
-	static const struct vlapic_ops ops = { .send_ipi = lapic_send_ipi, .eoi_level = lapic_eoi_level };
+	static const struct vlapic_ops ops = { .send_ipi = lapic_send_ipi,
+					       .eoi_level = lapic_eoi_level };
 	vlapic_init(&v->arch.lapic, v->id, v->id == 0, arch_time_hz, &ops, v);
 }
 

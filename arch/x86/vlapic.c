@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual local APIC in x2APIC mode (see vlapic.h). References are to Intel SDM
  * vol. 3, chapter 11. */
 #include "arch/x86/vlapic.h"
@@ -79,10 +80,7 @@ static u64 mul_div(u64 a, u64 b, u64 c)
 	return q;
 }
 
-static u64 sat_add(u64 a, u64 b)
-{
-	return a + b < a ? ~0ull : a + b;
-}
+static u64 sat_add(u64 a, u64 b) { return a + b < a ? ~0ull : a + b; }
 
 /* Highest set bit of a 256-bit register, or -1. */
 static int highest_bit(const u32 *reg, bool atomic)
@@ -167,17 +165,15 @@ void vlapic_init(struct vlapic *l, u32 id, bool bsp, u64 tsc_hz, const struct vl
 {
 	memset(l, 0, sizeof(*l));
 	l->id = id;
-	l->apic_base = APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD | (bsp ? APIC_BASE_BSP : 0);
+	l->apic_base = APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD |
+		       (bsp ? APIC_BASE_BSP : 0);
 	l->tsc_hz = tsc_hz ? tsc_hz : VLAPIC_BUS_HZ;
 	l->ops = ops;
 	l->ctx = ctx;
 	reset_regs(l);
 }
 
-void vlapic_reset(struct vlapic *l)
-{
-	reset_regs(l);
-}
+void vlapic_reset(struct vlapic *l) { reset_regs(l); }
 
 bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
 {
@@ -205,7 +201,7 @@ static void set_error(struct vlapic *l, u32 bit)
 		return;
 	l->esr_pending |= bit;
 	if (!(lvt & APIC_LVT_MASKED))
-		vlapic_accept(l, lvt & LVT_VEC, false);	/* vector < 16: dropped */
+		vlapic_accept(l, lvt & LVT_VEC, false); /* vector < 16: dropped */
 }
 
 /* An interrupt generated inside this APIC (LVT, SELF IPI). */
@@ -246,10 +242,7 @@ void vlapic_ack(struct vlapic *l, u8 vector)
 	l->isr[vector / 32] |= bit;
 }
 
-bool vlapic_has_pending_irr(struct vlapic *l)
-{
-	return highest_bit(l->irr, true) >= 0;
-}
+bool vlapic_has_pending_irr(struct vlapic *l) { return highest_bit(l->irr, true) >= 0; }
 
 bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical)
 {
@@ -307,7 +300,7 @@ static void send_icr(struct vlapic *l, u64 val)
 	case APIC_DM_NMI:
 	case APIC_DM_STARTUP:
 		break;
-	default:		/* 3 and 7 (ExtINT) are reserved in the ICR */
+	default: /* 3 and 7 (ExtINT) are reserved in the ICR */
 		return;
 	}
 	l->ipis_sent++;
@@ -365,10 +358,7 @@ void vlapic_timer_update(struct vlapic *l, u64 now)
 	}
 }
 
-u64 vlapic_next_deadline(const struct vlapic *l)
-{
-	return l->timer_deadline;
-}
+u64 vlapic_next_deadline(const struct vlapic *l) { return l->timer_deadline; }
 
 static void write_lvt(struct vlapic *l, int idx, u32 val)
 {
@@ -478,7 +468,7 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 		*val = l->esr;
 		return 0;
 	case X2APIC_ICR:
-		*val = l->icr;	/* delivery status (bit 12) is always 0 */
+		*val = l->icr; /* delivery status (bit 12) is always 0 */
 		return 0;
 	case X2APIC_TIMER_ICR:
 		*val = l->timer_icr;
@@ -489,7 +479,7 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 	case X2APIC_TIMER_DCR:
 		*val = l->timer_dcr;
 		return 0;
-	default:		/* EOI and SELF IPI are write-only; the rest is absent */
+	default: /* EOI and SELF IPI are write-only; the rest is absent */
 		return -1;
 	}
 }
@@ -588,7 +578,7 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 		l->self_ipis++;
 		vlapic_accept(l, (u8)val, false);
 		return 0;
-	default:		/* read-only (ID, version, PPR, LDR, ISR/TMR/IRR, CCR) or absent */
+	default: /* read-only (ID, version, PPR, LDR, ISR/TMR/IRR, CCR) or absent */
 		return -1;
 	}
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual local APIC in x2APIC mode, one per vCPU (Intel SDM vol. 3, chapter 11).
  *
  * The guest reaches it only through MSRs: the x2APIC registers 0x800-0x8FF,
@@ -23,7 +24,7 @@
 
 #include "hv/types.h"
 
-#define VLAPIC_BUS_HZ 1000000000ull	/* APIC timer input clock (before the divider) */
+#define VLAPIC_BUS_HZ 1000000000ull /* APIC timer input clock (before the divider) */
 
 #define MSR_IA32_APIC_BASE 0x1b
 #define MSR_IA32_TSC_DEADLINE 0x6e0
@@ -40,13 +41,13 @@
 
 /* lvt[] index; x2APIC MSR = 0x831 + index, except CMCI at 0x82F. */
 enum vlapic_lvt {
-	VLAPIC_LVT_CMCI,	/* 0x82F */
-	VLAPIC_LVT_TIMER,	/* 0x832 */
-	VLAPIC_LVT_THERMAL,	/* 0x833 */
-	VLAPIC_LVT_PERF,	/* 0x834 */
-	VLAPIC_LVT_LINT0,	/* 0x835 */
-	VLAPIC_LVT_LINT1,	/* 0x836 */
-	VLAPIC_LVT_ERROR,	/* 0x837 */
+	VLAPIC_LVT_CMCI,    /* 0x82F */
+	VLAPIC_LVT_TIMER,   /* 0x832 */
+	VLAPIC_LVT_THERMAL, /* 0x833 */
+	VLAPIC_LVT_PERF,    /* 0x834 */
+	VLAPIC_LVT_LINT0,   /* 0x835 */
+	VLAPIC_LVT_LINT1,   /* 0x836 */
+	VLAPIC_LVT_ERROR,   /* 0x837 */
 	VLAPIC_NR_LVT
 };
 
@@ -77,7 +78,7 @@ enum vlapic_lvt {
 #define APIC_SH_ALL 2
 #define APIC_SH_OTHERS 3
 
-#define APIC_BROADCAST 0xffffffffu	/* x2APIC broadcast destination */
+#define APIC_BROADCAST 0xffffffffu /* x2APIC broadcast destination */
 
 /* A decoded ICR write. The vlapic drops, before calling send_ipi: INIT level
  * de-assert (mode 5, level_assert 0; obsolete since the Pentium 4, SDM 11.6.1),
@@ -85,12 +86,12 @@ enum vlapic_lvt {
  * (ESR "send illegal vector" instead). */
 struct vlapic_ipi {
 	u8 vector;
-	u8 mode;		/* APIC_DM_* */
-	bool logical;		/* destination mode */
-	bool level_assert;	/* ICR bit 14 */
-	bool level_trigger;	/* ICR bit 15 */
-	u8 shorthand;		/* APIC_SH_* */
-	u32 dest;		/* ICR[63:32], x2APIC destination */
+	u8 mode;	    /* APIC_DM_* */
+	bool logical;	    /* destination mode */
+	bool level_assert;  /* ICR bit 14 */
+	bool level_trigger; /* ICR bit 15 */
+	u8 shorthand;	    /* APIC_SH_* */
+	u32 dest;	    /* ICR[63:32], x2APIC destination */
 };
 
 struct vlapic_ops {
@@ -103,28 +104,28 @@ struct vlapic_ops {
 };
 
 struct vlapic {
-	u32 id;			/* x2APIC ID */
-	u64 apic_base;		/* IA32_APIC_BASE */
-	u32 irr[8];		/* __atomic: set by any CPU */
-	u32 tmr[8];		/* __atomic: set/cleared by vlapic_accept() on any CPU */
+	u32 id;	       /* x2APIC ID */
+	u64 apic_base; /* IA32_APIC_BASE */
+	u32 irr[8];    /* __atomic: set by any CPU */
+	u32 tmr[8];    /* __atomic: set/cleared by vlapic_accept() on any CPU */
 	u32 isr[8];
 	u32 tpr, svr;
-	u32 esr;		/* value the guest reads */
-	u32 esr_pending;	/* errors since the last ESR write */
+	u32 esr;	 /* value the guest reads */
+	u32 esr_pending; /* errors since the last ESR write */
 	u32 lvt[VLAPIC_NR_LVT];
-	u64 icr;		/* last ICR write */
+	u64 icr; /* last ICR write */
 	u32 timer_icr, timer_dcr;
-	u64 timer_deadline;	/* absolute TSC of the next expiry, 0 = none */
-	u64 timer_period;	/* TSC cycles of one full count (one-shot/periodic) */
-	u64 tsc_deadline_msr;	/* IA32_TSC_DEADLINE as the guest reads it */
+	u64 timer_deadline;   /* absolute TSC of the next expiry, 0 = none */
+	u64 timer_period;     /* TSC cycles of one full count (one-shot/periodic) */
+	u64 tsc_deadline_msr; /* IA32_TSC_DEADLINE as the guest reads it */
 	u64 tsc_hz;
 	const struct vlapic_ops *ops;
 	void *ctx;
 	/* counters */
-	u64 ipis_sent;		/* send_ipi calls */
-	u64 self_ipis;		/* SELF IPI register writes delivered */
-	u64 timer_fires;	/* timer expiries, masked ones included */
-	u64 eois;		/* EOI register writes */
+	u64 ipis_sent;	 /* send_ipi calls */
+	u64 self_ipis;	 /* SELF IPI register writes delivered */
+	u64 timer_fires; /* timer expiries, masked ones included */
+	u64 eois;	 /* EOI register writes */
 };
 
 /* Power-up state: x2APIC enabled (EN|EXTD, BSP for vCPU 0), software-disabled

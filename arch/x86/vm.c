@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The x86 side of VM and vCPU life: creation, start requests and timers. */
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
@@ -13,8 +14,8 @@ const u32 arch_pv_features = PV_FEATURES_ALL;
 int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img)
 {
 	if (vm->ram_size > GPA_LOW_RAM_END || (vm->ram_size & (2 * MiB - 1))) {
-		printk("hv: VM '%s': memory must be a multiple of 2 MiB and at most %llu MiB\n", vm->name,
-		       (unsigned long long)(GPA_LOW_RAM_END >> 20));
+		printk("hv: VM '%s': memory must be a multiple of 2 MiB and at most %llu MiB\n",
+		       vm->name, (unsigned long long)(GPA_LOW_RAM_END >> 20));
 		return -1;
 	}
 	vm->arch.boot_tsc = rdtsc();
@@ -57,10 +58,7 @@ bool arch_vcpu_wants_to_run(struct vcpu *v)
 	return vlapic_pending_vector(&v->arch.lapic) >= 0 && svm_vcpu_interruptible(v);
 }
 
-u64 arch_vcpu_next_timer(struct vcpu *v)
-{
-	return vlapic_next_deadline(&v->arch.lapic);
-}
+u64 arch_vcpu_next_timer(struct vcpu *v) { return vlapic_next_deadline(&v->arch.lapic); }
 
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 {
@@ -68,10 +66,12 @@ void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 	struct vlapic *l = &v->arch.lapic;
 	u8 insn[6] = { 0 };
 	svm_fetch_insn(v, insn, sizeof insn);
-	snprintf(buf, n, "rip=%llx [%02x %02x %02x %02x %02x %02x] rax=%llx rcx=%llx rdx=%llx "
+	snprintf(buf, n,
+		 "rip=%llx [%02x %02x %02x %02x %02x %02x] rax=%llx rcx=%llx rdx=%llx "
 		 "rflags=%llx ppr=%x pending-vec=%d",
-		 (unsigned long long)V64(vmcb, VMCB_RIP), insn[0], insn[1], insn[2], insn[3], insn[4],
-		 insn[5], (unsigned long long)V64(vmcb, VMCB_RAX), (unsigned long long)v->arch.gpr[GPR_RCX],
-		 (unsigned long long)v->arch.gpr[GPR_RDX], (unsigned long long)V64(vmcb, VMCB_RFLAGS),
-		 vlapic_ppr(l), vlapic_pending_vector(l));
+		 (unsigned long long)V64(vmcb, VMCB_RIP), insn[0], insn[1], insn[2], insn[3],
+		 insn[4], insn[5], (unsigned long long)V64(vmcb, VMCB_RAX),
+		 (unsigned long long)v->arch.gpr[GPR_RCX], (unsigned long long)v->arch.gpr[GPR_RDX],
+		 (unsigned long long)V64(vmcb, VMCB_RFLAGS), vlapic_ppr(l),
+		 vlapic_pending_vector(l));
 }

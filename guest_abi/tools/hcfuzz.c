@@ -99,13 +99,13 @@ static char *ops = "all";
 module_param(ops, charp, 0444);
 MODULE_PARM_DESC(ops, "all, or a comma-separated list of ipi, yield, kick, stats, numbers, msr");
 
-#define HCF_MAX_THREADS	64
-#define HCF_ORDER	2			/* scratch: 4 pages */
-#define HCF_AREA	(2 * PAGE_SIZE)		/* targets; page boundary in the middle */
-#define HCF_GUARD	(2 * PAGE_SIZE)		/* after the area, must keep HCF_POISON */
-#define HCF_SLACK	1024			/* most bytes written at one target */
-#define HCF_POISON	0xa5
-#define HCF_PHYS_LIMIT	BIT_ULL(52)		/* architectural physical address limit */
+#define HCF_MAX_THREADS 64
+#define HCF_ORDER 2		  /* scratch: 4 pages */
+#define HCF_AREA (2 * PAGE_SIZE)  /* targets; page boundary in the middle */
+#define HCF_GUARD (2 * PAGE_SIZE) /* after the area, must keep HCF_POISON */
+#define HCF_SLACK 1024		  /* most bytes written at one target */
+#define HCF_POISON 0xa5
+#define HCF_PHYS_LIMIT BIT_ULL(52) /* architectural physical address limit */
 
 enum hcf_op {
 	HCF_OP_IPI,
@@ -117,15 +117,16 @@ enum hcf_op {
 	HCF_OP_NR
 };
 
-static const char * const hcf_op_names[HCF_OP_NR] = {
+static const char *const hcf_op_names[HCF_OP_NR] = {
 	"ipi", "yield", "kick", "stats", "numbers", "msr",
 };
 
 /* The mix: each step draws one of these 16 slots. */
 static const u8 hcf_mix[16] = {
-	HCF_OP_IPI, HCF_OP_IPI, HCF_OP_IPI, HCF_OP_YIELD, HCF_OP_YIELD, HCF_OP_KICK,
-	HCF_OP_KICK, HCF_OP_STATS, HCF_OP_STATS, HCF_OP_NUMBERS, HCF_OP_NUMBERS,
-	HCF_OP_NUMBERS, HCF_OP_NUMBERS, HCF_OP_NUMBERS, HCF_OP_NUMBERS, HCF_OP_MSR,
+	HCF_OP_IPI,	HCF_OP_IPI,	HCF_OP_IPI,	HCF_OP_YIELD,
+	HCF_OP_YIELD,	HCF_OP_KICK,	HCF_OP_KICK,	HCF_OP_STATS,
+	HCF_OP_STATS,	HCF_OP_NUMBERS, HCF_OP_NUMBERS, HCF_OP_NUMBERS,
+	HCF_OP_NUMBERS, HCF_OP_NUMBERS, HCF_OP_NUMBERS, HCF_OP_MSR,
 };
 
 enum hcf_result {
@@ -141,25 +142,25 @@ enum hcf_result {
 	HCF_R_NR
 };
 
-static const char * const hcf_result_names[HCF_R_NR] = {
-	"zero", "positive", "enosys", "einval", "efault", "eperm", "eopnotsupp",
-	"e2big", "other-negative",
+static const char *const hcf_result_names[HCF_R_NR] = {
+	"zero",	 "positive",   "enosys", "einval",	   "efault",
+	"eperm", "eopnotsupp", "e2big",	 "other-negative",
 };
 
 struct hcf_thread {
 	struct task_struct *task;
 	u64 rng;
-	unsigned long next_nmi;		/* jiffies */
+	unsigned long next_nmi; /* jiffies */
 	u64 hypercalls;
 	u64 results[HCF_R_NR];
 	u64 msr_ok;
 	u64 msr_fault;
 	unsigned int restore_failures;
-	u32 bad_msr;			/* the last one that could not be restored */
+	u32 bad_msr; /* the last one that could not be restored */
 	u64 bad_value;
 };
 
-static unsigned long hcf_ops;		/* BIT(enum hcf_op) */
+static unsigned long hcf_ops; /* BIT(enum hcf_op) */
 static u8 *hcf_scratch;
 static phys_addr_t hcf_scratch_pa;
 static u64 hcf_ram_end;
@@ -171,15 +172,14 @@ static DECLARE_COMPLETION(hcf_done);
 
 /* The KVM PV MSRs; hcf_msrs[i] is MSR_KVM_WALL_CLOCK_NEW + i. */
 static const u32 hcf_msrs[] = {
-	MSR_KVM_WALL_CLOCK_NEW, MSR_KVM_SYSTEM_TIME_NEW, MSR_KVM_ASYNC_PF_EN,
-	MSR_KVM_STEAL_TIME, MSR_KVM_PV_EOI_EN, MSR_KVM_POLL_CONTROL,
-	MSR_KVM_ASYNC_PF_INT, MSR_KVM_ASYNC_PF_ACK,
+	MSR_KVM_WALL_CLOCK_NEW, MSR_KVM_SYSTEM_TIME_NEW, MSR_KVM_ASYNC_PF_EN,  MSR_KVM_STEAL_TIME,
+	MSR_KVM_PV_EOI_EN,	MSR_KVM_POLL_CONTROL,	 MSR_KVM_ASYNC_PF_INT, MSR_KVM_ASYNC_PF_ACK,
 };
 
 /* Restored at the end of a window, in this order (the vector before the enable). */
 static const u32 hcf_restored[] = {
 	MSR_KVM_ASYNC_PF_INT, MSR_KVM_ASYNC_PF_EN, MSR_KVM_SYSTEM_TIME_NEW,
-	MSR_KVM_STEAL_TIME, MSR_KVM_PV_EOI_EN, MSR_KVM_POLL_CONTROL,
+	MSR_KVM_STEAL_TIME,   MSR_KVM_PV_EOI_EN,   MSR_KVM_POLL_CONTROL,
 };
 
 /*
@@ -188,7 +188,7 @@ static const u32 hcf_restored[] = {
  * bit), so a delivered 0xff would stay in service and mask every interrupt.
  */
 static const u8 hcf_benign_vectors[] = {
-	LOCAL_TIMER_VECTOR, IRQ_WORK_VECTOR, CALL_FUNCTION_SINGLE_VECTOR,
+	LOCAL_TIMER_VECTOR,   IRQ_WORK_VECTOR,	 CALL_FUNCTION_SINGLE_VECTOR,
 	CALL_FUNCTION_VECTOR, RESCHEDULE_VECTOR, ERROR_APIC_VECTOR,
 };
 
@@ -221,8 +221,8 @@ static long hcf_hypercall(u64 nr, u64 a0, u64 a1, u64 a2, u64 a3)
 	long ret;
 
 	asm volatile(KVM_HYPERCALL
-		     : "=a" (ret)
-		     : "a" (nr), "b" (a0), "c" (a1), "d" (a2), "S" (a3)
+		     : "=a"(ret)
+		     : "a"(nr), "b"(a0), "c"(a1), "d"(a2), "S"(a3)
 		     : "memory");
 	return ret;
 }
@@ -261,8 +261,8 @@ static bool hcf_unbacked(u64 gpa)
 	if (start >= HCF_PHYS_LIMIT)
 		return true;
 	return !e820__mapped_any(start, start + 64 + HCF_SLACK, 0) &&
-	       region_intersects(start, 64 + HCF_SLACK, IORESOURCE_SYSTEM_RAM,
-				 IORES_DESC_NONE) == REGION_DISJOINT;
+	       region_intersects(start, 64 + HCF_SLACK, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) ==
+		       REGION_DISJOINT;
 }
 
 /*
@@ -274,21 +274,20 @@ static u64 hcf_gpa(struct hcf_thread *t)
 	u64 r = hcf_rand(t), v = r >> 8, gpa;
 
 	switch (r & 7) {
-	case 0:		/* crossing the page boundary in the area */
+	case 0: /* crossing the page boundary in the area */
 		return hcf_scratch_pa + PAGE_SIZE - 1 - v % 64;
-	case 1:		/* 64-byte aligned in the area */
+	case 1: /* 64-byte aligned in the area */
 		return hcf_scratch_pa + ALIGN_DOWN(v % (HCF_AREA - HCF_SLACK), 64);
-	case 2:		/* unaligned in the area */
+	case 2: /* unaligned in the area */
 		return hcf_scratch_pa + 1 + v % (HCF_AREA - HCF_SLACK - 64);
-	case 3:		/* right after the end of RAM */
+	case 3: /* right after the end of RAM */
 		gpa = hcf_ram_end + (v & 0xfffff);
 		break;
-	case 4:		/* beyond any physical address, or wrapping around */
+	case 4: /* beyond any physical address, or wrapping around */
 		return (r & 8) ? v | HCF_PHYS_LIMIT : U64_MAX - (v & 0xfff);
-	case 5:		/* the IOAPIC or the local APIC page */
-		return ((r & 8) ? IO_APIC_DEFAULT_PHYS_BASE : APIC_DEFAULT_PHYS_BASE) +
-		       (v & 0xfff);
-	default:	/* anywhere below 2^48 */
+	case 5: /* the IOAPIC or the local APIC page */
+		return ((r & 8) ? IO_APIC_DEFAULT_PHYS_BASE : APIC_DEFAULT_PHYS_BASE) + (v & 0xfff);
+	default: /* anywhere below 2^48 */
 		gpa = v & (BIT_ULL(48) - 1);
 		break;
 	}
@@ -303,7 +302,7 @@ static u64 hcf_apic_id(struct hcf_thread *t)
 
 	switch (r & 3) {
 	case 0:
-	case 1:		/* around the real ones */
+	case 1: /* around the real ones */
 		return (r >> 8) % (nr_cpu_ids + 4);
 	case 2:
 		return (u32)(r >> 8);
@@ -326,7 +325,7 @@ static u64 hcf_icr(struct hcf_thread *t, bool allow_nmi)
 	}
 
 	switch ((r >> 9) & 3) {
-	case 0:		/* illegal */
+	case 0: /* illegal */
 		vector = (r >> 16) & 15;
 		break;
 	case 1:
@@ -344,7 +343,7 @@ static u64 hcf_icr(struct hcf_thread *t, bool allow_nmi)
 	if (!((r >> 24) & 7))
 		icr |= APIC_DEST_LOGICAL;
 	if (!((r >> 27) & 7))
-		icr |= ((r >> 30) & 3) << 18;	/* destination shorthand */
+		icr |= ((r >> 30) & 3) << 18; /* destination shorthand */
 	if (!((r >> 32) & 7))
 		icr |= hcf_rand(t) << 32;
 	return icr;
@@ -373,7 +372,7 @@ static void hcf_send_ipi(struct hcf_thread *t)
 	case 0:
 		min = 0;
 		break;
-	case 1:		/* min + 64 or + 128 wraps around 2^32 */
+	case 1: /* min + 64 or + 128 wraps around 2^32 */
 		min = U32_MAX - (r >> 16) % 200;
 		break;
 	default:
@@ -386,21 +385,28 @@ static void hcf_send_ipi(struct hcf_thread *t)
 static void hcf_get_stats(struct hcf_thread *t)
 {
 	static const u64 sizes[] = {
-		0, 1, 7, 8, sizeof(struct hv_guest_stats) - 1, sizeof(struct hv_guest_stats),
-		sizeof(struct hv_guest_stats) + 1, PAGE_SIZE, U32_MAX, U64_MAX,
+		0,
+		1,
+		7,
+		8,
+		sizeof(struct hv_guest_stats) - 1,
+		sizeof(struct hv_guest_stats),
+		sizeof(struct hv_guest_stats) + 1,
+		PAGE_SIZE,
+		U32_MAX,
+		U64_MAX,
 	};
 	u64 r = hcf_rand(t), size;
 
 	size = (r & 1) ? r >> 32 : sizes[(r >> 1) % ARRAY_SIZE(sizes)];
-	hcf_count(t, hcf_hypercall(HV_HC_GET_STATS, hcf_gpa(t), size, hcf_rand(t),
-				   hcf_icr(t, false)));
+	hcf_count(t,
+		  hcf_hypercall(HV_HC_GET_STATS, hcf_gpa(t), size, hcf_rand(t), hcf_icr(t, false)));
 }
 
 /* A call by number with arguments that are safe under any interpretation. */
 static void hcf_generic(struct hcf_thread *t, u64 nr)
 {
-	hcf_count(t, hcf_hypercall(nr, hcf_gpa(t), hcf_rand(t), hcf_apic_id(t),
-				   hcf_icr(t, false)));
+	hcf_count(t, hcf_hypercall(nr, hcf_gpa(t), hcf_rand(t), hcf_apic_id(t), hcf_icr(t, false)));
 }
 
 static bool hcf_rdmsr(struct hcf_thread *t, u32 msr, u64 *val)
@@ -433,7 +439,7 @@ static u64 hcf_msr_value(struct hcf_thread *t, u32 msr)
 		return (r & 4) ? hcf_rand(t) : (r >> 3) & 1;
 	case MSR_KVM_ASYNC_PF_INT:
 		return (r & 4) ? hcf_rand(t) : (r >> 3) & 0xff;
-	default:	/* a guest-physical address with flags in the low bits */
+	default: /* a guest-physical address with flags in the low bits */
 		switch (r & 3) {
 		case 0:
 			return 0;
@@ -485,7 +491,8 @@ static void hcf_check_guard(void)
 	u8 *bad = memchr_inv(hcf_scratch + HCF_AREA, HCF_POISON, HCF_GUARD);
 
 	if (bad && !atomic_xchg(&hcf_guard_hit, 1))
-		pr_err("hcfuzz: guard byte at area+%ld changed: the hypervisor wrote more than %u bytes at a target\n",
+		pr_err("hcfuzz: guard byte at area+%ld changed: the hypervisor wrote more than %u "
+		       "bytes at a target\n",
 		       (long)(bad - hcf_scratch), HCF_SLACK);
 }
 
@@ -505,8 +512,8 @@ static int hcf_thread_fn(void *data)
 			hcf_send_ipi(t);
 			break;
 		case HCF_OP_YIELD:
-			hcf_count(t, hcf_hypercall(KVM_HC_SCHED_YIELD, hcf_apic_id(t),
-						   hcf_rand(t), hcf_rand(t), hcf_icr(t, false)));
+			hcf_count(t, hcf_hypercall(KVM_HC_SCHED_YIELD, hcf_apic_id(t), hcf_rand(t),
+						   hcf_rand(t), hcf_icr(t, false)));
 			break;
 		case HCF_OP_KICK:
 			hcf_count(t, hcf_hypercall(KVM_HC_KICK_CPU, (r & 16) ? hcf_rand(t) : 0,
@@ -620,15 +627,17 @@ static int __init hcf_init(void)
 	}
 	hcf_check_guard();
 
-	len = scnprintf(line, sizeof(line), "hcfuzz: %llu hypercalls, %llu msr accesses, results:",
-			hypercalls, msr_ok + msr_fault);
+	len = scnprintf(line, sizeof(line),
+			"hcfuzz: %llu hypercalls, %llu msr accesses, results:", hypercalls,
+			msr_ok + msr_fault);
 	for (r = 0; r < HCF_R_NR; r++)
-		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu",
-				 hcf_result_names[r], results[r]);
+		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", hcf_result_names[r],
+				 results[r]);
 	pr_info("%s msr-ok=%llu msr-fault=%llu\n", line, msr_ok, msr_fault);
 
 	if (restore_failures) {
-		pr_err("hcfuzz: %u MSR restores failed (last: MSR 0x%x value 0x%llx); scratch area leaked\n",
+		pr_err("hcfuzz: %u MSR restores failed (last: MSR 0x%x value 0x%llx); scratch area "
+		       "leaked\n",
 		       restore_failures, bad->bad_msr, bad->bad_value);
 	} else {
 		__free_pages(page, HCF_ORDER);
@@ -638,9 +647,7 @@ static int __init hcf_init(void)
 	return 0;
 }
 
-static void __exit hcf_exit(void)
-{
-}
+static void __exit hcf_exit(void) {}
 
 module_init(hcf_init);
 module_exit(hcf_exit);

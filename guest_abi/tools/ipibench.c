@@ -73,8 +73,10 @@ MODULE_PARM_DESC(iters, "calls per benchmark and CPU (default 2000)");
 
 static char *mode = "all";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode,
-		 "all, or a comma-separated list of unicast-wait, unicast-nowait, broadcast, multicast, all-to-all");
+MODULE_PARM_DESC(
+	mode,
+	"all, or a comma-separated list of unicast-wait, unicast-nowait, broadcast, multicast, "
+	"all-to-all");
 
 enum ipib_kind {
 	IPIB_UNICAST_WAIT,
@@ -85,29 +87,24 @@ enum ipib_kind {
 	IPIB_NR
 };
 
-static const char * const ipib_names[IPIB_NR] = {
-	[IPIB_UNICAST_WAIT] = "unicast-wait",
-	[IPIB_UNICAST_NOWAIT] = "unicast-nowait",
-	[IPIB_BROADCAST] = "broadcast",
-	[IPIB_MULTICAST] = "multicast",
+static const char *const ipib_names[IPIB_NR] = {
+	[IPIB_UNICAST_WAIT] = "unicast-wait", [IPIB_UNICAST_NOWAIT] = "unicast-nowait",
+	[IPIB_BROADCAST] = "broadcast",	      [IPIB_MULTICAST] = "multicast",
 	[IPIB_ALL_TO_ALL] = "all-to-all",
 };
 
 /* Online CPUs a benchmark needs. */
 static const unsigned int ipib_min_cpus[IPIB_NR] = {
-	[IPIB_UNICAST_WAIT] = 2,
-	[IPIB_UNICAST_NOWAIT] = 2,
-	[IPIB_BROADCAST] = 2,
-	[IPIB_MULTICAST] = 4,
-	[IPIB_ALL_TO_ALL] = 2,
+	[IPIB_UNICAST_WAIT] = 2, [IPIB_UNICAST_NOWAIT] = 2, [IPIB_BROADCAST] = 2,
+	[IPIB_MULTICAST] = 4,	 [IPIB_ALL_TO_ALL] = 2,
 };
 
 struct ipib_run {
 	enum ipib_kind kind;
-	int target;		/* unicast destination */
-	const struct cpumask *mask;	/* smp_call_function_many() destinations */
-	atomic_t left;		/* threads still working */
-	atomic64_t ns;		/* sum of the threads' elapsed times */
+	int target;		    /* unicast destination */
+	const struct cpumask *mask; /* smp_call_function_many() destinations */
+	atomic_t left;		    /* threads still working */
+	atomic64_t ns;		    /* sum of the threads' elapsed times */
 	struct completion go;
 	struct completion done;
 };
@@ -117,9 +114,7 @@ static struct hv_guest_stats *ipib_stats;
 static bool ipib_have_stats;
 static u64 ipib_stats_overhead;
 
-static void ipib_nop(void *info)
-{
-}
+static void ipib_nop(void *info) {}
 
 static int ipib_thread(void *data)
 {
@@ -138,8 +133,7 @@ static int ipib_thread(void *data)
 		break;
 	case IPIB_UNICAST_NOWAIT:
 		for (i = 0; i < iters; i++) {
-			smp_call_function_single(run->target, ipib_nop, NULL,
-						 i == iters - 1);
+			smp_call_function_single(run->target, ipib_nop, NULL, i == iters - 1);
 			cond_resched();
 		}
 		break;
@@ -207,8 +201,7 @@ static void ipib_per_op(char *buf, size_t len, u64 val, u64 ops)
 	snprintf(buf, len, "%llu.%02llu", x / 100, x % 100);
 }
 
-static int ipib_run_one(enum ipib_kind kind, int src, int target,
-			const struct cpumask *multicast)
+static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct cpumask *multicast)
 {
 	struct hv_guest_stats *before = &ipib_stats[0], *after = &ipib_stats[1];
 	struct task_struct **tasks;
@@ -230,7 +223,8 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target,
 	init_completion(&run.go);
 	init_completion(&run.done);
 
-	for_each_online_cpu(cpu) {
+	for_each_online_cpu(cpu)
+	{
 		if (kind != IPIB_ALL_TO_ALL && cpu != src)
 			continue;
 		tasks[n] = kthread_create_on_cpu(ipib_thread, &run, cpu, "ipibench/%u");
@@ -267,8 +261,8 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target,
 		ipib_per_op(icr, sizeof(icr), after->ipis_icr - before->ipis_icr, ops);
 	}
 	pr_info("ipibench: %s ops=%llu ns/op=%llu exits/op=%s ipis_pv/op=%s ipis_icr/op=%s\n",
-		ipib_names[kind], ops,
-		div64_u64(atomic64_read(&run.ns) + ops / 2, ops), exits, pv, icr);
+		ipib_names[kind], ops, div64_u64(atomic64_read(&run.ns) + ops / 2, ops), exits, pv,
+		icr);
 	return 0;
 }
 
@@ -299,10 +293,10 @@ static int __init ipib_init(void)
 	target = cpumask_next(src, cpu_online_mask);
 	cpumask_copy(multicast, cpu_online_mask);
 	cpumask_clear_cpu(cpumask_last(cpu_online_mask), multicast);
-	pr_info("ipibench: cpus=%u iters=%u stats=%s stats-overhead=%llu\n",
-		num_online_cpus(), iters, ipib_have_stats ? "yes" : "no",
-		ipib_stats_overhead);
-	for_each_set_bit(kind, &kinds, IPIB_NR) {
+	pr_info("ipibench: cpus=%u iters=%u stats=%s stats-overhead=%llu\n", num_online_cpus(),
+		iters, ipib_have_stats ? "yes" : "no", ipib_stats_overhead);
+	for_each_set_bit(kind, &kinds, IPIB_NR)
+	{
 		if (num_online_cpus() < ipib_min_cpus[kind]) {
 			pr_info("ipibench: %s skipped: needs %u online cpus\n", ipib_names[kind],
 				ipib_min_cpus[kind]);
@@ -323,9 +317,7 @@ static int __init ipib_init(void)
 	return ret;
 }
 
-static void __exit ipib_exit(void)
-{
-}
+static void __exit ipib_exit(void) {}
 
 module_init(ipib_init);
 module_exit(ipib_exit);

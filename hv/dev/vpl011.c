@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual PL011 UART register model (see vpl011.h for what is modelled). Register
  * and bit names are those of the PL011 TRM (ARM DDI 0183). */
 #include "hv/dev/vpl011.h"
 #include "hv/lib.h"
 
-#define CR_MASK 0xFF87u		/* bits 6:3 are reserved */
+#define CR_MASK 0xFF87u /* bits 6:3 are reserved */
 #define MODEM_IDLE (VPL011_FR_CTS | VPL011_FR_DSR | VPL011_FR_DCD)
 
 /* PeriphID0-3 then PCellID0-3, one byte per word. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual Arm PrimeCell PL011 UART: the register model only. The caller maps its
  * 4 KiB frame (on QEMU's virt layout at 0x09000000, SPI 1), feeds host input with
  * vpl011_rx_push() and wires the interrupt line (UARTINTR, level) to its GIC.
@@ -47,7 +48,7 @@
 
 /* Register offsets (TRM, register summary). */
 #define VPL011_DR 0x000
-#define VPL011_RSR 0x004	/* write: ECR */
+#define VPL011_RSR 0x004 /* write: ECR */
 #define VPL011_FR 0x018
 #define VPL011_ILPR 0x020
 #define VPL011_IBRD 0x024
@@ -60,7 +61,7 @@
 #define VPL011_MIS 0x040
 #define VPL011_ICR 0x044
 #define VPL011_DMACR 0x048
-#define VPL011_PERIPHID0 0xFE0	/* PeriphID0-3 at 0xFE0-0xFEC, PCellID0-3 at 0xFF0-0xFFC */
+#define VPL011_PERIPHID0 0xFE0 /* PeriphID0-3 at 0xFE0-0xFEC, PCellID0-3 at 0xFF0-0xFFC */
 #define VPL011_PCELLID0 0xFF0
 
 #define VPL011_FR_CTS BIT(0)
@@ -99,27 +100,27 @@
 #define VPL011_INT_ALL 0x7FFu
 
 struct vpl011_ops {
-	void (*tx)(void *ctx, u8 byte);     /* guest wrote DR (may be NULL) */
+	void (*tx)(void *ctx, u8 byte);	    /* guest wrote DR (may be NULL) */
 	void (*irq)(void *ctx, bool level); /* line level changed (only on change; may be NULL) */
 };
 
 struct vpl011 {
-	u32 cr;		/* bits 15:7, 2:0 */
+	u32 cr; /* bits 15:7, 2:0 */
 	u8 lcr_h;
-	u8 ifls;	/* bits 5:0 */
+	u8 ifls; /* bits 5:0 */
 	u16 ibrd;
-	u8 fbrd;	/* bits 5:0 */
+	u8 fbrd; /* bits 5:0 */
 	u8 ilpr;
-	u8 dmacr;	/* bits 2:0, stored only: no DMA */
+	u8 dmacr; /* bits 2:0, stored only: no DMA */
 	u16 imsc;
-	u16 ris;	/* raw interrupt status */
+	u16 ris; /* raw interrupt status */
 	u8 rx_fifo[VPL011_FIFO_SIZE];
-	u8 rx_head;	/* index of the oldest byte */
+	u8 rx_head; /* index of the oldest byte */
 	u8 rx_count;
-	bool line;	/* interrupt line level as last reported to ops->irq */
+	bool line; /* interrupt line level as last reported to ops->irq */
 	const struct vpl011_ops *ops;
 	void *ctx;
-	u64 rx_dropped;	/* bytes refused: FIFO full, or host input during loopback */
+	u64 rx_dropped; /* bytes refused: FIFO full, or host input during loopback */
 	u64 unknown;	/* accesses to offsets this model does not decode */
 };
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual 16550A UART register model (see vuart.h for what is modelled).
  * Section references are to the National PC16550D datasheet (June 1995). */
 #include "hv/dev/vuart.h"
@@ -231,7 +232,4 @@ bool vuart_rx_push(void *uart, u8 byte)
 	return true;
 }
 
-bool vuart_rx_space(const struct vuart *u)
-{
-	return u->rx_count < VUART_FIFO_SIZE;
-}
+bool vuart_rx_space(const struct vuart *u) { return u->rx_count < VUART_FIFO_SIZE; }

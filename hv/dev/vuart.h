@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual 16550A UART: the register model only, architecture-neutral. The caller
  * maps it (on x86: I/O ports 0x3F8..0x3FF, register = port - 0x3F8), feeds host
  * input with vuart_rx_push() and wires the interrupt line to its interrupt
@@ -71,27 +72,27 @@
 #define VUART_MSR_DCD BIT(7)
 
 struct vuart_ops {
-	void (*tx)(void *ctx, u8 byte);       /* guest wrote THR (may be NULL) */
-	void (*irq)(void *ctx, bool level);   /* line level changed (only on change; may be NULL) */
+	void (*tx)(void *ctx, u8 byte);	    /* guest wrote THR (may be NULL) */
+	void (*irq)(void *ctx, bool level); /* line level changed (only on change; may be NULL) */
 };
 
 struct vuart {
-	u8 ier;		/* bits 3:0 */
-	u8 fcr;		/* last programmed FCR (bit 0: FIFOs enabled, bits 7:6: trigger) */
+	u8 ier; /* bits 3:0 */
+	u8 fcr; /* last programmed FCR (bit 0: FIFOs enabled, bits 7:6: trigger) */
 	u8 lcr;
-	u8 mcr;		/* bits 4:0 */
-	u8 msr;		/* bits 7:4 modem inputs, bits 3:0 deltas (cleared on read) */
+	u8 mcr; /* bits 4:0 */
+	u8 msr; /* bits 7:4 modem inputs, bits 3:0 deltas (cleared on read) */
 	u8 scr;
 	u8 dll, dlm;
-	u8 rbr;		/* last byte read from the receiver (what an empty RBR returns) */
+	u8 rbr; /* last byte read from the receiver (what an empty RBR returns) */
 	u8 rx_fifo[VUART_FIFO_SIZE];
-	u8 rx_head;	/* index of the oldest byte */
+	u8 rx_head; /* index of the oldest byte */
 	u8 rx_count;
 	bool thre_pending; /* THR-empty interrupt pending (not yet cleared by IIR read/THR write) */
 	bool line;	   /* current interrupt line level as last reported to ops->irq */
 	const struct vuart_ops *ops;
 	void *ctx;
-	u64 rx_dropped;	/* host bytes refused because the FIFO was full */
+	u64 rx_dropped; /* host bytes refused because the FIFO was full */
 };
 
 /* Power-on reset state (PC16550D table IV); ops->irq is not called. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Builds the default guest for ARCH from Debian packages, cached under build/guests/ARCH:
 #   x86_64:  vmlinux    the kernel of the current linux-image-*-amd64, as a PVH-bootable ELF
 #            initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command

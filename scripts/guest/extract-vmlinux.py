@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Extracts the ELF vmlinux from an x86 bzImage (its payload is xz-compressed in
 Debian's kernels). The ELF carries the PVH entry note the hypervisor boots from."""
 import lzma

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Builds the guest kernel modules (guest_abi/tools/*.c, listed in guest_abi/tools/Kbuild)
 # out of tree against Debian's linux-headers package of the guest kernel, and copies the
 # .ko files into OUTDIR (to be packed into the initramfs under /lib/modules/).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # arm64: a kernel file that is not an arm64 Image, and more vCPUs than GICv2 can address:
 # each is reported with the file or config line and the reason, and the firmware gets
 # the machine back.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # arm64 on firmware that gives a device tree instead of ACPI (QEMU's acpi=off): the
 # hypervisor finds the CPUs, the GICv3 and the console in the device tree.
 export ARCH=aarch64 GIC=3 QEMU_ARGS="-machine acpi=off"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A kernel file that is not a Linux kernel, and a missing initrd: each is reported with
 # the file and the reason, and the firmware gets the machine back.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A misspelt key: the error names the file, line and key, and the firmware gets the
 # machine back (no takeover).
 . "$(dirname "$0")/lib.sh"

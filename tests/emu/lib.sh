@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Helpers for emulator tests. A test script gets its log path as $1, boots the
 # hypervisor with a configuration in QEMU (TCG: emulated AMD SVM, or with ARCH=aarch64 an
 # arm64 `virt` machine at EL2, GIC=2|3), then checks what the hypervisor and the guests

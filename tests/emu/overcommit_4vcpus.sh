@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # One guest with 4 vCPUs time-sharing 2 pCPUs.
 . "$(dirname "$0")/lib.sh"
 boot "[vm big]

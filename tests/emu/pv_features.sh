@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The KVM paravirtual interface: a stock Linux guest turns every PV feature on by itself;
 # a VM with `pv = none` sees none of them and still boots. Both run in the same boot, 6
 # vCPUs on 2 pCPUs (PV IPIs need 3 or more vCPUs: Linux sends single IPIs by ICR).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # PV IPIs save exits: the IPI benchmark's multicast (a mask of 2 other CPUs, Linux's
 # mask path) in a VM with the PV IPI hypercall and in one without it, side by side. With
 # it, each operation reaches its targets through one hypercall and needs no ICR write;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The guest's shell on the serial console answers typed commands (interrupt-driven UART
 # receive through the virtual IOAPIC), and poweroff typed there ends the VM.
 . "$(dirname "$0")/lib.sh"

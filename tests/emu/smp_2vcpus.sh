@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # One Linux guest with 2 vCPUs on 2 pCPUs.
 . "$(dirname "$0")/lib.sh"
 boot "[vm linux0]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Two VMs at once, each with 2 vCPUs, isolated from each other; one powers off, the
 # other reboots, and each ends only itself.
 . "$(dirname "$0")/lib.sh"

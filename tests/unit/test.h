@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Minimal host unit-test harness. Each tests/unit/test_*.c is one program that
  * #includes the source files it tests, uses CHECK/CHECK_EQ, and ends main() with
  * `return test_summary();`. The runner counts each CHECK as one assertion and each
@@ -11,35 +12,36 @@
 
 static int test_checks, test_failures;
 
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		test_checks++;                                                           \
-		if (!(cond)) {                                                           \
-			test_failures++;                                                 \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		test_checks++;                                                                   \
+		if (!(cond)) {                                                                   \
+			test_failures++;                                                         \
 			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		}                                                                        \
+		}                                                                                \
 	} while (0)
 
-#define CHECK_EQ(a, b)                                                                   \
-	do {                                                                             \
-		unsigned long long _a = (unsigned long long)(a), _b = (unsigned long long)(b); \
-		test_checks++;                                                           \
-		if (_a != _b) {                                                          \
-			test_failures++;                                                 \
+#define CHECK_EQ(a, b)                                                                           \
+	do {                                                                                     \
+		unsigned long long _a = (unsigned long long)(a), _b = (unsigned long long)(b);   \
+		test_checks++;                                                                   \
+		if (_a != _b) {                                                                  \
+			test_failures++;                                                         \
 			fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s (0x%llx != 0x%llx)\n", \
-				__FILE__, __LINE__, #a, #b, _a, _b);                     \
-		}                                                                        \
+				__FILE__, __LINE__, #a, #b, _a, _b);                             \
+		}                                                                                \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                                  \
-	do {                                                                             \
-		const char *_a = (a), *_b = (b);                                         \
-		test_checks++;                                                           \
-		if (!_a || !_b || strcmp(_a, _b)) {                                      \
-			test_failures++;                                                 \
+#define CHECK_STR(a, b)                                                                           \
+	do {                                                                                      \
+		const char *_a = (a), *_b = (b);                                                  \
+		test_checks++;                                                                    \
+		if (!_a || !_b || strcmp(_a, _b)) {                                               \
+			test_failures++;                                                          \
 			fprintf(stderr, "%s:%d: CHECK_STR failed: %s == %s (\"%s\" != \"%s\")\n", \
-				__FILE__, __LINE__, #a, #b, _a ? _a : "(null)", _b ? _b : "(null)"); \
-		}                                                                        \
+				__FILE__, __LINE__, #a, #b, _a ? _a : "(null)",                   \
+				_b ? _b : "(null)");                                              \
+		}                                                                                 \
 	} while (0)
 
 static inline int test_summary(void)

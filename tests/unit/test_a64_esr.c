@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for arch/arm64/esr.c: ESR_EL2 decoding, fault IPA and load extension. */
 #include "../../arch/arm64/esr.c"
 #include "test.h"
@@ -163,15 +164,15 @@ static void test_fault_codes(void)
 		{ 0x0D, ESR_FAULT_PERMISSION, 1 },
 		{ 0x0F, ESR_FAULT_PERMISSION, 3 },
 		{ 0x10, ESR_FAULT_EXTERNAL, 0 },
-		{ 0x11, ESR_FAULT_OTHER, 0 },		/* tag check fault */
+		{ 0x11, ESR_FAULT_OTHER, 0 }, /* tag check fault */
 		{ 0x13, ESR_FAULT_EXTERNAL_WALK, -1 },
 		{ 0x14, ESR_FAULT_EXTERNAL_WALK, 0 },
 		{ 0x17, ESR_FAULT_EXTERNAL_WALK, 3 },
-		{ 0x18, ESR_FAULT_OTHER, 0 },		/* parity/ECC */
+		{ 0x18, ESR_FAULT_OTHER, 0 }, /* parity/ECC */
 		{ 0x21, ESR_FAULT_ALIGNMENT, 0 },
 		{ 0x29, ESR_FAULT_ADDR_SIZE, -1 },
 		{ 0x2B, ESR_FAULT_TRANSLATION, -1 },
-		{ 0x30, ESR_FAULT_OTHER, 0 },		/* TLB conflict */
+		{ 0x30, ESR_FAULT_OTHER, 0 }, /* TLB conflict */
 		{ 0x3F, ESR_FAULT_OTHER, 0 },
 	};
 	size_t i;
@@ -307,11 +308,11 @@ static void test_other_classes(void)
 
 static void test_insn_len(void)
 {
-	CHECK_EQ(esr_insn_len(0x06000000), 4);	/* WFI, A64 */
-	CHECK_EQ(esr_insn_len(0x04000000), 2);	/* 16-bit T32 WFI */
+	CHECK_EQ(esr_insn_len(0x06000000), 4); /* WFI, A64 */
+	CHECK_EQ(esr_insn_len(0x04000000), 2); /* 16-bit T32 WFI */
 	CHECK_EQ(esr_insn_len(0x62000000), 4);
 	CHECK_EQ(esr_insn_len(0x93c08007), 4);
-	CHECK_EQ(esr_insn_len(0x91c08007), 2);	/* a 16-bit T32 load */
+	CHECK_EQ(esr_insn_len(0x91c08007), 2); /* a 16-bit T32 load */
 }
 
 static void test_fault_ipa(void)

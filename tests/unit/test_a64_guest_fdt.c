@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the arm64 guest's device tree (arch/arm64/guest_fdt.c): the blob is
  * checked against the format (DT spec v0.4 ch. 5), then read back by path as Linux
  * would, property by property, for GICv2 and GICv3, several vCPU counts, with and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ID registers the guest sees (arch/arm64/id_regs.c). */
 #include "test.h"
 #include "arch/arm64/id_regs.c"
@@ -10,24 +11,24 @@ int main(void)
 	CHECK(id_reg_is_trapped(REG(1, 0)));
 	CHECK(id_reg_is_trapped(REG(4, 0)));
 	CHECK(id_reg_is_trapped(REG(7, 7)));
-	CHECK(!id_reg_is_trapped(REG(0, 0)));  /* MIDR_EL1: VPIDR_EL2 answers */
-	CHECK(!id_reg_is_trapped(REG(0, 5)));  /* MPIDR_EL1: VMPIDR_EL2 answers */
+	CHECK(!id_reg_is_trapped(REG(0, 0))); /* MIDR_EL1: VPIDR_EL2 answers */
+	CHECK(!id_reg_is_trapped(REG(0, 5))); /* MPIDR_EL1: VMPIDR_EL2 answers */
 	CHECK(!id_reg_is_trapped(REG(8, 0)));
 	CHECK(!id_reg_is_trapped(ESR_SYSREG(3, 0, 12, 11, 5))); /* ICC_SGI1R_EL1 */
-	CHECK(!id_reg_is_trapped(ESR_SYSREG(3, 1, 0, 0, 0)));   /* CCSIDR_EL1 */
-	CHECK(!id_reg_is_trapped(ESR_SYSREG(3, 3, 0, 0, 1)));   /* CTR_EL0 */
+	CHECK(!id_reg_is_trapped(ESR_SYSREG(3, 1, 0, 0, 0)));	/* CCSIDR_EL1 */
+	CHECK(!id_reg_is_trapped(ESR_SYSREG(3, 3, 0, 0, 1)));	/* CTR_EL0 */
 
 	/* QEMU -cpu max's ID_AA64PFR0_EL1: SVE (1 at [35:32]) and EL2 go, GIC, FP, AdvSIMD,
 	 * RAS, EL0/EL1/EL3 stay. */
 	u64 pfr0 = 0x1201111123111112ull;
 	u64 g = id_reg_sanitise(REG(4, 0), pfr0);
-	CHECK_EQ((g >> 32) & 0xF, 0);   /* SVE */
-	CHECK_EQ((g >> 8) & 0xF, 0);    /* EL2 */
-	CHECK_EQ((g >> 44) & 0xF, 0);   /* AMU */
-	CHECK_EQ((g >> 40) & 0xF, 0);   /* MPAM */
-	CHECK_EQ((g >> 24) & 0xF, (pfr0 >> 24) & 0xF); /* GIC */
+	CHECK_EQ((g >> 32) & 0xF, 0);			 /* SVE */
+	CHECK_EQ((g >> 8) & 0xF, 0);			 /* EL2 */
+	CHECK_EQ((g >> 44) & 0xF, 0);			 /* AMU */
+	CHECK_EQ((g >> 40) & 0xF, 0);			 /* MPAM */
+	CHECK_EQ((g >> 24) & 0xF, (pfr0 >> 24) & 0xF);	 /* GIC */
 	CHECK_EQ((g >> 16) & 0xFF, (pfr0 >> 16) & 0xFF); /* FP, AdvSIMD */
-	CHECK_EQ(g & 0xFF, pfr0 & 0xFF);  /* EL0, EL1 */
+	CHECK_EQ(g & 0xFF, pfr0 & 0xFF);		 /* EL0, EL1 */
 	/* PFR1: BT and SSBS only (no MTE, SME, NMI). */
 	CHECK_EQ(id_reg_sanitise(REG(4, 1), 0x1000000001000321ull), 0x21);
 	/* SVE and SME feature registers, DFR1, MMFR3: nothing. */

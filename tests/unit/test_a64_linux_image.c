@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the arm64 Image layout (arch/arm64/linux_image.c): the header shapes
  * of real kernels, bad headers, and the placement rules of booting.rst checked over
  * many RAM sizes and bases. Images are buffers of exactly their file length. */
@@ -169,7 +170,7 @@ static void test_bad(void)
 	free(tiny);
 
 	/* Bad magic: an ELF vmlinux's bytes there, one byte off. */
-	memcpy(img + 56, "\x7f" "ELF", 4);
+	memcpy(img + 56, "\177ELF", 4);
 	CHECK_EQ(layout(img, 4096, 0x40000000, 64 * MiB, 0, 0x1000), -1);
 	CHECK_STR(why, "not an arm64 Image (bad magic)");
 	free(img);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for arch/arm64/smccc.c (SMCCC 1.1, PSCI 1.1, PV time calls) and
  * arch/arm64/pvtime.c (the DEN0057A stolen-time record). */
 #include <stddef.h>
@@ -84,20 +85,11 @@ static int fake_affinity_info(void *ctx, u64 target, u32 level)
 	return pending ? PSCI_AFFINITY_ON_PENDING : PSCI_AFFINITY_OFF;
 }
 
-static void fake_cpu_suspend(void *ctx)
-{
-	((struct fake *)ctx)->n_suspend++;
-}
+static void fake_cpu_suspend(void *ctx) { ((struct fake *)ctx)->n_suspend++; }
 
-static void fake_system_off(void *ctx)
-{
-	((struct fake *)ctx)->n_off++;
-}
+static void fake_system_off(void *ctx) { ((struct fake *)ctx)->n_off++; }
 
-static void fake_system_reset(void *ctx)
-{
-	((struct fake *)ctx)->n_reset++;
-}
+static void fake_system_reset(void *ctx) { ((struct fake *)ctx)->n_reset++; }
 
 static u64 fake_st_ipa(void *ctx)
 {
@@ -107,12 +99,12 @@ static u64 fake_st_ipa(void *ctx)
 	return ST_BASE + PVTIME_RECORD_SIZE * f->self;
 }
 
-#define FAKE_OPS(pv)                                                                     \
-	{                                                                                \
-		.cpu_on = fake_cpu_on, .cpu_off = fake_cpu_off,                          \
-		.affinity_info = fake_affinity_info, .cpu_suspend = fake_cpu_suspend,    \
-		.system_off = fake_system_off, .system_reset = fake_system_reset,        \
-		.pv_time = (pv), .pv_time_st_ipa = fake_st_ipa,                          \
+#define FAKE_OPS(pv)                                                                               \
+	{                                                                                          \
+		.cpu_on = fake_cpu_on, .cpu_off = fake_cpu_off,                                    \
+		.affinity_info = fake_affinity_info, .cpu_suspend = fake_cpu_suspend,              \
+		.system_off = fake_system_off, .system_reset = fake_system_reset, .pv_time = (pv), \
+		.pv_time_st_ipa = fake_st_ipa,                                                     \
 	}
 
 static const struct smccc_ops ops_pv = FAKE_OPS(true);
@@ -132,12 +124,9 @@ static u64 call_ops(const struct smccc_ops *ops, u64 x0, u64 a1, u64 a2, u64 a3)
 	return regs[0];
 }
 
-static u64 call(u64 x0, u64 a1, u64 a2, u64 a3)
-{
-	return call_ops(&ops_pv, x0, a1, a2, a3);
-}
+static u64 call(u64 x0, u64 a1, u64 a2, u64 a3) { return call_ops(&ops_pv, x0, a1, a2, a3); }
 
-#define RET(v) ((u64)(s64)(v))	/* a result as X0 holds it */
+#define RET(v) ((u64)(s64)(v)) /* a result as X0 holds it */
 #define GARBAGE 0xdeadbeef00000000ull
 
 /* X1..X3 are left as the caller had them. */
@@ -150,8 +139,8 @@ static void check_args_kept(u64 a1, u64 a2, u64 a3)
 
 static int ops_calls(void)
 {
-	return vm.n_cpu_on + vm.n_cpu_off + vm.n_affinity + vm.n_suspend + vm.n_off +
-	       vm.n_reset + vm.n_st;
+	return vm.n_cpu_on + vm.n_cpu_off + vm.n_affinity + vm.n_suspend + vm.n_off + vm.n_reset +
+	       vm.n_st;
 }
 
 static void test_versions(void)
@@ -182,7 +171,7 @@ static void test_arch_features(void)
 	check_args_kept(SMCCC_FN_ARCH_WORKAROUND_1, 7, 8);
 	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_2, 0, 0), ~0ull);
 	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_3, 0, 0), ~0ull);
-	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, 0x80000002, 0, 0), ~0ull);	/* SOC_ID */
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, 0x80000002, 0, 0), ~0ull); /* SOC_ID */
 	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, 0, 0, 0), ~0ull);
 	/* PSCI functions are asked for with PSCI_FEATURES, not here. */
 	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, PSCI_FN_CPU_ON, 0, 0), ~0ull);
@@ -195,8 +184,7 @@ static void test_arch_features(void)
 
 	/* An SMC32 call: only W1 counts. */
 	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, GARBAGE | PV_TIME_FN_FEATURES, 0, 0), 0);
-	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, GARBAGE | SMCCC_FN_ARCH_WORKAROUND_1, 0, 0),
-		 ~0ull);
+	CHECK_EQ(call(SMCCC_FN_ARCH_FEATURES, GARBAGE | SMCCC_FN_ARCH_WORKAROUND_1, 0, 0), ~0ull);
 	check_args_kept(GARBAGE | SMCCC_FN_ARCH_WORKAROUND_1, 0, 0);
 	CHECK_EQ(ops_calls(), 0);
 }
@@ -204,27 +192,48 @@ static void test_arch_features(void)
 static void test_psci_features(void)
 {
 	static const u32 implemented[] = {
-		PSCI_FN_VERSION, PSCI_FN_CPU_SUSPEND, PSCI_FN64_CPU_SUSPEND, PSCI_FN_CPU_OFF,
-		PSCI_FN_CPU_ON, PSCI_FN64_CPU_ON, PSCI_FN_AFFINITY_INFO,
-		PSCI_FN64_AFFINITY_INFO, PSCI_FN_MIGRATE_INFO_TYPE, PSCI_FN_SYSTEM_OFF,
-		PSCI_FN_SYSTEM_RESET, PSCI_FN_FEATURES, SMCCC_FN_VERSION,
+		PSCI_FN_VERSION,       PSCI_FN_CPU_SUSPEND,	PSCI_FN64_CPU_SUSPEND,
+		PSCI_FN_CPU_OFF,       PSCI_FN_CPU_ON,		PSCI_FN64_CPU_ON,
+		PSCI_FN_AFFINITY_INFO, PSCI_FN64_AFFINITY_INFO, PSCI_FN_MIGRATE_INFO_TYPE,
+		PSCI_FN_SYSTEM_OFF,    PSCI_FN_SYSTEM_RESET,	PSCI_FN_FEATURES,
+		SMCCC_FN_VERSION,
 	};
 	static const u32 missing[] = {
-		0xC4000000, 0xC4000002, 0xC4000006, 0xC4000008, 0xC4000009, 0xC400000A,
-		0x84000005, 0xC4000005,		/* MIGRATE */
-		0x84000007, 0xC4000007,		/* MIGRATE_INFO_UP_CPU */
-		0x8400000B,			/* CPU_FREEZE */
-		0x8400000C, 0xC400000C,		/* CPU_DEFAULT_SUSPEND */
-		0x8400000D, 0xC400000D,		/* NODE_HW_STATE */
-		0x8400000E, 0xC400000E,		/* SYSTEM_SUSPEND */
-		0x8400000F,			/* PSCI_SET_SUSPEND_MODE */
-		0x84000010, 0xC4000010,		/* PSCI_STAT_RESIDENCY */
-		0x84000011, 0xC4000011,		/* PSCI_STAT_COUNT */
-		0x84000012, 0xC4000012,		/* SYSTEM_RESET2 */
-		0x84000013, 0x84000014, 0xC4000014, /* MEM_PROTECT(_CHECK_RANGE) */
-		0x8400001F, 0x84000050,		/* end of the PSCI range, TRNG_VERSION */
-		SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_1,
-		PV_TIME_FN_FEATURES, PV_TIME_FN_ST, 0, 0xFFFFFFFF,
+		0xC4000000,
+		0xC4000002,
+		0xC4000006,
+		0xC4000008,
+		0xC4000009,
+		0xC400000A,
+		0x84000005,
+		0xC4000005, /* MIGRATE */
+		0x84000007,
+		0xC4000007, /* MIGRATE_INFO_UP_CPU */
+		0x8400000B, /* CPU_FREEZE */
+		0x8400000C,
+		0xC400000C, /* CPU_DEFAULT_SUSPEND */
+		0x8400000D,
+		0xC400000D, /* NODE_HW_STATE */
+		0x8400000E,
+		0xC400000E, /* SYSTEM_SUSPEND */
+		0x8400000F, /* PSCI_SET_SUSPEND_MODE */
+		0x84000010,
+		0xC4000010, /* PSCI_STAT_RESIDENCY */
+		0x84000011,
+		0xC4000011, /* PSCI_STAT_COUNT */
+		0x84000012,
+		0xC4000012, /* SYSTEM_RESET2 */
+		0x84000013,
+		0x84000014,
+		0xC4000014, /* MEM_PROTECT(_CHECK_RANGE) */
+		0x8400001F,
+		0x84000050, /* end of the PSCI range, TRNG_VERSION */
+		SMCCC_FN_ARCH_FEATURES,
+		SMCCC_FN_ARCH_WORKAROUND_1,
+		PV_TIME_FN_FEATURES,
+		PV_TIME_FN_ST,
+		0,
+		0xFFFFFFFF,
 	};
 	size_t i;
 
@@ -281,14 +290,10 @@ static void test_cpu_on(void)
 	/* Bits outside Aff3..Aff0 (bit 31 RES1 in MPIDR_EL1, U, MT, [63:40]): rejected
 	 * before the glue sees them. */
 	vm.n_cpu_on = 0;
-	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(31) | 1, 0x40080000, 0),
-		 RET(PSCI_INVALID_PARAMETERS));
-	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(24) | 1, 0x40080000, 0),
-		 RET(PSCI_INVALID_PARAMETERS));
-	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(40) | 1, 0x40080000, 0),
-		 RET(PSCI_INVALID_PARAMETERS));
-	CHECK_EQ(call(PSCI_FN64_CPU_ON, GARBAGE | 1, 0x40080000, 0),
-		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(31) | 1, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(24) | 1, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, BIT(40) | 1, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, GARBAGE | 1, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
 	CHECK_EQ(vm.n_cpu_on, 0);
 	CHECK_EQ(vm.state[1], OFF);
 
@@ -309,25 +314,22 @@ static void test_cpu_on_smc32(void)
 {
 	vm_init(4);
 	/* SMC32 CPU_ON: W1..W3 only; garbage above is dropped, not rejected. */
-	CHECK_EQ(call(PSCI_FN_CPU_ON, GARBAGE | 2, GARBAGE | 0x40080000,
-		      0xfedcba9876543210ull), 0);
+	CHECK_EQ(call(PSCI_FN_CPU_ON, GARBAGE | 2, GARBAGE | 0x40080000, 0xfedcba9876543210ull), 0);
 	CHECK_EQ(status, SMCCC_CALL_KNOWN);
 	CHECK_EQ(vm.last_target, 2);
 	CHECK_EQ(vm.entry[2], 0x40080000);
 	CHECK_EQ(vm.context[2], 0x76543210);
 	check_args_kept(GARBAGE | 2, GARBAGE | 0x40080000, 0xfedcba9876543210ull);
 	/* Bit 31 is still an invalid target bit in W1. */
-	CHECK_EQ(call(PSCI_FN_CPU_ON, BIT(31) | 1, 0x40080000, 0),
-		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN_CPU_ON, BIT(31) | 1, 0x40080000, 0), RET(PSCI_INVALID_PARAMETERS));
 	/* Garbage above W2: dropped for SMC32, part of the entry address for SMC64. */
-	CHECK_EQ(call(PSCI_FN64_CPU_ON, 1, GARBAGE | 0x40080000, 0),
-		 RET(PSCI_INVALID_ADDRESS));
+	CHECK_EQ(call(PSCI_FN64_CPU_ON, 1, GARBAGE | 0x40080000, 0), RET(PSCI_INVALID_ADDRESS));
 	CHECK_EQ(call(PSCI_FN_CPU_ON, 1, GARBAGE | 0x40080000, 0), 0);
 }
 
 static void test_affinity_info(void)
 {
-	vm_init(20);	/* vCPUs 0-15 in Aff1 0, 16-19 in Aff1 1 */
+	vm_init(20); /* vCPUs 0-15 in Aff1 0, 16-19 in Aff1 1 */
 	vm.state[17] = PENDING;
 
 	/* Level 0: one vCPU. */
@@ -354,8 +356,7 @@ static void test_affinity_info(void)
 	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0xff0101, 3, 0), PSCI_AFFINITY_ON);
 	CHECK_EQ(vm.last_target, 0);
 	CHECK_EQ(vm.last_level, 3);
-	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x100000000ull, 3, 0),
-		 RET(PSCI_INVALID_PARAMETERS));
+	CHECK_EQ(call(PSCI_FN64_AFFINITY_INFO, 0x100000000ull, 3, 0), RET(PSCI_INVALID_PARAMETERS));
 	CHECK_EQ(vm.last_target, 0x100000000ull);
 
 	/* Bad level or target bits: rejected here. */
@@ -454,17 +455,17 @@ static void test_pv_time(void)
 static void test_unknown(void)
 {
 	static const u32 ids[] = {
-		0x80000002, 0x8000FFFF, 0xC0000000, 0xC0000001,	/* Arm Architecture */
+		0x80000002, 0x8000FFFF, 0xC0000000, 0xC0000001, /* Arm Architecture */
 		0x81000000, 0xC1000000,				/* CPU Service */
 		0x82000000, 0xC2000001,				/* SiP */
 		0x83000000,					/* OEM */
-		0x84000005, 0x84000007, 0x8400000B, 0x8400000E, 0x84000012, 0x8400001F,
-		0xC4000000, 0xC4000002, 0xC4000008, 0xC400000A, 0xC400000E, 0xC4000012,
-		0x84000050, 0xC4000053,				/* TRNG */
-		0x85000000, 0xC5000000, 0xC5000022, 0xC500001F,	/* Standard Hypervisor */
+		0x84000005, 0x84000007, 0x8400000B, 0x8400000E, 0x84000012,
+		0x8400001F, 0xC4000000, 0xC4000002, 0xC4000008, 0xC400000A,
+		0xC400000E, 0xC4000012, 0x84000050, 0xC4000053, /* TRNG */
+		0x85000000, 0xC5000000, 0xC5000022, 0xC500001F, /* Standard Hypervisor */
 		0x86000000, 0x8600FF01, 0xC6000000,		/* Vendor Hypervisor */
 		0xB0000000, 0xBF00FFFF, 0xF1000000,		/* Trusted Apps/OS */
-		0x84010000, 0x84FF0003, 0xC4010003, 0x80010000,	/* bits [23:16] set */
+		0x84010000, 0x84FF0003, 0xC4010003, 0x80010000, /* bits [23:16] set */
 		0x04000003, 0x00000000, 0x44000003,		/* yielding calls */
 		0xFFFFFFFF,
 	};

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual GIC (arch/arm64/vgic.c, vgic_mmio.c): the registers Linux 6.1's irq-gic.c
  * and irq-gic-v3.c read and write, routing, SGIs of both versions, LR flush/sync, and
  * a randomized check that interrupts are delivered once, to one vCPU, and never lost. */
@@ -25,7 +26,7 @@
 #define D_SPENDSGIR 0xF20
 #define D_IROUTER(n) (0x6000 + 8 * (n))
 #define D_PIDR2 0xFFE8
-#define R_FRAME(v) ((u64)(v) * 0x20000)
+#define R_FRAME(v) ((u64)(v)*0x20000)
 #define R_CTLR 0x0
 #define R_IIDR 0x4
 #define R_TYPER 0x8
@@ -91,10 +92,7 @@ static bool redist_ok(u64 off, unsigned size, bool write)
 }
 
 /* Routing value naming vCPU n (its MPIDR affinity). */
-static u64 route_to(u32 n)
-{
-	return vcpu_mpidr(n) & MPIDR_AFF_MASK;
-}
+static u64 route_to(u32 n) { return vcpu_mpidr(n) & MPIDR_AFF_MASK; }
 
 /* One SPI made ready to deliver: enabled, its group on, edge or level. */
 static void spi_setup(u32 intid, bool edge, u8 prio)
@@ -134,20 +132,20 @@ static void test_v3_dist_ids(void)
 	setup(3, 4);
 	CHECK_EQ(drd(0, D_PIDR2, 4) & 0xF0, 0x30);
 	typer = (u32)drd(0, D_TYPER, 4);
-	CHECK_EQ(typer & 0x1F, 3);		/* ITLinesNumber: 128 INTIDs */
-	CHECK_EQ((typer >> 19) & 0x1F, 9);	/* IDbits: 10 bits */
-	CHECK_EQ((typer >> 5) & 7, 0);		/* CPUNumber */
+	CHECK_EQ(typer & 0x1F, 3);			   /* ITLinesNumber: 128 INTIDs */
+	CHECK_EQ((typer >> 19) & 0x1F, 9);		   /* IDbits: 10 bits */
+	CHECK_EQ((typer >> 5) & 7, 0);			   /* CPUNumber */
 	CHECK_EQ(typer & (BIT(16) | BIT(17) | BIT(8)), 0); /* no MBIS, LPIS, ESPI */
 	CHECK_EQ(drd(0, D_TYPER2, 4), 0);
 	CHECK_EQ(drd(0, D_IIDR, 4), 0x4800043B);
-	CHECK_EQ(drd(0, D_CTLR, 4), 0x50);	/* ARE, DS; groups off; RWP 0 */
+	CHECK_EQ(drd(0, D_CTLR, 4), 0x50); /* ARE, DS; groups off; RWP 0 */
 	dwr(0, D_CTLR, 4, 0);
-	dwr(0, D_CTLR, 4, 0x13);		/* ARE_NS | EnableGrp1A | EnableGrp1 */
+	dwr(0, D_CTLR, 4, 0x13); /* ARE_NS | EnableGrp1A | EnableGrp1 */
 	CHECK_EQ(drd(0, D_CTLR, 4), 0x53);
 	/* All 96 SPIs group 1 at reset, SGI/PPI words RAZ/WI under ARE. */
 	CHECK_EQ(drd(0, D_IGROUPR + 4, 4), 0xFFFFFFFF);
 	CHECK_EQ(drd(0, D_IGROUPR + 12, 4), 0xFFFFFFFF);
-	CHECK_EQ(drd(0, D_IGROUPR + 16, 4), 0);	/* INTIDs 128-159: none */
+	CHECK_EQ(drd(0, D_IGROUPR + 16, 4), 0); /* INTIDs 128-159: none */
 	CHECK_EQ(drd(0, D_IGROUPR, 4), 0);
 	dwr(0, D_ISENABLER, 4, 0xFFFFFFFF);
 	CHECK_EQ(drd(0, D_ISENABLER, 4), 0);
@@ -268,10 +266,10 @@ static void test_set_clear(void)
 	rwr(R_FRAME(1) + R_SGI + D_ISPENDR, 4, 0x00020004);
 	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ICPENDR, 4), 0x00020004);
 	CHECK_EQ(rrd(R_FRAME(0) + R_SGI + D_ISPENDR, 4), 0);
-	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ICFGR, 4), 0xAAAAAAAA);	/* SGIs: edge */
+	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ICFGR, 4), 0xAAAAAAAA); /* SGIs: edge */
 	rwr(R_FRAME(1) + R_SGI + D_ICFGR, 4, 0);
 	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ICFGR, 4), 0xAAAAAAAA);
-	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ICFGR + 4, 4), 0);		/* PPIs: level */
+	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ICFGR + 4, 4), 0); /* PPIs: level */
 	rwr(R_FRAME(1) + R_SGI + D_ICFGR + 4, 4, 0x8);
 	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ICFGR + 4, 4), 0x8);
 	/* Not registers, or not at that size. */
@@ -288,10 +286,10 @@ static void test_set_clear(void)
 	CHECK(!dist_ok(0, D_CTLR, 0, false));
 	CHECK(!dist_ok(0, 0x10, 4, false));
 	CHECK(!dist_ok(0, D_ITARGETSR + 32, 4, false)); /* v3 */
-	CHECK(!dist_ok(0, D_SGIR, 4, true));		 /* v3 */
+	CHECK(!dist_ok(0, D_SGIR, 4, true));		/* v3 */
 	CHECK(!dist_ok(0, 0x10000, 4, false));
 	CHECK(!dist_ok(2, D_CTLR, 4, false));		 /* no such vCPU */
-	CHECK(dist_ok(0, D_ISENABLER + 0x20, 4, false));	 /* INTIDs 256-287: RAZ/WI */
+	CHECK(dist_ok(0, D_ISENABLER + 0x20, 4, false)); /* INTIDs 256-287: RAZ/WI */
 	CHECK(dist_ok(0, D_PIDR2, 4, true));		 /* RO: write ignored */
 	CHECK_EQ(drd(0, D_PIDR2, 4) & 0xF0, 0x30);
 }
@@ -344,13 +342,13 @@ static void test_irouter_routing(void)
 	CHECK(vgic_vcpu_has_pending(&G, 3));
 	/* No such vCPU: it waits in the distributor. */
 	kicked = 0;
-	dwr(0, D_IROUTER(40), 8, 0x500);	/* Aff1 = 5: vCPU 80 */
+	dwr(0, D_IROUTER(40), 8, 0x500); /* Aff1 = 5: vCPU 80 */
 	dwr(0, D_IROUTER(40) + 4, 4, 0);
 	CHECK_EQ(kicked, 0);
 	for (u32 v = 0; v < 20; v++)
 		CHECK(!vgic_vcpu_has_pending(&G, v));
 	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 0);
-	dwr(0, D_IROUTER(40), 8, BIT(32) | 2);	/* Aff3 = 1: nobody */
+	dwr(0, D_IROUTER(40), 8, BIT(32) | 2); /* Aff3 = 1: nobody */
 	CHECK_EQ(kicked, 0);
 	dwr(0, D_IROUTER(40), 8, VGIC_IROUTER_IRM | 5); /* 1 of N: vCPU 0 */
 	CHECK_EQ(kicked, BIT(0));
@@ -547,7 +545,7 @@ static void test_v2_sgir(void)
 	for (v = 0; v < 4; v++)
 		dwr(v, D_ISENABLER, 4, 0xFFFF);
 	kicked = 0;
-	dwr(0, D_SGIR, 4, 0x6 << 16 | 3);	/* list: CPUs 1, 2 */
+	dwr(0, D_SGIR, 4, 0x6 << 16 | 3); /* list: CPUs 1, 2 */
 	CHECK_EQ(kicked, BIT(1) | BIT(2));
 	CHECK_EQ(drd(1, D_SPENDSGIR + 3, 1), 0x01);
 	CHECK_EQ(drd(2, D_SPENDSGIR, 4), 0x01000000);
@@ -565,7 +563,7 @@ static void test_v2_sgir(void)
 	CHECK_EQ(drd(0, D_SPENDSGIR + 5, 1), 0);
 	kicked = 0;
 	dwr(0, D_SGIR, 4, 3 << 24 | 0xFF << 16 | 6); /* reserved filter */
-	dwr(0, D_SGIR, 4, 0xF0 << 16 | 6);	/* CPUs 4-7 absent */
+	dwr(0, D_SGIR, 4, 0xF0 << 16 | 6);	     /* CPUs 4-7 absent */
 	CHECK_EQ(kicked, 0);
 	for (v = 0; v < 4; v++)
 		CHECK_EQ(drd(v, D_SPENDSGIR + 4, 4) & 0xFF0000, 0);
@@ -1013,10 +1011,7 @@ static void r_level(void)
 	vgic_set_level(&G, v, intid, level);
 }
 
-static bool is_edge(u32 intid)
-{
-	return intid < 18 || R_EDGE_SPI(intid);
-}
+static bool is_edge(u32 intid) { return intid < 18 || R_EDGE_SPI(intid); }
 
 static void r_ack(int version, u32 v, u32 i)
 {
@@ -1142,7 +1137,7 @@ static void random_run(int version, u64 seed, u32 steps)
 	dwr(0, D_CTLR, 4, 3);
 	enable_all(version);
 	route_all(version);
-	dwr(0, D_ICFGR + 8, 4, 0xAAAA);		/* SPIs 32-39 edge, 40-43 level */
+	dwr(0, D_ICFGR + 8, 4, 0xAAAA); /* SPIs 32-39 edge, 40-43 level */
 	for (v = 0; v < R_VCPUS; v++) {
 		if (version == 3)
 			rwr(R_FRAME(v) + R_SGI + D_ICFGR + 4, 4, 0xA); /* PPIs 16, 17 edge */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the host ACPI parsers (drivers/acpi.c): tables built in memory as
  * QEMU's virt machine hands them to AAVMF (arm64: MADT with GICC/GICD/GICR, FADT,
  * SPCR) and as OVMF gives them on a PC (x86: local APIC / x2APIC entries). The
@@ -30,16 +31,10 @@ static void wr64(u8 *p, u64 v)
 	wr32(p + 4, (u32)(v >> 32));
 }
 
-static u64 addr(const void *p)
-{
-	return (u64)(uintptr_t)p;
-}
+static u64 addr(const void *p) { return (u64)(uintptr_t)p; }
 
 /* The table an RSDP's XSDT address points at, writable. */
-static u8 *xsdt_of(u8 *rsdp)
-{
-	return (u8 *)(uintptr_t)rd64(rsdp + 24);
-}
+static u8 *xsdt_of(u8 *rsdp) { return (u8 *)(uintptr_t)rd64(rsdp + 24); }
 
 static void reset_mem(void)
 {
@@ -89,10 +84,7 @@ static u8 *sdt(const char *sig, u32 len, u8 rev, unsigned misalign)
 	return t;
 }
 
-static void seal(u8 *t)
-{
-	set_sum(t, rd32(t + 4), t + 9);
-}
+static void seal(u8 *t) { set_sum(t, rd32(t + 4), t + 9); }
 
 /* RSDP revision 2 with an XSDT, or revision 0 with an RSDT, listing n tables. */
 static u8 *root(u8 *const *tables, unsigned n, bool xsdt)
@@ -142,10 +134,7 @@ static u8 *madt_add(u8 *m, u8 type, u8 len)
 	return e;
 }
 
-static void madt_end(u8 *m)
-{
-	seal(m);
-}
+static void madt_end(u8 *m) { seal(m); }
 
 /* QEMU virt's memory map and interrupts (hw/arm/virt.c). */
 #define VIRT_GICD 0x08000000ull
@@ -157,19 +146,16 @@ static void madt_end(u8 *m)
 #define VIRT_GICR 0x080A0000ull
 #define VIRT_GICR_SIZE 0x00F60000u
 #define VIRT_UART 0x09000000ull
-#define MAINT_GSIV 25	/* PPI 9 */
-#define PMU_GSIV 23	/* PPI 7 */
+#define MAINT_GSIV 25 /* PPI 9 */
+#define PMU_GSIV 23   /* PPI 7 */
 
-static u64 virt_mpidr(unsigned i)
-{
-	return ((u64)(i / 16) << 8) | (i % 16);
-}
+static u64 virt_mpidr(unsigned i) { return ((u64)(i / 16) << 8) | (i % 16); }
 
 static u8 *gicc(u8 *m, unsigned i, int gic_version, u32 flags)
 {
 	u8 *e = madt_add(m, 0x0B, 80);
-	wr32(e + 4, i);			/* CPU interface number */
-	wr32(e + 8, i);			/* ACPI processor UID */
+	wr32(e + 4, i); /* CPU interface number */
+	wr32(e + 8, i); /* ACPI processor UID */
 	wr32(e + 12, flags);
 	wr32(e + 20, PMU_GSIV);
 	if (gic_version == 2) {
@@ -221,11 +207,11 @@ static u8 *virt_madt(int gic_version, unsigned ncpus, unsigned misalign)
 static u8 *virt_fadt(u16 arm_boot_flags, u32 len)
 {
 	u8 *f = sdt("FACP", len, 6, 0);
-	wr32(f + 112, BIT(20));		/* HW_REDUCED_ACPI */
+	wr32(f + 112, BIT(20)); /* HW_REDUCED_ACPI */
 	if (len >= 131)
 		wr16(f + 129, arm_boot_flags);
 	if (len >= 132)
-		f[131] = 0;		/* FADT minor version */
+		f[131] = 0; /* FADT minor version */
 	seal(f);
 	return f;
 }
@@ -236,15 +222,15 @@ static u8 *virt_spcr(u8 type, u8 space, u32 len)
 	if (len >= 52) {
 		s[36] = type;
 		s[40] = space;
-		s[41] = 8;		/* register bit width */
-		s[43] = 1;		/* byte access */
+		s[41] = 8; /* register bit width */
+		s[43] = 1; /* byte access */
 		wr64(s + 44, VIRT_UART);
 	}
 	if (len >= 80) {
-		s[52] = 1 << 3;		/* GIC interrupt */
-		wr32(s + 54, 33);	/* SPI 1 */
-		s[58] = 3;		/* 9600 */
-		s[61] = 2;		/* RTS/CTS */
+		s[52] = 1 << 3;	  /* GIC interrupt */
+		wr32(s + 54, 33); /* SPI 1 */
+		s[58] = 3;	  /* 9600 */
+		s[61] = 2;	  /* RTS/CTS */
 		wr16(s + 64, 0xFFFF);
 		wr16(s + 66, 0xFFFF);
 	}
@@ -349,7 +335,7 @@ static void test_cpu_flags(void)
 	u8 *m = madt_begin(0);
 	gicd(m, VIRT_GICD, 2);
 	gicc(m, 0, 2, 1);
-	gicc(m, 1, 2, 1 | BIT(2));	/* edge-triggered maintenance interrupt */
+	gicc(m, 1, 2, 1 | BIT(2)); /* edge-triggered maintenance interrupt */
 	gicc(m, 2, 2, 0);
 	gicc(m, 3, 2, BIT(3));
 	gicc(m, 4, 2, 1);
@@ -387,7 +373,7 @@ static void test_many_cpus(void)
 	for (unsigned i = 0; i < ACPI_ARM_MAX_CPUS + 6; i++)
 		gicc(m, i, 3, 1);
 	gicr(m, VIRT_GICR, VIRT_GICR_SIZE);
-	gicr(m, 0x4000000000ull, 0x04000000);	/* QEMU's second region (> 123 CPUs) */
+	gicr(m, 0x4000000000ull, 0x04000000); /* QEMU's second region (> 123 CPUs) */
 	madt_end(m);
 	u8 *tables[] = { virt_fadt(1, 276), m };
 	CHECK_EQ(parse(root(tables, 2, true), &why), 0);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for boot/config.c. Every input is copied into a buffer of exactly its
  * length, so ASan catches any read past the end (the parser must not need a NUL). */
 #include <stdlib.h>
@@ -19,16 +20,13 @@ static int parse_n(const char *text, size_t len)
 	return r;
 }
 
-static int parse(const char *text)
-{
-	return parse_n(text, strlen(text));
-}
+static int parse(const char *text) { return parse_n(text, strlen(text)); }
 
-#define CHECK_ERR(text, ln, m)                  \
-	do {                                    \
-		CHECK_EQ(parse(text), -1);      \
-		CHECK_EQ(err.line, ln);         \
-		CHECK_STR(err.msg, m);          \
+#define CHECK_ERR(text, ln, m)             \
+	do {                               \
+		CHECK_EQ(parse(text), -1); \
+		CHECK_EQ(err.line, ln);    \
+		CHECK_STR(err.msg, m);     \
 	} while (0)
 
 static const char *repeat(char c, size_t n)
@@ -99,7 +97,8 @@ static void test_defaults_and_syntax(void)
 
 	/* CRLF, blank lines with only whitespace, trailing whitespace. */
 	CHECK_EQ(parse("\r\n  \t \r\n[vm a]\r\nkernel = k  \r\ncmdline = x y\r\n\r\n"
-		       "[vm b]\r\nkernel=z"), 0);
+		       "[vm b]\r\nkernel=z"),
+		 0);
 	CHECK_EQ(cfg.nvms, 2);
 	CHECK_STR(cfg.vms[0].kernel, "k");
 	CHECK_STR(cfg.vms[0].cmdline, "x y");
@@ -139,7 +138,7 @@ static void test_defaults_and_syntax(void)
 	static const char trailing[] = "[vm a]\nkernel = k\nGARBAGE";
 	CHECK_EQ(parse_n(trailing, sizeof(trailing) - 1 - 7), 0);
 	CHECK_STR(cfg.vms[0].kernel, "k");
-	CHECK_EQ(parse_n(trailing, 13), -1);	/* cut after "kernel" */
+	CHECK_EQ(parse_n(trailing, 13), -1); /* cut after "kernel" */
 	CHECK_EQ(err.line, 2);
 	CHECK_STR(err.msg, "line is not 'key = value'");
 }
@@ -148,7 +147,7 @@ static void test_numbers(void)
 {
 	static const struct {
 		const char *v;
-		u64 mem;	/* 0: error */
+		u64 mem; /* 0: error */
 	} mem[] = {
 		{ "16M", 16 * MiB },
 		{ "16m", 16 * MiB },
@@ -163,10 +162,10 @@ static void test_numbers(void)
 		{ "000000000000000000000000000000000000016M", 16 * MiB },
 		{ "15M", 0 },
 		{ "16777215", 0 },
-		{ "16777217", 0 },		/* not a multiple of 4K */
+		{ "16777217", 0 }, /* not a multiple of 4K */
 		{ "16781313", 0 },
 		{ "65G", 0 },
-		{ "68719476740", 0 },		/* 64G + 4 */
+		{ "68719476740", 0 }, /* 64G + 4 */
 		{ "1T", 0 },
 		{ "16MB", 0 },
 		{ "16 M", 0 },
@@ -176,10 +175,10 @@ static void test_numbers(void)
 		{ "-16M", 0 },
 		{ "+16M", 0 },
 		{ "16.5M", 0 },
-		{ "18446744073709551616", 0 },	/* 2^64 */
+		{ "18446744073709551616", 0 }, /* 2^64 */
 		{ "18446744073709551615", 0 },
 		{ "0x10000000000000000", 0 },
-		{ "17179869184G", 0 },		/* 2^64 after the shift */
+		{ "17179869184G", 0 }, /* 2^64 after the shift */
 		{ "0xffffffffffffffffk", 0 },
 		{ "99999999999999999999999999", 0 },
 	};
@@ -195,7 +194,8 @@ static void test_numbers(void)
 			char msg[160];
 
 			snprintf(msg, sizeof(msg),
-				 "bad value '%s' for memory: expected a size 16M..64G, a multiple of 4K",
+				 "bad value '%s' for memory: expected a size 16M..64G, a multiple "
+				 "of 4K",
 				 mem[i].v);
 			CHECK_ERR(text, 3, msg);
 		}
@@ -203,11 +203,12 @@ static void test_numbers(void)
 
 	static const struct {
 		const char *v;
-		u32 n;	/* 0: error */
+		u32 n; /* 0: error */
 	} vcpus[] = {
-		{ "1", 1 }, { "64", 64 }, { "0x40", 64 }, { "0x1", 1 }, { "007", 7 }, { "0xA", 10 },
-		{ "0", 0 }, { "65", 0 }, { "0x41", 0 }, { "abc", 0 }, { "1a", 0 }, { "0x", 0 },
-		{ "-1", 0 }, { "1k", 0 }, { "4294967297", 0 }, { "18446744073709551617", 0 },
+		{ "1", 1 },    { "64", 64 },  { "0x40", 64 },	   { "0x1", 1 },
+		{ "007", 7 },  { "0xA", 10 }, { "0", 0 },	   { "65", 0 },
+		{ "0x41", 0 }, { "abc", 0 },  { "1a", 0 },	   { "0x", 0 },
+		{ "-1", 0 },   { "1k", 0 },   { "4294967297", 0 }, { "18446744073709551617", 0 },
 		{ "0x1g", 0 }, { "2 2", 0 },
 	};
 	for (i = 0; i < ARRAY_SIZE(vcpus); i++) {
@@ -218,8 +219,8 @@ static void test_numbers(void)
 		} else {
 			char msg[160];
 
-			snprintf(msg, sizeof(msg), "bad value '%s' for vcpus: expected a number 1..64",
-				 vcpus[i].v);
+			snprintf(msg, sizeof(msg),
+				 "bad value '%s' for vcpus: expected a number 1..64", vcpus[i].v);
 			CHECK_ERR(text, 3, msg);
 		}
 	}
@@ -257,8 +258,10 @@ static void test_errors(void)
 	CHECK_ERR("[\n", 1, "bad section header '[': expected '[hv]' or '[vm NAME]'");
 	CHECK_ERR("[vm]\n", 1, "missing VM name in '[vm NAME]'");
 	CHECK_ERR("[vm   ]\n", 1, "missing VM name in '[vm NAME]'");
-	CHECK_ERR("[vm a b]\n", 1, "bad VM name 'a b': expected 1..31 characters of A-Z a-z 0-9 _ -");
-	CHECK_ERR("[vm a.b]\n", 1, "bad VM name 'a.b': expected 1..31 characters of A-Z a-z 0-9 _ -");
+	CHECK_ERR("[vm a b]\n", 1,
+		  "bad VM name 'a b': expected 1..31 characters of A-Z a-z 0-9 _ -");
+	CHECK_ERR("[vm a.b]\n", 1,
+		  "bad VM name 'a.b': expected 1..31 characters of A-Z a-z 0-9 _ -");
 	CHECK_ERR("[vm a]\nkernel=k\n[vm b]\nkernel=k\n[vm a]\n", 5, "duplicate VM name 'a'");
 	CHECK_ERR("[hv]\n[vm a]\nkernel=k\n[hv]\n", 4, "duplicate [hv] section");
 	CHECK_ERR("[vm a]\nkernel\n", 2, "line is not 'key = value'");
@@ -277,7 +280,8 @@ static void test_errors(void)
 	CHECK_ERR("", 0, "no [vm ...] section");
 	CHECK_ERR("# only a comment\n\n", 0, "no [vm ...] section");
 	CHECK_ERR("[hv]\npcpus = 2\n", 0, "no [vm ...] section");
-	CHECK_ERR("[vm a]\nkernel=k\n\n[vm b]\ninitrd=i\n[vm c]\nkernel=k\n", 4, "[vm b] has no kernel");
+	CHECK_ERR("[vm a]\nkernel=k\n\n[vm b]\ninitrd=i\n[vm c]\nkernel=k\n", 4,
+		  "[vm b] has no kernel");
 	CHECK_ERR("[vm a]\n", 1, "[vm a] has no kernel");
 	CHECK_ERR("[hv]\nconsole = b\n[vm a]\nkernel=k\n", 2, "console 'b' is not a configured VM");
 	CHECK_ERR("[hv]\nconsole = A\n[vm a]\nkernel=k\n", 2, "console 'A' is not a configured VM");
@@ -331,8 +335,8 @@ static void test_lengths(void)
 	CHECK_EQ(strlen(cfg.vms[0].name), 31);
 	CHECK_STR(cfg.console, cfg.vms[0].name);
 	snprintf(text, sizeof(text), "[vm %s]\nkernel=k\n", repeat('n', 32));
-	snprintf(msg, sizeof(msg),
-		 "bad VM name '%s': expected 1..31 characters of A-Z a-z 0-9 _ -", repeat('n', 32));
+	snprintf(msg, sizeof(msg), "bad VM name '%s': expected 1..31 characters of A-Z a-z 0-9 _ -",
+		 repeat('n', 32));
 	CHECK_ERR(text, 1, msg);
 
 	/* Paths: 127 fit, 128 do not. */
@@ -406,7 +410,8 @@ static void test_pv(void)
 
 	/* Per VM: one VM's setting does not leak into the next. */
 	CHECK_EQ(parse("[vm a]\nkernel=k\npv=none\n[vm b]\nkernel=k\n"
-		       "[vm c]\nkernel=k\npv=steal\n"), 0);
+		       "[vm c]\nkernel=k\npv=steal\n"),
+		 0);
 	CHECK_EQ(cfg.vms[0].pv, 0);
 	CHECK_EQ(cfg.vms[1].pv, PV_FEATURES_ALL);
 	CHECK_EQ(cfg.vms[2].pv, BIT(PV_STEAL));

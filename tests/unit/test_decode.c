@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* MMIO instruction decoder: real byte sequences (mostly what Linux's readl/writel and
  * friends compile to) in every addressing form, and the two value helpers. */
 #include "../../arch/x86/decode.c"
@@ -11,13 +12,13 @@ static struct x86_mmio_insn in;
 #define DEC(mode, ...) x86_decode_mmio(BYTES(__VA_ARGS__), NBYTES(__VA_ARGS__), mode, &in)
 
 /* Decodes and checks rc 0, len, size, op and reg in one go. */
-#define CHECK_DEC(mode, len_, size_, op_, reg_, ...)                                    \
-	do {                                                                             \
-		CHECK_EQ(DEC(mode, __VA_ARGS__), 0);                                     \
-		CHECK_EQ(in.len, len_);                                                  \
-		CHECK_EQ(in.size, size_);                                                \
-		CHECK_EQ(in.op, op_);                                                    \
-		CHECK_EQ(in.reg, reg_);                                                  \
+#define CHECK_DEC(mode, len_, size_, op_, reg_, ...) \
+	do {                                         \
+		CHECK_EQ(DEC(mode, __VA_ARGS__), 0); \
+		CHECK_EQ(in.len, len_);              \
+		CHECK_EQ(in.size, size_);            \
+		CHECK_EQ(in.op, op_);                \
+		CHECK_EQ(in.reg, reg_);              \
 	} while (0)
 
 #define LD X86_MMIO_LOAD
@@ -115,8 +116,8 @@ static void test_imm(void)
 	CHECK_DEC(64, 6, 1, ST, 0, 0x41, 0xc6, 0x44, 0x24, 0x10, 0x80);
 	CHECK_EQ(in.imm, 0x80);
 	/* movl $1,0xfec00000 with disp32 + imm32 */
-	CHECK_DEC(64, 11, 4, ST, 0, 0xc7, 0x04, 0x25, 0x00, 0x00, 0xc0, 0xfe, 0x01, 0x00,
-		  0x00, 0x00);
+	CHECK_DEC(64, 11, 4, ST, 0, 0xc7, 0x04, 0x25, 0x00, 0x00, 0xc0, 0xfe, 0x01, 0x00, 0x00,
+		  0x00);
 	CHECK_EQ(in.imm, 1);
 	/* 16-bit mode: movw $0x1234,(%bx); 66 -> movl */
 	CHECK_DEC(16, 4, 2, ST, 0, 0xc7, 0x07, 0x34, 0x12);
@@ -266,8 +267,8 @@ static void test_reject(void)
 	CHECK_EQ(DEC(64, 0x0f, 0xb6, 0xc0), -1);
 	/* unsupported opcodes and prefixes */
 	CHECK_EQ(DEC(64, 0xff, 0x00), -1);
-	CHECK_EQ(DEC(64, 0x87, 0x00), -1);		/* xchg */
-	CHECK_EQ(DEC(64, 0xa5), -1);		/* movs */
+	CHECK_EQ(DEC(64, 0x87, 0x00), -1); /* xchg */
+	CHECK_EQ(DEC(64, 0xa5), -1);	   /* movs */
 	CHECK_EQ(DEC(64, 0xf3, 0x89, 0x00), -1);
 	CHECK_EQ(DEC(64, 0xf2, 0x89, 0x00), -1);
 	/* bad mode, nothing at all, only prefixes */
@@ -300,8 +301,8 @@ static void test_reject(void)
 	CHECK_EQ(x86_decode_mmio(buf, sizeof(buf), 64, &in), -1);
 	/* every truncation of a long instruction fails, the full one succeeds */
 	{
-		const u8 *full = BYTES(0x65, 0x48, 0xc7, 0x84, 0x24, 0x00, 0x01, 0x00, 0x00,
-				       0xff, 0xff, 0xff, 0xff);
+		const u8 *full = BYTES(0x65, 0x48, 0xc7, 0x84, 0x24, 0x00, 0x01, 0x00, 0x00, 0xff,
+				       0xff, 0xff, 0xff);
 		for (i = 0; i < 13; i++)
 			CHECK_EQ(x86_decode_mmio(full, i, 64, &in), -1);
 		CHECK_EQ(x86_decode_mmio(full, 13, 64, &in), 0);
@@ -360,7 +361,11 @@ static void test_load_complete(void)
 	const u64 old = 0x8877665544332211ull;
 	u64 gpr[16];
 
-#define RESET() do { for (size_t _i = 0; _i < 16; _i++) gpr[_i] = old; } while (0)
+#define RESET()                                    \
+	do {                                       \
+		for (size_t _i = 0; _i < 16; _i++) \
+			gpr[_i] = old;             \
+	} while (0)
 	/* mov (%rdi),%eax: a 32-bit destination zero-extends */
 	RESET();
 	CHECK_EQ(DEC(64, 0x8b, 0x07), 0);

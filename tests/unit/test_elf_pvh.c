@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for arch/x86/elf_pvh.c on small synthetic ELF images (and on the real guest
  * kernel when build/guests/x86_64/vmlinux exists). Images are parsed from buffers
  * of exactly their length, so ASan catches reads past the end. */
@@ -7,7 +8,7 @@
 
 #define IMG_LEN 0x1c00
 #define NOTE_OFF 0x300
-#define PH(i) (64 + (i) * 56)
+#define PH(i) (64 + (i)*56)
 
 static u8 img[IMG_LEN];
 static struct elf_image ei;
@@ -71,15 +72,15 @@ static void build(int entry_size)
 	u8 *d;
 
 	memset(img, 0, sizeof(img));
-	memcpy(img, "\x7f" "ELF", 4);
-	img[4] = 2;	/* ELFCLASS64 */
-	img[5] = 1;	/* little endian */
-	img[6] = 1;	/* EV_CURRENT */
-	w16(img + 16, 2);	/* ET_EXEC */
-	w16(img + 18, 62);	/* EM_X86_64 */
+	memcpy(img, "\177ELF", 4);
+	img[4] = 2;	   /* ELFCLASS64 */
+	img[5] = 1;	   /* little endian */
+	img[6] = 1;	   /* EV_CURRENT */
+	w16(img + 16, 2);  /* ET_EXEC */
+	w16(img + 18, 62); /* EM_X86_64 */
 	w32(img + 20, 1);
 	w64(img + 24, 0xffffffff81000000ull);
-	w64(img + 32, 64);	/* e_phoff */
+	w64(img + 32, 64); /* e_phoff */
 	w16(img + 52, 64);
 	w16(img + 54, 56);
 	w16(img + 56, 3);
@@ -116,17 +117,14 @@ static int parse_n(size_t len)
 	return r;
 }
 
-static int parse(void)
-{
-	return parse_n(IMG_LEN);
-}
+static int parse(void) { return parse_n(IMG_LEN); }
 
-#define CHECK_BAD(msg)                          \
-	do {                                    \
-		CHECK_EQ(parse(), -1);          \
-		CHECK_STR(why, msg);            \
-		CHECK_EQ(ei.nsegments, 0);      \
-		CHECK_EQ(ei.pvh_entry, 0);      \
+#define CHECK_BAD(msg)                     \
+	do {                               \
+		CHECK_EQ(parse(), -1);     \
+		CHECK_STR(why, msg);       \
+		CHECK_EQ(ei.nsegments, 0); \
+		CHECK_EQ(ei.pvh_entry, 0); \
 	} while (0)
 
 static void test_good(void)
@@ -188,7 +186,7 @@ static void test_good(void)
 	/* The PVH note in a second PT_NOTE segment; the first without it. */
 	build(4);
 	w16(img + 56, 4);
-	phdr(1, PT_NOTE, NOTE_OFF, 0, 12 + 4 + 20, 12 + 4 + 20, 4);	/* GNU note only */
+	phdr(1, PT_NOTE, NOTE_OFF, 0, 12 + 4 + 20, 12 + 4 + 20, 4); /* GNU note only */
 	phdr(3, PT_NOTE, NOTE_OFF, 0, notes_len, notes_len, 4);
 	CHECK_EQ(parse(), 0);
 	CHECK_EQ(ei.pvh_entry, 0x1000010);
@@ -207,7 +205,7 @@ static void test_good(void)
 
 		memset(p, 0, 0x100);
 
-		w32(p, 4);		/* "GNU\0", 20-byte desc: padded to 8 -> desc at 16, next at 40 */
+		w32(p, 4); /* "GNU\0", 20-byte desc: padded to 8 -> desc at 16, next at 40 */
 		w32(p + 4, 20);
 		w32(p + 8, 5);
 		memcpy(p + 12, "GNU", 4);
@@ -220,7 +218,7 @@ static void test_good(void)
 		phdr(1, PT_NOTE, off, 0, 40 + 24, 40 + 24, 8);
 		CHECK_EQ(parse(), 0);
 		CHECK_EQ(ei.pvh_entry, 0x1100008);
-		phdr(1, PT_NOTE, off, 0, 40 + 24, 40 + 24, 4);	/* misread with 4-byte padding */
+		phdr(1, PT_NOTE, off, 0, 40 + 24, 40 + 24, 4); /* misread with 4-byte padding */
 		CHECK_EQ(parse(), -1);
 	}
 }
@@ -246,22 +244,22 @@ static void test_header(void)
 	CHECK_BAD("not an ELF file");
 
 	build(4);
-	img[4] = 1;	/* ELFCLASS32 */
+	img[4] = 1; /* ELFCLASS32 */
 	CHECK_BAD("not a 64-bit x86 ELF executable");
 	build(4);
-	img[5] = 2;	/* big endian */
+	img[5] = 2; /* big endian */
 	CHECK_BAD("not a 64-bit x86 ELF executable");
 	build(4);
-	w16(img + 18, 3);	/* EM_386 */
+	w16(img + 18, 3); /* EM_386 */
 	CHECK_BAD("not a 64-bit x86 ELF executable");
 	build(4);
-	w16(img + 18, 183);	/* EM_AARCH64 */
+	w16(img + 18, 183); /* EM_AARCH64 */
 	CHECK_BAD("not a 64-bit x86 ELF executable");
 	build(4);
-	w16(img + 16, 3);	/* ET_DYN */
+	w16(img + 16, 3); /* ET_DYN */
 	CHECK_BAD("not a 64-bit x86 ELF executable");
 	build(4);
-	w16(img + 16, 1);	/* ET_REL */
+	w16(img + 16, 1); /* ET_REL */
 	CHECK_BAD("not a 64-bit x86 ELF executable");
 	build(4);
 	img[6] = 0;
@@ -289,7 +287,7 @@ static void test_header(void)
 	w64(img + 32, UINT64_MAX - 8);
 	CHECK_BAD("program header table outside the file");
 	build(4);
-	w16(img + 56, 0xffff);	/* PN_XNUM: 3.5 MB of headers in a 7 KB file */
+	w16(img + 56, 0xffff); /* PN_XNUM: 3.5 MB of headers in a 7 KB file */
 	CHECK_BAD("program header table outside the file");
 	/* The table at the very end of the file is fine. */
 	build(4);
@@ -334,12 +332,12 @@ static void test_segments(void)
 	phdr(2, PT_LOAD, 0x1800, 0xfffc01, 0x400, 0x400, 0x1000);
 	CHECK_BAD("segments overlap");
 	build(4);
-	phdr(2, PT_LOAD, 0x1800, 0xff0000, 0x400, 0x100000, 0x1000);	/* covers segment 0 */
+	phdr(2, PT_LOAD, 0x1800, 0xff0000, 0x400, 0x100000, 0x1000); /* covers segment 0 */
 	CHECK_BAD("segments overlap");
 
 	build(4);
-	phdr(0, 6, 0x1000, 0x1000000, 0x800, 0x2000, 0x1000);	/* PT_PHDR */
-	phdr(2, 0x6474e551, 0, 0, 0, 0, 0x10);			/* PT_GNU_STACK */
+	phdr(0, 6, 0x1000, 0x1000000, 0x800, 0x2000, 0x1000); /* PT_PHDR */
+	phdr(2, 0x6474e551, 0, 0, 0, 0, 0x10);		      /* PT_GNU_STACK */
 	CHECK_BAD("no loadable segments");
 
 	/* 16 segments fit, 17 do not. */
@@ -360,7 +358,7 @@ static void test_segments(void)
 			w64(p + 32, 0x800);
 			w64(p + 40, 0x1000);
 		}
-		memcpy(img + 0x400 + n * 56, img + PH(1), 56);	/* the PT_NOTE */
+		memcpy(img + 0x400 + n * 56, img + PH(1), 56); /* the PT_NOTE */
 		if (n == 16) {
 			CHECK_EQ(parse(), 0);
 			CHECK_EQ(ei.nsegments, 16);
@@ -373,42 +371,44 @@ static void test_segments(void)
 
 static void test_notes(void)
 {
-	const char *none = "no PVH entry note (XEN_ELFNOTE_PHYS32_ENTRY): not a PVH-capable Linux kernel";
+	const char *none =
+		"no PVH entry note (XEN_ELFNOTE_PHYS32_ENTRY): not a PVH-capable Linux kernel";
 
 	build(4);
 	phdr(1, 0x6474e551, 0, 0, 0, 0, 0x10);
 	CHECK_BAD(none);
 	build(4);
-	w32(pvh_desc - 8, 19);	/* type */
+	w32(pvh_desc - 8, 19); /* type */
 	CHECK_BAD(none);
 	build(4);
-	memcpy(pvh_desc - 4, "XEN", 4);	/* name */
+	memcpy(pvh_desc - 4, "XEN", 4); /* name */
 	CHECK_BAD(none);
 	build(4);
-	phdr(1, PT_NOTE, NOTE_OFF, 0, notes_len - 4, notes_len - 4, 4);	/* PVH desc cut off */
+	phdr(1, PT_NOTE, NOTE_OFF, 0, notes_len - 4, notes_len - 4, 4); /* PVH desc cut off */
 	CHECK_BAD("malformed ELF note");
 	build(4);
-	phdr(1, PT_NOTE, NOTE_OFF, 0, notes_len - 20, notes_len - 20, 4);	/* ends before it */
+	phdr(1, PT_NOTE, NOTE_OFF, 0, notes_len - 20, notes_len - 20, 4); /* ends before it */
 	CHECK_BAD(none);
 	build(4);
-	phdr(1, PT_NOTE, NOTE_OFF, 0, notes_len - 20 + 5, notes_len - 20 + 5, 4);	/* half a header */
+	phdr(1, PT_NOTE, NOTE_OFF, 0, notes_len - 20 + 5, notes_len - 20 + 5,
+	     4); /* half a header */
 	CHECK_BAD("malformed ELF note");
 	build(4);
 	phdr(1, PT_NOTE, NOTE_OFF, 0, 0, 0, 4);
 	CHECK_BAD(none);
 
 	build(4);
-	w32(img + NOTE_OFF, 0xffffffff);	/* namesz of the first note */
+	w32(img + NOTE_OFF, 0xffffffff); /* namesz of the first note */
 	CHECK_BAD("malformed ELF note");
 	build(4);
-	w32(img + NOTE_OFF, 0xfffffff4);	/* 12 + namesz wraps a u32 */
+	w32(img + NOTE_OFF, 0xfffffff4); /* 12 + namesz wraps a u32 */
 	CHECK_BAD("malformed ELF note");
 	build(4);
-	w32(img + NOTE_OFF + 4, 0xffffffff);	/* descsz */
+	w32(img + NOTE_OFF + 4, 0xffffffff); /* descsz */
 	CHECK_BAD("malformed ELF note");
 
 	build(4);
-	w32(pvh_desc - 12, 2);		/* descsz 2 */
+	w32(pvh_desc - 12, 2); /* descsz 2 */
 	CHECK_BAD("PVH entry note has a bad size");
 	build(4);
 	w32(pvh_desc - 12, 0);
@@ -429,13 +429,13 @@ static void test_notes(void)
 	w32(pvh_desc, 0);
 	CHECK_BAD("PVH entry point outside the loaded code");
 	build(4);
-	w32(pvh_desc, 0x1000800);	/* first byte of bss */
+	w32(pvh_desc, 0x1000800); /* first byte of bss */
 	CHECK_BAD("PVH entry point outside the loaded code");
 	build(4);
 	w32(pvh_desc, 0xfffffff);
 	CHECK_BAD("PVH entry point outside the loaded code");
 	build(4);
-	w32(pvh_desc, 0x10003ff + 0x100000);	/* last byte of segment 1 */
+	w32(pvh_desc, 0x10003ff + 0x100000); /* last byte of segment 1 */
 	CHECK_EQ(parse(), 0);
 	CHECK_EQ(ei.pvh_entry, 0x11003ff);
 }
@@ -462,8 +462,8 @@ static void test_fuzz(void)
 		memcpy(img, good, IMG_LEN);
 		for (k = 0; k < flips; k++) {
 			/* Mostly hit the headers and notes, where it matters. */
-			size_t at = rand() % 2 ? (size_t)rand() % (PH(3)) :
-						 NOTE_OFF + (size_t)rand() % notes_len;
+			size_t at = rand() % 2 ? (size_t)rand() % (PH(3))
+					       : NOTE_OFF + (size_t)rand() % notes_len;
 			img[at] = (u8)rand();
 		}
 		if (parse() == 0) {

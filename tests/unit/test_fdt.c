@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the devicetree writer (hv/fdt.c): the exact bytes of a small blob,
  * name sharing in the strings block, every misuse, and overflow of every buffer size
  * short of the blob's (with a guard area behind the buffer). */

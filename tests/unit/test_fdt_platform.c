@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for devicetree discovery (drivers/fdt_platform.c). Blobs are written
  * with hv/fdt.c in the shape QEMU 7.2's virt machine gives (dumpdtb= with
  * gic-version=3 and 2, virtualization=on and off, secure=on, -smp 1, 4 and 200),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the guest ACPI tables (arch/x86/guest_acpi.c): build, then parse
  * back as an OS would, starting from the RSDP and following GPAs. */
 #include "../../arch/x86/guest_acpi.c"
@@ -7,10 +8,7 @@ static u8 buf[16384];
 static size_t used;
 static u64 base;
 
-static u8 sum(const void *p, size_t n)
-{
-	return acpi_sum(p, n);
-}
+static u8 sum(const void *p, size_t n) { return acpi_sum(p, n); }
 
 static u32 rd32(const u8 *p)
 {
@@ -26,10 +24,7 @@ static u64 rd64(const u8 *p)
 	return v;
 }
 
-static u16 rd16(const u8 *p)
-{
-	return (u16)(p[0] | p[1] << 8);
-}
+static u16 rd16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
 
 /* GPA -> pointer into buf, NULL if [gpa, gpa+len) is not inside what was built. */
 static const u8 *at(u64 gpa, size_t len)
@@ -129,17 +124,17 @@ static void test_build(u64 gpa, u32 nvcpus)
 	u64 facs_gpa = rd64(f + 132), dsdt_gpa = rd64(f + 140);
 	CHECK_EQ(rd32(f + 36), facs_gpa);
 	CHECK_EQ(rd32(f + 40), dsdt_gpa);
-	CHECK_EQ(rd16(f + 46), 9);	/* SCI_INT */
-	CHECK_EQ(rd32(f + 48), 0);	/* SMI_CMD */
+	CHECK_EQ(rd16(f + 46), 9); /* SCI_INT */
+	CHECK_EQ(rd32(f + 48), 0); /* SMI_CMD */
 	CHECK_EQ(f[52], 0);
 	CHECK_EQ(f[53], 0);
-	CHECK_EQ(rd32(f + 56), 0x600);	/* PM1a_EVT_BLK */
+	CHECK_EQ(rd32(f + 56), 0x600); /* PM1a_EVT_BLK */
 	CHECK_EQ(rd32(f + 60), 0);
-	CHECK_EQ(rd32(f + 64), 0x604);	/* PM1a_CNT_BLK */
+	CHECK_EQ(rd32(f + 64), 0x604); /* PM1a_CNT_BLK */
 	CHECK_EQ(rd32(f + 68), 0);
 	CHECK_EQ(rd32(f + 72), 0);
-	CHECK_EQ(rd32(f + 76), 0x608);	/* PM_TMR_BLK */
-	CHECK_EQ(rd32(f + 80), 0);	/* no GPE0 */
+	CHECK_EQ(rd32(f + 76), 0x608); /* PM_TMR_BLK */
+	CHECK_EQ(rd32(f + 80), 0);     /* no GPE0 */
 	CHECK_EQ(f[88], 4);
 	CHECK_EQ(f[89], 2);
 	CHECK_EQ(f[90], 0);
@@ -148,23 +143,23 @@ static void test_build(u64 gpa, u32 nvcpus)
 	CHECK(rd16(f + 96) > 100);
 	CHECK(rd16(f + 98) > 1000);
 	u16 iapc = rd16(f + 109);
-	CHECK_EQ(iapc & 0x3, 0);	/* no legacy devices, no 8042 */
-	CHECK(iapc & BIT(2));		/* VGA not present */
-	CHECK(iapc & BIT(3));		/* MSI not supported */
-	CHECK(!(iapc & BIT(5)));	/* RTC present by default */
+	CHECK_EQ(iapc & 0x3, 0); /* no legacy devices, no 8042 */
+	CHECK(iapc & BIT(2));	 /* VGA not present */
+	CHECK(iapc & BIT(3));	 /* MSI not supported */
+	CHECK(!(iapc & BIT(5))); /* RTC present by default */
 	u32 flags = rd32(f + 112);
-	CHECK(flags & BIT(0));		/* WBINVD */
-	CHECK(!(flags & BIT(2)));	/* PROC_C1 */
-	CHECK(!(flags & BIT(8)));	/* TMR_VAL_EXT: 24-bit */
-	CHECK(flags & BIT(10));		/* RESET_REG_SUP */
-	CHECK(!(flags & BIT(20)));	/* not HW_REDUCED_ACPI */
+	CHECK(flags & BIT(0));	   /* WBINVD */
+	CHECK(!(flags & BIT(2)));  /* PROC_C1 */
+	CHECK(!(flags & BIT(8)));  /* TMR_VAL_EXT: 24-bit */
+	CHECK(flags & BIT(10));	   /* RESET_REG_SUP */
+	CHECK(!(flags & BIT(20))); /* not HW_REDUCED_ACPI */
 	check_gas(f + 116, 8, 1, 0xCF9);
 	CHECK_EQ(f[128], 0x06);
 	CHECK_EQ(f[131], 4);
 	check_gas(f + 148, 32, 2, 0x600);
 	check_gas(f + 172, 16, 2, 0x604);
 	check_gas(f + 208, 32, 3, 0x608);
-	for (unsigned o = 160; o < 276; o++)	/* PM1b.., GPE, sleep regs, vendor: 0 */
+	for (unsigned o = 160; o < 276; o++) /* PM1b.., GPE, sleep regs, vendor: 0 */
 		if (!(o >= 172 && o < 184) && !(o >= 208 && o < 220))
 			CHECK_EQ(f[o], 0);
 
@@ -179,8 +174,8 @@ static void test_build(u64 gpa, u32 nvcpus)
 	}
 
 	/* DSDT: exactly Name (_S5, Package (4) {5, 5, 0, 0}) */
-	static const u8 aml[] = { 0x08, 0x5F, 0x53, 0x35, 0x5F, 0x12, 0x08, 0x04,
-				  0x0A, 0x05, 0x0A, 0x05, 0x00, 0x00 };
+	static const u8 aml[] = { 0x08, 0x5F, 0x53, 0x35, 0x5F, 0x12, 0x08,
+				  0x04, 0x0A, 0x05, 0x0A, 0x05, 0x00, 0x00 };
 	const u8 *d = table(dsdt_gpa, "DSDT", 2, "HVHVHV");
 	if (d) {
 		CHECK_EQ(rd32(d + 4), 36 + sizeof(aml));
@@ -208,9 +203,9 @@ static void test_build(u64 gpa, u32 nvcpus)
 		switch (e[0]) {
 		case 9:
 			CHECK_EQ(e[1], 16);
-			CHECK_EQ(rd32(e + 4), nx2);	/* x2APIC ID */
-			CHECK_EQ(rd32(e + 8), 1);	/* enabled */
-			CHECK_EQ(rd32(e + 12), nx2);	/* UID */
+			CHECK_EQ(rd32(e + 4), nx2);  /* x2APIC ID */
+			CHECK_EQ(rd32(e + 8), 1);    /* enabled */
+			CHECK_EQ(rd32(e + 12), nx2); /* UID */
 			nx2++;
 			break;
 		case 1:
@@ -225,11 +220,11 @@ static void test_build(u64 gpa, u32 nvcpus)
 			CHECK_EQ(e[2], 0);
 			if (e[3] == 0) {
 				CHECK_EQ(rd32(e + 4), 2);
-				CHECK_EQ(rd16(e + 8), 0x5);	/* edge, high */
+				CHECK_EQ(rd16(e + 8), 0x5); /* edge, high */
 				iso0 = true;
 			} else if (e[3] == 9) {
 				CHECK_EQ(rd32(e + 4), 9);
-				CHECK_EQ(rd16(e + 8), 0xF);	/* level, low */
+				CHECK_EQ(rd16(e + 8), 0xF); /* level, low */
 				iso9 = true;
 			}
 			niso++;
@@ -238,7 +233,7 @@ static void test_build(u64 gpa, u32 nvcpus)
 			CHECK_EQ(e[1], 12);
 			CHECK_EQ(rd16(e + 2), 0);
 			CHECK_EQ(rd32(e + 4), 0xFFFFFFFF);
-			CHECK_EQ(e[8], 1);	/* LINT1 */
+			CHECK_EQ(e[8], 1); /* LINT1 */
 			nnmi++;
 			break;
 		default:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Guest page walk: page tables built in a fake guest memory, every paging mode and
  * page size, not-present at every level, reserved bits and callback failures. */
 #include "../../arch/x86/guest_walk.c"
@@ -8,8 +9,8 @@
 static u8 mem[MEM_SIZE];
 
 struct fake {
-	int reads;	/* reads so far */
-	int fail_at;	/* fail the read with this number (1-based); 0: never */
+	int reads;   /* reads so far */
+	int fail_at; /* fail the read with this number (1-based); 0: never */
 };
 
 static bool fake_read(void *ctx, u64 gpa, void *buf, size_t len)
@@ -25,21 +26,12 @@ static bool fake_read(void *ctx, u64 gpa, void *buf, size_t len)
 	return true;
 }
 
-static void put64(u64 gpa, u64 v)
-{
-	memcpy(mem + gpa, &v, 8);
-}
+static void put64(u64 gpa, u64 v) { memcpy(mem + gpa, &v, 8); }
 
-static void put32(u64 gpa, u32 v)
-{
-	memcpy(mem + gpa, &v, 4);
-}
+static void put32(u64 gpa, u32 v) { memcpy(mem + gpa, &v, 4); }
 
 /* Index of va in a table at `level` (1 PT .. 5 PML5) of PAE/long-mode paging. */
-static u64 idx(u64 va, int level)
-{
-	return (va >> (12 + 9 * (level - 1))) & 511;
-}
+static u64 idx(u64 va, int level) { return (va >> (12 + 9 * (level - 1))) & 511; }
 
 #define P BIT(0)
 #define RW BIT(1)
@@ -174,11 +166,11 @@ static void test_pae(void)
 	put64(0x4000 + 2 * 8, 0x7fe00000 | PS | P);
 
 	/* not present at each level */
-	CHECK_EQ(walk(&pg, 0x00201234), WALK_NOT_PRESENT);	/* PDPTE 0 */
+	CHECK_EQ(walk(&pg, 0x00201234), WALK_NOT_PRESENT); /* PDPTE 0 */
 	CHECK_EQ(f.reads, 1);
-	CHECK_EQ(walk(&pg, 0xc0601234), WALK_NOT_PRESENT);	/* PDE 3 */
+	CHECK_EQ(walk(&pg, 0xc0601234), WALK_NOT_PRESENT); /* PDE 3 */
 	CHECK_EQ(f.reads, 2);
-	CHECK_EQ(walk(&pg, 0xc0202234), WALK_NOT_PRESENT);	/* PTE 2 */
+	CHECK_EQ(walk(&pg, 0xc0202234), WALK_NOT_PRESENT); /* PTE 2 */
 	CHECK_EQ(f.reads, 3);
 
 	/* NX needs EFER.NXE, else it is a reserved bit */

@@ -1,12 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the device bus (hv/iobus.c): dispatch by space and range, the region's
  * lock held around its callbacks, unclaimed accesses (all-ones, counted). */
 #include "../../hv/iobus.c"
 #include "test.h"
 
-void printk(const char *fmt, ...)
-{
-	(void)fmt;
-}
+void printk(const char *fmt, ...) { (void)fmt; }
 
 struct dev {
 	struct spinlock *lock;
@@ -16,10 +14,7 @@ struct dev {
 	bool locked_in_callback;
 };
 
-static bool held(const struct spinlock *l)
-{
-	return l && l->next != l->owner;
-}
+static bool held(const struct spinlock *l) { return l && l->next != l->owner; }
 
 static u64 dev_read(void *opaque, u64 off, unsigned size)
 {
@@ -48,8 +43,10 @@ int main(void)
 	struct dev locked = { .lock = &lock }, plain = { 0 };
 	u64 v;
 
-	iobus_register(&bus, &(struct io_region){ IO_PORT, 0x3f8, 8, dev_read, dev_write, &locked, &lock });
-	iobus_register(&bus, &(struct io_region){ IO_MMIO, 0x3f8, 8, dev_read, dev_write, &plain, NULL });
+	iobus_register(&bus, &(struct io_region){ IO_PORT, 0x3f8, 8, dev_read, dev_write, &locked,
+						  &lock });
+	iobus_register(&bus,
+		       &(struct io_region){ IO_MMIO, 0x3f8, 8, dev_read, dev_write, &plain, NULL });
 
 	CHECK(iobus_access(&bus, IO_PORT, 0x3fd, 1, false, &v));
 	CHECK_EQ(v, 0x1234);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Formatting and string routines of hv/lib.c, renamed so they do not clash with libc. */
 #define memset hv_memset
 #define memcpy hv_memcpy

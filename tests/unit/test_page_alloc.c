@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for hv/page_alloc.c, with pools backed by aligned host buffers (the
  * host address stands in for the identity-mapped physical address). */
 #include <stdlib.h>
@@ -29,14 +30,14 @@ static bool zeroed(u64 addr, u64 npages)
 
 static void test_basic(void)
 {
-	u8 *buf = buffer(16 * MiB, 16 * MiB);	/* 16 MiB aligned; the pool uses 8 */
+	u8 *buf = buffer(16 * MiB, 16 * MiB); /* 16 MiB aligned; the pool uses 8 */
 	u64 base = (uintptr_t)buf, a, b, c, i, n;
 
 	page_pool_init(&pool, base, 8 * MiB);
 	CHECK_EQ(pool.base, base);
 	CHECK_EQ(pool.npages, 2048);
 	CHECK_EQ((uintptr_t)pool.bitmap, base);
-	CHECK_EQ(pool.free, 2047);	/* 256-byte bitmap in page 0 */
+	CHECK_EQ(pool.free, 2047); /* 256-byte bitmap in page 0 */
 	CHECK_EQ(pool.bitmap[0], 1);
 	CHECK_EQ(pool.bitmap[31], 0);
 
@@ -68,7 +69,7 @@ static void test_basic(void)
 	CHECK_EQ(pool.hint, 2);
 	CHECK_EQ(page_alloc(&pool, 2, 0), b);
 	CHECK(zeroed(b, 2));
-	CHECK_EQ(((u8 *)(uintptr_t)b)[2 * P], 0x5a);	/* the third page was not handed out */
+	CHECK_EQ(((u8 *)(uintptr_t)b)[2 * P], 0x5a); /* the third page was not handed out */
 	CHECK_EQ(page_alloc(&pool, 1, 0), b + 2 * P);
 	CHECK(zeroed(b + 2 * P, 1));
 	page_free(&pool, c, 1);
@@ -84,11 +85,11 @@ static void test_basic(void)
 	CHECK_EQ(page_alloc(&pool, 1, 1ull << 63), 0);
 	CHECK_EQ(page_alloc(&pool, n + 1, 0), 0);
 	CHECK_EQ(page_alloc(&pool, UINT64_MAX, 0), 0);
-	CHECK_EQ(page_alloc(&pool, 1, 4096), 0);	/* 16 MiB alignment: none in 8 MiB */
+	CHECK_EQ(page_alloc(&pool, 1, 4096), 0); /* 16 MiB alignment: none in 8 MiB */
 	CHECK_EQ(pool.free, n);
 
 	/* Frees that are not ours are ignored; double frees are not counted twice. */
-	page_free(&pool, base, 1);			/* the bitmap page */
+	page_free(&pool, base, 1); /* the bitmap page */
 	page_free(&pool, base - P, 2);
 	page_free(&pool, base + 8 * MiB, 1);
 	page_free(&pool, base + 8 * MiB - P, 2);
@@ -116,7 +117,7 @@ static void test_basic(void)
 		page_free(&pool, base + i * P, 1);
 	CHECK_EQ(pool.free, 1024);
 	CHECK_EQ(page_alloc(&pool, 2, 0), 0);
-	CHECK_EQ(page_alloc(&pool, 1, 2), 0);	/* odd pages only */
+	CHECK_EQ(page_alloc(&pool, 1, 2), 0); /* odd pages only */
 	CHECK_EQ(page_alloc(&pool, 1, 0), base + P);
 	page_free(&pool, base + 2 * P, 1);
 	CHECK_EQ(page_alloc(&pool, 2, 0), base + 2 * P);
@@ -129,7 +130,7 @@ static void test_basic(void)
 	CHECK(zeroed(base + P, 2047));
 	CHECK_EQ(pool.free, 0);
 	page_free(&pool, base + P, 2047);
-	CHECK_EQ(page_alloc(&pool, 1024, 1024), base + 4 * MiB);	/* not at page 0 */
+	CHECK_EQ(page_alloc(&pool, 1024, 1024), base + 4 * MiB); /* not at page 0 */
 	CHECK_EQ(page_alloc(&pool, 512, 512), base + 2 * MiB);
 	CHECK_EQ(page_alloc(&pool, 512, 512), 0);
 	CHECK_EQ(page_alloc(&pool, 511, 1), base + P);
@@ -169,7 +170,7 @@ static void test_shapes(void)
 	for (i = 0; i < 99; i++)
 		CHECK_EQ(page_alloc(&pool, 1, 0), base + (i + 1) * P);
 	CHECK_EQ(page_alloc(&pool, 1, 0), 0);
-	page_free(&pool, base + 99 * P, 2);	/* runs past the end: ignored */
+	page_free(&pool, base + 99 * P, 2); /* runs past the end: ignored */
 	CHECK_EQ(pool.free, 0);
 	page_free(&pool, base + 99 * P, 1);
 	CHECK_EQ(page_alloc(&pool, 1, 0), base + 99 * P);
@@ -223,8 +224,10 @@ static void test_shapes(void)
 /* Random allocations and frees against a shadow map; every failure is checked to
  * be real by a brute-force search for a fitting run. */
 #define SN 1000
-static u8 shadow[SN];	/* 1 = used */
-static struct { u64 addr, n; } live[SN];
+static u8 shadow[SN]; /* 1 = used */
+static struct {
+	u64 addr, n;
+} live[SN];
 static int nlive;
 
 static bool fits_somewhere(u64 base, u64 n, u64 align)

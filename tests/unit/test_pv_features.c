@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for hv/pv_features.c: names, the list syntax, errors, formatting. */
 #include <stdlib.h>
 #include "../../hv/pv_features.c"
@@ -29,12 +30,12 @@ static u32 ok(const char *s)
 	return set;
 }
 
-#define CHECK_BAD(s, msg)                               \
-	do {                                            \
-		u32 _set = 0x5a5a;                      \
-		CHECK_EQ(parse(s, &_set), -1);          \
-		CHECK_EQ(_set, 0x5a5a);                 \
-		CHECK_STR(err, msg);                    \
+#define CHECK_BAD(s, msg)                      \
+	do {                                   \
+		u32 _set = 0x5a5a;             \
+		CHECK_EQ(parse(s, &_set), -1); \
+		CHECK_EQ(_set, 0x5a5a);        \
+		CHECK_STR(err, msg);           \
 	} while (0)
 
 static void test_names(void)
@@ -51,7 +52,7 @@ static void test_names(void)
 		CHECK_EQ(ok(want[f]), BIT(f));
 	}
 	CHECK(pv_feature_name(PV_FEATURES) == NULL);
-	CHECK(pv_feature_name((enum pv_feature)-1) == NULL);
+	CHECK(pv_feature_name((enum pv_feature) - 1) == NULL);
 	CHECK(pv_has(PV_FEATURES_ALL, PV_IPI));
 	CHECK(!pv_has(BIT(PV_CLOCK), PV_IPI));
 	CHECK(pv_has(BIT(PV_CLOCK), PV_CLOCK));
@@ -73,7 +74,7 @@ static void test_syntax(void)
 	CHECK_EQ(ok("clock,all"), PV_FEATURES_ALL);
 	CHECK_EQ(ok("ipi,-ipi"), 0);
 	CHECK_EQ(ok("-ipi,ipi"), BIT(PV_IPI));
-	CHECK_EQ(ok("-ipi"), 0);			/* from the empty set */
+	CHECK_EQ(ok("-ipi"), 0); /* from the empty set */
 	CHECK_EQ(ok("all,-ipi,-ipi"), PV_FEATURES_ALL & ~BIT(PV_IPI));
 	CHECK_EQ(ok("clock,clock"), BIT(PV_CLOCK));
 	CHECK_EQ(ok("all,-clock,-steal,-eoi,-unhalt,-tlb,-ipi,-yield"), 0);
@@ -127,7 +128,7 @@ static void test_errors(void)
 	CHECK_EQ(pv_features_parse("ipi", &set, NULL, 0), 0);
 	CHECK_EQ(set, BIT(PV_IPI));
 	small[0] = 'x';
-	CHECK_EQ(pv_features_parse("ipi", &set, small, 0), 0);	/* errlen 0: not written */
+	CHECK_EQ(pv_features_parse("ipi", &set, small, 0), 0); /* errlen 0: not written */
 	CHECK_EQ(small[0], 'x');
 }
 

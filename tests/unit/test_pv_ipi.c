@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for arch/x86/pv_ipi.c: KVM_HC_SEND_IPI argument checks and expansion. */
 #include "../../arch/x86/pv_ipi.c"
 #include "../../arch/x86/vlapic.h"
@@ -31,7 +32,7 @@ static void targets_mask(u64 base, u64 *lo, u64 *hi)
 
 		CHECK(req.targets[i] >= base && off < 128);
 		if (i)
-			CHECK(req.targets[i] > req.targets[i - 1]);	/* ascending */
+			CHECK(req.targets[i] > req.targets[i - 1]); /* ascending */
 		if (off < 64)
 			*lo |= BIT(off);
 		else if (off < 128)
@@ -163,7 +164,7 @@ static void test_out_of_range(void)
 	CHECK_EQ(decode(1, 0, 0x100000000ull, ICR_FIXED(0x40), 64), 0);
 	CHECK_EQ(req.ntargets, 0);
 	CHECK_EQ(req.out_of_range, 1);
-	CHECK_EQ(decode(~0ull, ~0ull, ~0ull, ICR_FIXED(0x40), 64), 0);	/* a2 + i > 2^64 */
+	CHECK_EQ(decode(~0ull, ~0ull, ~0ull, ICR_FIXED(0x40), 64), 0); /* a2 + i > 2^64 */
 	CHECK_EQ(req.ntargets, 0);
 	CHECK_EQ(req.out_of_range, 128);
 	CHECK_EQ(decode(BIT(63), BIT(63), ~0ull - 64, ICR_NMI, 64), 0);
@@ -244,8 +245,11 @@ static void test_icr(void)
 	CHECK_EQ(req.ntargets, 1);
 	CHECK_EQ(decode(1, 0, 0, ICR_FIXED(0x40) | BIT(15), 2), 0);
 	CHECK_EQ(req.ntargets, 1);
-	CHECK_EQ(decode(1, 0, 0, ICR_FIXED(0x40) | BIT(12) | BIT(13) | BIT(16) | BIT(17) |
-				      0xfff00000ull | (0xffffffffull << 32), 2), 0);
+	CHECK_EQ(decode(1, 0, 0,
+			ICR_FIXED(0x40) | BIT(12) | BIT(13) | BIT(16) | BIT(17) | 0xfff00000ull |
+				(0xffffffffull << 32),
+			2),
+		 0);
 	CHECK_EQ(req.vector, 0x40);
 	CHECK_EQ(req.ntargets, 1);
 	CHECK_EQ(req.targets[0], 0);
@@ -263,7 +267,8 @@ static void test_32bit(void)
 	/* Clusters of 32: a1 bit 0 names min + 32; upper halves of the registers are
 	 * dropped (KVM truncates every argument outside 64-bit mode). */
 	CHECK_EQ(pv_ipi_decode_mode(BIT(0) | BIT(31) | BIT(32), BIT(0) | BIT(40), 0,
-			       ICR_FIXED(0x40), false, 64, &req), 0);
+				    ICR_FIXED(0x40), false, 64, &req),
+		 0);
 	CHECK_EQ(req.ntargets, 3);
 	CHECK_EQ(req.targets[0], 0);
 	CHECK_EQ(req.targets[1], 31);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for hv/pvclock.c: mul/shift precision, large deltas, the version
  * protocol of the vCPU time record and of the wall clock, and wallclock_ns(). */
 #include <stddef.h>
@@ -5,7 +6,7 @@
 #include "../../guest_abi/kvm_para.h"
 #include "test.h"
 
-u64 arch_time_hz;	/* hv/arch.h: wallclock_ns() scales with it */
+u64 arch_time_hz; /* hv/arch.h: wallclock_ns() scales with it */
 
 #define NSEC 1000000000ull
 
@@ -21,10 +22,7 @@ _Static_assert(offsetof(struct pvclock_wall_clock, sec) == 4, "sec");
 _Static_assert(offsetof(struct pvclock_wall_clock, nsec) == 8, "nsec");
 
 /* ticks * 1e9 / hz, exactly (rounded down). */
-static u64 exact_ns(u64 ticks, u64 hz)
-{
-	return (u64)((unsigned __int128)ticks * NSEC / hz);
-}
+static u64 exact_ns(u64 ticks, u64 hz) { return (u64)((unsigned __int128)ticks * NSEC / hz); }
 
 /* |got - want| <= want / 1e6 + 1 */
 static int within_ppm(u64 got, u64 want)
@@ -37,25 +35,20 @@ static int within_ppm(u64 got, u64 want)
 /* What the guest computes (Linux arch/x86/include/asm/pvclock.h). */
 static u64 guest_read(const struct pvclock_vcpu_time_info *ti, u64 tsc)
 {
-	return ti->system_time + pvclock_scale_delta(tsc - ti->tsc_timestamp,
-						     ti->tsc_to_system_mul, ti->tsc_shift);
+	return ti->system_time +
+	       pvclock_scale_delta(tsc - ti->tsc_timestamp, ti->tsc_to_system_mul, ti->tsc_shift);
 }
 
 static const u64 freqs[] = {
-	1000000ull,		/* 1 MHz */
-	1000000000ull,		/* 1 GHz */
-	2489100000ull,		/* 2.4891 GHz */
-	3500000000ull,		/* 3.5 GHz */
-	10000000000ull,		/* 10 GHz */
-	1ull,			/* extremes */
-	32768ull,
-	999999999ull,
-	1000000001ull,
-	2000000000ull,
-	2000000001ull,
-	3579545ull,		/* the ACPI PM timer */
-	1ull << 40,
-	~0ull,
+	1000000ull,	/* 1 MHz */
+	1000000000ull,	/* 1 GHz */
+	2489100000ull,	/* 2.4891 GHz */
+	3500000000ull,	/* 3.5 GHz */
+	10000000000ull, /* 10 GHz */
+	1ull,		/* extremes */
+	32768ull,	999999999ull,  1000000001ull,
+	2000000000ull,	2000000001ull, 3579545ull, /* the ACPI PM timer */
+	1ull << 40,	~0ull,
 };
 
 static void test_scale(void)
@@ -71,12 +64,13 @@ static void test_scale(void)
 		pvclock_scale(hz, &mul, &shift);
 		/* Precision: mul uses all 32 bits. */
 		CHECK(mul & 0x80000000u);
-		CHECK(shift >= -34 && shift <= 30);	/* 2^64 Hz .. 1 Hz */
+		CHECK(shift >= -34 && shift <= 30); /* 2^64 Hz .. 1 Hz */
 		/* One second of ticks is 1e9 ns within 1 ppm. */
 		ns = pvclock_scale_delta(hz, mul, shift);
 		if (!within_ppm(ns, NSEC))
-			fprintf(stderr, "hz %" PRIu64 ": 1 s -> %" PRIu64
-				" ns (mul %#x shift %d)\n", hz, ns, mul, shift);
+			fprintf(stderr,
+				"hz %" PRIu64 ": 1 s -> %" PRIu64 " ns (mul %#x shift %d)\n", hz,
+				ns, mul, shift);
 		CHECK(within_ppm(ns, NSEC));
 		/* And ten seconds, and about a millisecond (where hz allows). */
 		if (hz <= ~0ull / 10)
@@ -90,15 +84,15 @@ static void test_scale(void)
 	/* Exact values where the arithmetic is exact. */
 	u32 mul;
 	s8 shift;
-	pvclock_scale(1000000000ull, &mul, &shift);	/* 1 GHz: 1 tick = 1 ns */
+	pvclock_scale(1000000000ull, &mul, &shift); /* 1 GHz: 1 tick = 1 ns */
 	CHECK_EQ(mul, 0x80000000u);
 	CHECK_EQ(shift, 1);
 	CHECK_EQ(pvclock_scale_delta(12345, mul, shift), 12345);
-	pvclock_scale(2000000000ull, &mul, &shift);	/* 2 GHz: 2 ticks = 1 ns */
+	pvclock_scale(2000000000ull, &mul, &shift); /* 2 GHz: 2 ticks = 1 ns */
 	CHECK_EQ(mul, 0x80000000u);
 	CHECK_EQ(shift, 0);
 	CHECK_EQ(pvclock_scale_delta(12345, mul, shift), 6172);
-	pvclock_scale(1000000ull, &mul, &shift);	/* 1 MHz: 1 tick = 1000 ns */
+	pvclock_scale(1000000ull, &mul, &shift); /* 1 MHz: 1 tick = 1000 ns */
 	CHECK_EQ(shift, 10);
 	CHECK(within_ppm(pvclock_scale_delta(1, mul, shift), 1000));
 	CHECK(pvclock_scale_delta(1, mul, shift) <= 1000);
@@ -130,14 +124,14 @@ static void test_large_deltas(void)
 			continue;
 		pvclock_scale(hz, &mul, &shift);
 		for (j = 0; j < ARRAY_SIZE(seconds); j++) {
-			u64 ticks = hz * seconds[j];	/* at most 10 GHz * 10 years < 2^62 */
+			u64 ticks = hz * seconds[j]; /* at most 10 GHz * 10 years < 2^62 */
 			u64 want = exact_ns(ticks, hz);
 			u64 got = pvclock_scale_delta(ticks, mul, shift);
 
 			CHECK_EQ(want, seconds[j] * NSEC);
 			if (!within_ppm(got, want))
-				fprintf(stderr, "hz %" PRIu64 " %" PRIu64 " s: %" PRIu64
-					" ns\n", hz, seconds[j], got);
+				fprintf(stderr, "hz %" PRIu64 " %" PRIu64 " s: %" PRIu64 " ns\n",
+					hz, seconds[j], got);
 			CHECK(within_ppm(got, want));
 		}
 	}
@@ -233,7 +227,7 @@ static void test_wallclock(void)
 	const u64 t0 = 1700000000ull * NSEC, base = 5000000000ull;
 	size_t i;
 
-	for (i = 0; i < 5; i++) {	/* the five named frequencies */
+	for (i = 0; i < 5; i++) { /* the five named frequencies */
 		arch_time_hz = freqs[i];
 		wallclock_set(t0, base);
 		CHECK_EQ(wallclock_ns(base), t0);

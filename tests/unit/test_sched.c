@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The scheduler (hv/sched.c) in a deterministic simulation of a whole machine, in one
  * thread: a few pCPUs and VMs, simulated time (one tick is one nanosecond).
  *
@@ -23,10 +24,10 @@
 #include "../../hv/sched.c"
 #include "test.h"
 
-#define US(x) ((u64)(x) * 1000)
-#define MS(x) ((u64)(x) * 1000000)
+#define US(x) ((u64)(x)*1000)
+#define MS(x) ((u64)(x)*1000000)
 #define NEVER (~0ull)
-#define T0 MS(1000)          /* time starts at 1 s: wait_since 0 means "not waiting" */
+#define T0 MS(1000) /* time starts at 1 s: wait_since 0 means "not waiting" */
 #define AT(ms) (T0 + MS(ms))
 
 u64 arch_time_hz = 1000000000;
@@ -38,47 +39,68 @@ struct op {
 	enum op_kind kind;
 	u64 arg;
 };
-#define RUN(t) { OP_RUN, (t) }     /* guest code for t (NEVER: for good) */
-#define HALT { OP_HALT, 0 }        /* wait for an interrupt */
-#define TIMER(t) { OP_TIMER, (t) } /* arm its timer t from now */
-#define KICK(i) { OP_KICK, (i) }   /* an interrupt to vCPU i of its VM */
-#define YIELD(i) { OP_YIELD, (i) } /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
-#define SPIN { OP_SPIN, 0 }        /* a spin-wait hint (WFE) */
-#define STOP { OP_STOP, 0 }        /* power the VM off */
+#define RUN(t)              \
+	{                   \
+		OP_RUN, (t) \
+	} /* guest code for t (NEVER: for good) */
+#define HALT               \
+	{                  \
+		OP_HALT, 0 \
+	} /* wait for an interrupt */
+#define TIMER(t)              \
+	{                     \
+		OP_TIMER, (t) \
+	} /* arm its timer t from now */
+#define KICK(i)              \
+	{                    \
+		OP_KICK, (i) \
+	} /* an interrupt to vCPU i of its VM */
+#define YIELD(i)              \
+	{                     \
+		OP_YIELD, (i) \
+	} /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
+#define SPIN               \
+	{                  \
+		OP_SPIN, 0 \
+	} /* a spin-wait hint (WFE) */
+#define STOP               \
+	{                  \
+		OP_STOP, 0 \
+	} /* power the VM off */
 /* A script starts over when it ends. */
-#define SCRIPT(v, ...)                                                       \
-	do {                                                                 \
-		static const struct op ops_[] = { __VA_ARGS__ };             \
-		set_script(v, ops_, ARRAY_SIZE(ops_));                       \
+#define SCRIPT(v, ...)                                           \
+	do {                                                     \
+		static const struct op ops_[] = { __VA_ARGS__ }; \
+		set_script(v, ops_, ARRAY_SIZE(ops_));           \
 	} while (0)
 
 /* ---- the machine ---- */
 
 struct sim_vcpu {
-	struct vcpu v;             /* first: S(v) finds the rest */
+	struct vcpu v; /* first: S(v) finds the rest */
 	const struct op *script;
 	u32 nops, pc;
-	u64 left;                  /* of the RUN at pc */
-	bool irq;                  /* an interrupt is pending (a kick or its timer) */
-	u64 timer;                 /* its timer (0: none) */
-	bool halted;               /* the guest waits in HALT */
-	u64 ran;                   /* time in guest mode */
-	u64 ready_since;           /* runnable out of guest mode since (0: not waiting) */
-	u64 waited;                /* the sum of those waits */
+	u64 left;	 /* of the RUN at pc */
+	bool irq;	 /* an interrupt is pending (a kick or its timer) */
+	u64 timer;	 /* its timer (0: none) */
+	bool halted;	 /* the guest waits in HALT */
+	u64 ran;	 /* time in guest mode */
+	u64 ready_since; /* runnable out of guest mode since (0: not waiting) */
+	u64 waited;	 /* the sum of those waits */
 	u32 yields_refused;
 };
 
 enum wait { READY, IN_GUEST, ASLEEP }; /* READY: to start, or running now */
 struct sim_pcpu {
 	enum wait wait;
-	u64 wake;                  /* when it goes on (NEVER: not until kicked) */
-	u64 since;                 /* in guest mode or asleep since */
-	struct vcpu *guest;        /* the vCPU in guest mode */
-	u64 timer;                 /* the armed host timer (0: none) */
+	u64 wake;	    /* when it goes on (NEVER: not until kicked) */
+	u64 since;	    /* in guest mode or asleep since */
+	struct vcpu *guest; /* the vCPU in guest mode */
+	u64 timer;	    /* the armed host timer (0: none) */
 	struct vcpu *loaded;
-	u64 asleep;                /* time in arch_idle() */
-	u64 kicks;                 /* arch_send_kick() to it */
-	u64 last_pass;             /* livelock guard: loop passes at one instant */
+	u64 asleep;    /* time in arch_idle() */
+	u64 kicks;     /* arch_send_kick() to it */
+	u64 last_pass; /* livelock guard: loop passes at one instant */
 	u32 passes;
 };
 
@@ -90,27 +112,21 @@ struct run {
 
 static struct {
 	u64 now;
-	u32 cpu;                   /* the pCPU being simulated */
-	jmp_buf escape;            /* back to the driver: that pCPU waits */
+	u32 cpu;	/* the pCPU being simulated */
+	jmp_buf escape; /* back to the driver: that pCPU waits */
 	struct sim_pcpu pcpu[MAX_PCPUS];
 	struct vm vms[4];
 	struct sim_vcpu vcpus[16];
 	u32 nvms, nvcpus;
-	struct run runs[16384];    /* every arch_vcpu_run(), in order */
+	struct run runs[16384]; /* every arch_vcpu_run(), in order */
 	u32 nruns;
-	u32 errors;                /* broken invariants (the first ones printed) */
+	u32 errors; /* broken invariants (the first ones printed) */
 	bool powered_off;
 } sim;
 
-static struct sim_vcpu *S(struct vcpu *v)
-{
-	return (struct sim_vcpu *)v;
-}
+static struct sim_vcpu *S(struct vcpu *v) { return (struct sim_vcpu *)v; }
 
-static struct sim_pcpu *here(void)
-{
-	return &sim.pcpu[sim.cpu];
-}
+static struct sim_pcpu *here(void) { return &sim.pcpu[sim.cpu]; }
 
 PRINTF_LIKE(1, 2) static void sim_error(const char *fmt, ...)
 {
@@ -131,10 +147,7 @@ static NORETURN void halt_machine(void)
 	longjmp(sim.escape, 1);
 }
 
-static u64 timer_wake(struct sim_pcpu *c)
-{
-	return c->timer ? MAX(c->timer, sim.now) : NEVER;
-}
+static u64 timer_wake(struct sim_pcpu *c) { return c->timer ? MAX(c->timer, sim.now) : NEVER; }
 
 /* In guest mode until `end`, the host timer or a kick. */
 static NORETURN void in_guest(struct vcpu *v, u64 end)
@@ -288,32 +301,17 @@ static struct vcpu *running(u32 cpu, u64 t)
 }
 
 /* Outside any pCPU: a host interrupt to `cpu` now. */
-static void interrupt(u32 cpu)
-{
-	sim.pcpu[cpu].wake = MIN(sim.pcpu[cpu].wake, sim.now);
-}
+static void interrupt(u32 cpu) { sim.pcpu[cpu].wake = MIN(sim.pcpu[cpu].wake, sim.now); }
 
-static void settle(void)
-{
-	CHECK_EQ(sim.errors, 0);
-}
+static void settle(void) { CHECK_EQ(sim.errors, 0); }
 
 /* ---- the backend and the rest of the hypervisor, as sched.c sees them ---- */
 
-u32 arch_pcpu_id(void)
-{
-	return sim.cpu;
-}
+u32 arch_pcpu_id(void) { return sim.cpu; }
 
-u64 arch_time_now(void)
-{
-	return sim.now;
-}
+u64 arch_time_now(void) { return sim.now; }
 
-void arch_timer_arm(u64 deadline)
-{
-	here()->timer = deadline;
-}
+void arch_timer_arm(u64 deadline) { here()->timer = deadline; }
 
 void arch_send_kick(u32 cpu)
 {
@@ -366,15 +364,9 @@ void arch_vcpu_poll(struct vcpu *v, u64 now)
 	}
 }
 
-bool arch_vcpu_wants_to_run(struct vcpu *v)
-{
-	return S(v)->irq;
-}
+bool arch_vcpu_wants_to_run(struct vcpu *v) { return S(v)->irq; }
 
-u64 arch_vcpu_next_timer(struct vcpu *v)
-{
-	return S(v)->timer;
-}
+u64 arch_vcpu_next_timer(struct vcpu *v) { return S(v)->timer; }
 
 void arch_vcpu_load(struct vcpu *v)
 {
@@ -457,10 +449,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 	}
 }
 
-bool vm_stopping(const struct vm *vm)
-{
-	return vm->stop_reason != VM_RUNNING;
-}
+bool vm_stopping(const struct vm *vm) { return vm->stop_reason != VM_RUNNING; }
 
 void vm_vcpu_stopped(struct vcpu *v)
 {
@@ -468,9 +457,7 @@ void vm_vcpu_stopped(struct vcpu *v)
 		sched_vm_gone();
 }
 
-void console_poll_input(void)
-{
-}
+void console_poll_input(void) {}
 
 void printk(const char *fmt, ...)
 {

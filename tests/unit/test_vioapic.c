@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual IOAPIC: registers, edge and level pins, masking, remote IRR, EOI. */
 #include "../../arch/x86/vioapic.c"
 #include "test.h"
@@ -111,7 +112,7 @@ static void test_edge(void)
 	CHECK(!last.logical);
 	CHECK(!last.level);
 	CHECK_EQ(last.dest, 1);
-	CHECK_EQ(rd(&io, 0x10 + 2 * 4), 0x34);	/* no remote IRR for edge */
+	CHECK_EQ(rd(&io, 0x10 + 2 * 4), 0x34); /* no remote IRR for edge */
 	/* Staying high is not a new edge. */
 	vioapic_set_irq(&io, 4, true);
 	CHECK_EQ(ndeliv, 1);
@@ -161,7 +162,7 @@ static void test_edge(void)
 static void test_level(void)
 {
 	struct vioapic io;
-	const u32 lvl = IOAPIC_RTE_LEVEL | IOAPIC_RTE_POLARITY;	/* active low, as for PCI */
+	const u32 lvl = IOAPIC_RTE_LEVEL | IOAPIC_RTE_POLARITY; /* active low, as for PCI */
 
 	vioapic_init(&io, 0, &mock_ops, NULL);
 	ndeliv = 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual x2APIC: register semantics, priorities, EOI, ICR, destinations, timer. */
 #include "../../arch/x86/vlapic.c"
 #include "test.h"
@@ -92,18 +93,18 @@ static void test_init_and_registers(void)
 	CHECK_EQ(l.tsc_hz, VLAPIC_BUS_HZ);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00c00);
 	CHECK_EQ(rd(&l, 0x802, 0), 0x23);
-	CHECK_EQ(rd(&l, 0x80d, 0), 0x20008);	/* cluster 2, bit 3 */
+	CHECK_EQ(rd(&l, 0x80d, 0), 0x20008); /* cluster 2, bit 3 */
 
 	/* Writable registers read back. */
 	WR(&l, 0x808, 0x5a, 0);
 	CHECK_EQ(rd(&l, 0x808, 0), 0x5a);
 	WR(&l, 0x80f, 0x3ff, 0);
 	CHECK_EQ(rd(&l, 0x80f, 0), 0x3ff);
-	WR(&l, 0x835, 0x1a700, 0);	/* LINT0: ExtINT, level, masked */
+	WR(&l, 0x835, 0x1a700, 0); /* LINT0: ExtINT, level, masked */
 	CHECK_EQ(rd(&l, 0x835, 0), 0x1a700);
-	WR(&l, 0x836, 0x400, 0);	/* LINT1: NMI */
+	WR(&l, 0x836, 0x400, 0); /* LINT1: NMI */
 	CHECK_EQ(rd(&l, 0x836, 0), 0x400);
-	WR(&l, 0x834, 0x400, 0);	/* perf: NMI */
+	WR(&l, 0x834, 0x400, 0); /* perf: NMI */
 	CHECK_EQ(rd(&l, 0x834, 0), 0x400);
 	WR(&l, 0x837, 0xfe, 0);
 	CHECK_EQ(rd(&l, 0x837, 0), 0xfe);
@@ -112,7 +113,7 @@ static void test_init_and_registers(void)
 	/* Read-only LVT bits (delivery status, remote IRR) are ignored. */
 	WR(&l, 0x835, 0x5000 | 0x30, 0);
 	CHECK_EQ(rd(&l, 0x835, 0), 0x30);
-	WR(&l, 0x832, 0x400ec, 0);	/* TSC-deadline, vector 0xEC */
+	WR(&l, 0x832, 0x400ec, 0); /* TSC-deadline, vector 0xEC */
 	CHECK_EQ(rd(&l, 0x832, 0), 0x400ec);
 	WR(&l, 0x83e, 0xb, 0);
 	CHECK_EQ(rd(&l, 0x83e, 0), 0xb);
@@ -160,17 +161,17 @@ static void test_gp(void)
 	/* reserved bits */
 	GP_WR(&l, 0x808, 0x100);
 	GP_WR(&l, 0x808, 1ull << 32);
-	GP_WR(&l, 0x80f, 0x11ff);	/* EOI broadcast suppression not offered */
-	GP_WR(&l, 0x80b, 1);		/* EOI: non-zero */
-	GP_WR(&l, 0x828, 1);		/* ESR: non-zero */
-	GP_WR(&l, 0x832, 0x4ec | APIC_LVT_MASKED);	/* timer has no delivery mode */
-	GP_WR(&l, 0x832, 0x60000);	/* timer mode 11b */
-	GP_WR(&l, 0x837, 0x2fe);	/* error LVT has no delivery mode */
+	GP_WR(&l, 0x80f, 0x11ff);		   /* EOI broadcast suppression not offered */
+	GP_WR(&l, 0x80b, 1);			   /* EOI: non-zero */
+	GP_WR(&l, 0x828, 1);			   /* ESR: non-zero */
+	GP_WR(&l, 0x832, 0x4ec | APIC_LVT_MASKED); /* timer has no delivery mode */
+	GP_WR(&l, 0x832, 0x60000);		   /* timer mode 11b */
+	GP_WR(&l, 0x837, 0x2fe);		   /* error LVT has no delivery mode */
 	GP_WR(&l, 0x835, 0x20000);
 	GP_WR(&l, 0x83e, 0x4);
 	GP_WR(&l, 0x83f, 0x130);
 	GP_WR(&l, 0x838, 1ull << 32);
-	GP_WR(&l, 0x830, 0x1000 | 0x40);	/* ICR bit 12 */
+	GP_WR(&l, 0x830, 0x1000 | 0x40); /* ICR bit 12 */
 	GP_WR(&l, 0x830, 0x2000 | 0x40);
 	GP_WR(&l, 0x830, 0x10000 | 0x40);
 	GP_WR(&l, 0x830, 0x100000 | 0x40);
@@ -238,7 +239,7 @@ static void test_priority(void)
 	CHECK_EQ(rd(&l, 0x822, 0), 0);
 	CHECK_EQ(rd(&l, 0x80a, 0), 0x40);
 	CHECK_EQ(vlapic_pending_vector(&l), -1);
-	CHECK(vlapic_has_pending_irr(&l));	/* 0x31 still there */
+	CHECK(vlapic_has_pending_irr(&l)); /* 0x31 still there */
 	CHECK(vlapic_accept(&l, 0x4e, false));
 	CHECK_EQ(vlapic_pending_vector(&l), -1);
 	CHECK(vlapic_accept(&l, 0x50, false));
@@ -258,7 +259,7 @@ static void test_priority(void)
 	WR(&l, 0x80b, 0, 0);
 	CHECK_EQ(rd(&l, 0x812, 0), 1u << 0x05);
 	CHECK_EQ(rd(&l, 0x80a, 0), 0x40);
-	CHECK_EQ(vlapic_pending_vector(&l), -1);	/* 0x4e: same class as 0x45 */
+	CHECK_EQ(vlapic_pending_vector(&l), -1); /* 0x4e: same class as 0x45 */
 	WR(&l, 0x80b, 0, 0);
 	CHECK_EQ(rd(&l, 0x812, 0), 0);
 	CHECK_EQ(rd(&l, 0x80a, 0), 0);
@@ -270,9 +271,9 @@ static void test_priority(void)
 	vlapic_ack(&l, 0x31);
 	CHECK(!vlapic_has_pending_irr(&l));
 	WR(&l, 0x80b, 0, 0);
-	WR(&l, 0x80b, 0, 0);	/* spurious EOI: harmless */
+	WR(&l, 0x80b, 0, 0); /* spurious EOI: harmless */
 	CHECK_EQ(l.eois, 5);
-	CHECK_EQ(neois, 0);	/* all edge */
+	CHECK_EQ(neois, 0); /* all edge */
 
 	/* Highest vector 0xFF and the 32-bit word boundaries. */
 	CHECK(vlapic_accept(&l, 0xff, false));
@@ -286,7 +287,7 @@ static void test_priority(void)
 	WR(&l, 0x80b, 0, 0);
 	CHECK_EQ(vlapic_pending_vector(&l), 0x20);
 	vlapic_ack(&l, 0x20);
-	CHECK_EQ(vlapic_pending_vector(&l), -1);	/* 0x1f: class 1 < 2 */
+	CHECK_EQ(vlapic_pending_vector(&l), -1); /* 0x1f: class 1 < 2 */
 	WR(&l, 0x80b, 0, 0);
 	CHECK_EQ(vlapic_pending_vector(&l), 0x1f);
 }
@@ -298,9 +299,9 @@ static void test_tmr_eoi(void)
 	setup(&l, 0, 0);
 	CHECK(vlapic_accept(&l, 0x61, false));
 	CHECK(vlapic_accept(&l, 0x60, true));
-	CHECK_EQ(rd(&l, 0x81b, 0), 1u << 0);	/* TMR: 0x60 only */
+	CHECK_EQ(rd(&l, 0x81b, 0), 1u << 0); /* TMR: 0x60 only */
 	vlapic_ack(&l, 0x61);
-	CHECK_EQ(vlapic_pending_vector(&l), -1);	/* same class */
+	CHECK_EQ(vlapic_pending_vector(&l), -1); /* same class */
 	WR(&l, 0x80b, 0, 0);
 	CHECK_EQ(neois, 0);
 	vlapic_ack(&l, 0x60);
@@ -320,7 +321,7 @@ static void test_tmr_eoi(void)
 	CHECK_EQ(eoi_vecs[1], 0x70);
 
 	/* An edge acceptance clears the TMR bit again (SDM 11.8.4). */
-	CHECK_EQ(rd(&l, 0x81b, 0), (1u << 0) | (1u << 16));	/* kept after EOI */
+	CHECK_EQ(rd(&l, 0x81b, 0), (1u << 0) | (1u << 16)); /* kept after EOI */
 	CHECK(vlapic_accept(&l, 0x70, false));
 	CHECK_EQ(rd(&l, 0x81b, 0), 1u << 0);
 	vlapic_ack(&l, 0x70);
@@ -412,7 +413,7 @@ static void test_icr(void)
 	CHECK_EQ(nipis, 12);
 	CHECK_EQ(rd(&l, 0x828, 0), 0);
 	CHECK_EQ(vlapic_pending_vector(&l), 0xfe);
-	WR(&l, 0x830, (2ull << 32) | 0x10f, 0);	/* lowest priority, illegal too */
+	WR(&l, 0x830, (2ull << 32) | 0x10f, 0); /* lowest priority, illegal too */
 	CHECK_EQ(nipis, 12);
 	WR(&l, 0x828, 0, 0);
 	CHECK_EQ(rd(&l, 0x828, 0), APIC_ESR_SEND_ILLEGAL_VECTOR);
@@ -429,7 +430,7 @@ static void test_self_ipi(void)
 	CHECK_EQ(nipis, 0);
 	CHECK_EQ(l.self_ipis, 1);
 	CHECK_EQ(vlapic_pending_vector(&l), 0x70);
-	CHECK_EQ(rd(&l, 0x81b, 0), 0);	/* edge */
+	CHECK_EQ(rd(&l, 0x81b, 0), 0); /* edge */
 	WR(&l, 0x83f, 0x05, 0);
 	CHECK_EQ(l.self_ipis, 1);
 	WR(&l, 0x828, 0, 0);
@@ -457,7 +458,7 @@ static void test_dest(void)
 
 	vlapic_init(&l, 0, true, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0, false));
-	CHECK(vlapic_match_dest(&l, 1, true));	/* cluster 0, bit 0 */
+	CHECK(vlapic_match_dest(&l, 1, true)); /* cluster 0, bit 0 */
 	CHECK(!vlapic_match_dest(&l, 0, true));
 	CHECK(!vlapic_match_dest(&l, 0x10001, true));
 
@@ -478,7 +479,7 @@ static void test_timer_oneshot(void)
 	setup(&l, 0, TSC_HZ);
 	CHECK_EQ(vlapic_next_deadline(&l), 0);
 	WR(&l, 0x832, 0xec, 0);
-	WR(&l, 0x83e, 0xb, 0);		/* divide by 1 */
+	WR(&l, 0x83e, 0xb, 0); /* divide by 1 */
 	WR(&l, 0x838, 1000, 10000);
 	CHECK_EQ(rd(&l, 0x838, 0), 1000);
 	CHECK_EQ(vlapic_next_deadline(&l), 12000);
@@ -488,13 +489,13 @@ static void test_timer_oneshot(void)
 	vlapic_timer_update(&l, 11999);
 	CHECK_EQ(l.timer_fires, 0);
 	CHECK(!vlapic_has_pending_irr(&l));
-	CHECK_EQ(rd(&l, 0x839, 12000), 0);	/* expired before the update */
+	CHECK_EQ(rd(&l, 0x839, 12000), 0); /* expired before the update */
 	vlapic_timer_update(&l, 12000);
 	CHECK_EQ(l.timer_fires, 1);
 	CHECK_EQ(vlapic_pending_vector(&l), 0xec);
 	CHECK_EQ(vlapic_next_deadline(&l), 0);
 	CHECK_EQ(rd(&l, 0x839, 12001), 0);
-	CHECK_EQ(rd(&l, 0x838, 0), 1000);	/* initial count stays */
+	CHECK_EQ(rd(&l, 0x838, 0), 1000); /* initial count stays */
 	vlapic_timer_update(&l, 50000);
 	CHECK_EQ(l.timer_fires, 1);
 
@@ -535,7 +536,7 @@ static void test_timer_divider(void)
 {
 	static const struct {
 		u32 dcr, div;
-	} t[] = { { 0x0, 2 }, { 0x1, 4 }, { 0x2, 8 }, { 0x3, 16 },
+	} t[] = { { 0x0, 2 },  { 0x1, 4 },  { 0x2, 8 },	  { 0x3, 16 },
 		  { 0x8, 32 }, { 0x9, 64 }, { 0xa, 128 }, { 0xb, 1 } };
 	struct vlapic l;
 
@@ -583,7 +584,7 @@ static void test_timer_periodic(void)
 	struct vlapic l;
 
 	setup(&l, 0, TSC_HZ);
-	WR(&l, 0x832, 0x200ec, 0);	/* periodic */
+	WR(&l, 0x832, 0x200ec, 0); /* periodic */
 	WR(&l, 0x83e, 0xb, 0);
 	WR(&l, 0x838, 100, 0);
 	CHECK_EQ(vlapic_next_deadline(&l), 200);
@@ -647,7 +648,7 @@ static void test_timer_tsc_deadline(void)
 	WR(&l, 0x832, 0x400ec, 0);
 	CHECK_EQ(vlapic_next_deadline(&l), 0);
 	CHECK_EQ(rd(&l, 0x838, 0), 0);
-	WR(&l, 0x838, 1000, 0);		/* ignored in this mode */
+	WR(&l, 0x838, 1000, 0); /* ignored in this mode */
 	CHECK_EQ(rd(&l, 0x838, 0), 0);
 	CHECK_EQ(vlapic_next_deadline(&l), 0);
 
@@ -698,7 +699,7 @@ static void test_apic_base(void)
 
 	setup(&l, 1, 0);
 	base = APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD;
-	WR(&l, MSR_IA32_APIC_BASE, base, 0);	/* no change */
+	WR(&l, MSR_IA32_APIC_BASE, base, 0); /* no change */
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), base);
 	/* reserved bits, EN=0/EXTD=1, x2APIC -> xAPIC */
 	GP_WR(&l, MSR_IA32_APIC_BASE, base | 1);
@@ -721,7 +722,7 @@ static void test_apic_base(void)
 	CHECK(!vlapic_accept(&l, 0x41, false));
 	CHECK(!vlapic_has_pending_irr(&l));
 	CHECK_EQ(vlapic_pending_vector(&l), -1);
-	WR(&l, MSR_IA32_APIC_BASE, 0, 0);	/* disabled -> disabled */
+	WR(&l, MSR_IA32_APIC_BASE, 0, 0); /* disabled -> disabled */
 	/* disabled -> x2APIC directly is illegal */
 	GP_WR(&l, MSR_IA32_APIC_BASE, base);
 	/* disabled -> xAPIC: legal, but no x2APIC registers */

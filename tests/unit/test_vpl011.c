@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the virtual PL011 (hv/dev/vpl011.c), including the register sequences
  * Linux 6.1's amba-pl011.c issues: AMBA probe, earlycon, console, startup, TX, RX,
  * shutdown, and the SBSA variant an ACPI boot binds. */
@@ -59,9 +60,9 @@ static void test_reset(void)
 		cid |= (vpl011_read(&u, 0x1000 - 0x10 + 4 * i) & 255) << (i * 8);
 	}
 	CHECK_EQ(pid, 0x00141011);
-	CHECK_EQ(cid, 0xB105F00D);			/* AMBA_CID */
-	CHECK_EQ(pid & 0x000FFFFF, 0x00041011);	/* pl011_ids[0] */
-	CHECK_EQ((pid >> 20) & 0xF, 1);			/* amba_rev(): 16-byte FIFO to Linux */
+	CHECK_EQ(cid, 0xB105F00D);		/* AMBA_CID */
+	CHECK_EQ(pid & 0x000FFFFF, 0x00041011); /* pl011_ids[0] */
+	CHECK_EQ((pid >> 20) & 0xF, 1);		/* amba_rev(): 16-byte FIFO to Linux */
 	CHECK_EQ(u.unknown, 0);
 
 	/* register masks */
@@ -163,8 +164,9 @@ static void test_linux_amba(void)
 	CHECK_EQ(s.nirq, 0);
 
 	/* pl011_startup(): pl011_hwinit() */
-	vpl011_write(&u, VPL011_ICR, VPL011_INT_OE | VPL011_INT_BE | VPL011_INT_PE |
-				     VPL011_INT_FE | VPL011_INT_RT | VPL011_INT_RX);
+	vpl011_write(&u, VPL011_ICR,
+		     VPL011_INT_OE | VPL011_INT_BE | VPL011_INT_PE | VPL011_INT_FE | VPL011_INT_RT |
+			     VPL011_INT_RX);
 	im = vpl011_read(&u, VPL011_IMSC);
 	vpl011_write(&u, VPL011_IMSC, VPL011_INT_RT | VPL011_INT_RX);
 	/* pl011_allocate_irq() */
@@ -411,7 +413,8 @@ static void test_tx_irq(void)
 	CHECK_EQ(s.nirq, 5);
 
 	/* Linux's pl011_int() never acks TX through ICR */
-	vpl011_write(&u, VPL011_ICR, VPL011_INT_ALL & ~(VPL011_INT_TX | VPL011_INT_RT | VPL011_INT_RX));
+	vpl011_write(&u, VPL011_ICR,
+		     VPL011_INT_ALL & ~(VPL011_INT_TX | VPL011_INT_RT | VPL011_INT_RX));
 	CHECK(s.level);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the virtual 16550A (hv/dev/vuart.c), including the register
  * sequences Linux 6.1's 8250 driver issues in autoconfig() and startup. */
 #include "../../hv/dev/vuart.c"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What a UART model's callbacks deliver, recorded for its unit test (test_vuart.c,
  * test_vpl011.c): transmitted bytes and interrupt line changes. */
 #ifndef TESTS_UNIT_UART_SINK_H

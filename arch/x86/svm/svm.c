@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* AMD SVM backend: VMCB setup, nested paging, the run loop and exit handling
  * (AMD APM vol. 2, chapter 15). Written for CPUs without NRIP save or decode assists
  * (QEMU TCG): the next RIP is computed here, MMIO instructions are decoded in software. */
@@ -52,7 +53,7 @@ static void msrpm_passthrough(u32 msr)
 	else
 		return;
 	u32 bit = base + msr * 2;
-	msrpm[bit / 8] &= (u8)~(3u << (bit % 8));
+	msrpm[bit / 8] &= (u8) ~(3u << (bit % 8));
 }
 
 static void npt_map_2m(u64 *root, u64 gpa, u64 hpa)
@@ -76,11 +77,18 @@ int svm_vm_init(struct vm *vm)
 		memset(iopm, 0xFF, 3 * PAGE_SIZE);
 		/* State that VMRUN/VMLOAD/VMSAVE switch through the VMCB: no exit needed. */
 		static const u32 passthrough[] = {
-			0x174, 0x175, 0x176,             /* SYSENTER_CS/ESP/EIP */
-			0x277,                           /* PAT (G_PAT) */
-			0xC0000080,                      /* EFER */
-			0xC0000081, 0xC0000082, 0xC0000083, 0xC0000084, /* STAR LSTAR CSTAR SFMASK */
-			0xC0000100, 0xC0000101, 0xC0000102, /* FS/GS/KERNEL_GS base */
+			0x174,	    /* SYSENTER_CS */
+			0x175,	    /* SYSENTER_ESP */
+			0x176,	    /* SYSENTER_EIP */
+			0x277,	    /* PAT (G_PAT) */
+			0xC0000080, /* EFER */
+			0xC0000081, /* STAR */
+			0xC0000082, /* LSTAR */
+			0xC0000083, /* CSTAR */
+			0xC0000084, /* SFMASK */
+			0xC0000100, /* FS base */
+			0xC0000101, /* GS base */
+			0xC0000102, /* KERNEL_GS base */
 		};
 		for (size_t i = 0; i < ARRAY_SIZE(passthrough); i++)
 			msrpm_passthrough(passthrough[i]);
@@ -211,7 +219,8 @@ static void handle_msr(struct vcpu *v)
 	if (V64(vmcb, VMCB_EXITINFO1)) {
 		u64 val = (V64(vmcb, VMCB_RAX) & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
 		if (x86_wrmsr(v, msr, val)) {
-			vcpu_bad_access(v, "wrmsr %x <- %llx: #GP at rip %llx", msr, (unsigned long long)val, rip(v));
+			vcpu_bad_access(v, "wrmsr %x <- %llx: #GP at rip %llx", msr,
+					(unsigned long long)val, rip(v));
 			return inject_gp(v);
 		}
 	} else {
@@ -233,7 +242,8 @@ static void handle_io(struct vcpu *v)
 	u16 port = (u16)(info >> 16);
 	unsigned size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
 	if (info & BIT(2)) { /* INS/OUTS: no guest of ours uses string port I/O */
-		vcpu_bad_access(v, "string port I/O at port %x (unsupported): #GP at rip %llx", port, rip(v));
+		vcpu_bad_access(v, "string port I/O at port %x (unsupported): #GP at rip %llx",
+				port, rip(v));
 		return inject_gp(v);
 	}
 	u64 val = V64(vmcb, VMCB_RAX);
@@ -241,7 +251,8 @@ static void handle_io(struct vcpu *v)
 	if (info & 1) {
 		iobus_access(&v->vm->bus, IO_PORT, port, size, false, &val);
 		/* A 32-bit IN writes EAX, which zero-extends into RAX. */
-		V64(vmcb, VMCB_RAX) = size == 4 ? (u32)val : (V64(vmcb, VMCB_RAX) & ~mask) | (val & mask);
+		V64(vmcb, VMCB_RAX) = size == 4 ? (u32)val
+						: (V64(vmcb, VMCB_RAX) & ~mask) | (val & mask);
 	} else {
 		val &= mask;
 		iobus_access(&v->vm->bus, IO_PORT, port, size, true, &val);
@@ -264,7 +275,8 @@ size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 	struct x86_paging pg = { V64(vmcb, VMCB_CR0), V64(vmcb, VMCB_CR3), V64(vmcb, VMCB_CR4),
 				 V64(vmcb, VMCB_EFER) };
 	bool long_mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
-	u64 la = (long_mode ? 0 : V64(vmcb, VMCB_CS + 8)) + V64(vmcb, VMCB_RIP); /* CS.base is 0 in 64-bit mode */
+	u64 la = (long_mode ? 0 : V64(vmcb, VMCB_CS + 8)) +
+		 V64(vmcb, VMCB_RIP); /* CS.base is 0 in 64-bit mode */
 	size_t got = 0;
 	while (got < want) {
 		u64 gpa;
@@ -285,12 +297,16 @@ static bool handle_npf(struct vcpu *v)
 	u8 bytes[15] = { 0 };
 	size_t n = svm_fetch_insn(v, bytes, sizeof bytes);
 	u16 cs_attr = V16(vmcb, VMCB_CS + 2);
-	int mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (cs_attr & BIT(9)) ? 64 : (cs_attr & BIT(10)) ? 32 : 16;
+	int mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (cs_attr & BIT(9)) ? 64
+		   : (cs_attr & BIT(10))				  ? 32
+									  : 16;
 	struct x86_mmio_insn insn;
 	if (gpa < v->vm->ram_size || x86_decode_mmio(bytes, n, mode, &insn)) {
-		printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x %02x %02x); stopping the VM\n",
+		printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x "
+		       "%02x %02x); stopping the VM\n",
 		       v->vm->name, v->id, (unsigned long long)gpa,
-		       (unsigned long long)V64(vmcb, VMCB_RIP), bytes[0], bytes[1], bytes[2], bytes[3]);
+		       (unsigned long long)V64(vmcb, VMCB_RIP), bytes[0], bytes[1], bytes[2],
+		       bytes[3]);
 		vm_request_stop(v->vm, VM_FATAL);
 		return false;
 	}
@@ -315,7 +331,8 @@ static bool handle_npf(struct vcpu *v)
 
 bool svm_vcpu_interruptible(struct vcpu *v)
 {
-	return (V64(v->arch.vmcb, VMCB_RFLAGS) & BIT(9)) && !(V64(v->arch.vmcb, VMCB_INT_SHADOW) & 1);
+	return (V64(v->arch.vmcb, VMCB_RFLAGS) & BIT(9)) &&
+	       !(V64(v->arch.vmcb, VMCB_INT_SHADOW) & 1);
 }
 
 static void inject_pending(struct vcpu *v)
@@ -334,16 +351,19 @@ static void inject_pending(struct vcpu *v)
 	/* The handler's IRET has run once RIP moved on. An IRET executed with IF = 1 would
 	 * give no interrupt-window exit to notice that (an NMI handler runs with IF = 0 but
 	 * a guest can do anything): then unblock at once rather than loop. */
-	if (v->arch.nmi_iret_seen && (V64(vmcb, VMCB_RIP) != v->arch.nmi_iret_rip || svm_vcpu_interruptible(v)))
+	if (v->arch.nmi_iret_seen &&
+	    (V64(vmcb, VMCB_RIP) != v->arch.nmi_iret_rip || svm_vcpu_interruptible(v)))
 		v->arch.nmi_masked = v->arch.nmi_iret_seen = false;
-	if (!v->arch.nmi_masked && __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
+	if (!v->arch.nmi_masked &&
+	    __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
 		V64(vmcb, VMCB_EVENTINJ) = 2 | EVENT_TYPE_NMI | EVENT_VALID;
 		v->stats.nmis_injected++;
 		v->arch.nmi_masked = true;
 		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
 		return;
 	}
-	bool nmi_waits = v->arch.nmi_iret_seen && __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE);
+	bool nmi_waits = v->arch.nmi_iret_seen &&
+			 __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE);
 	int vec = vlapic_pending_vector(&v->arch.lapic);
 	if (vec < 0 && !nmi_waits)
 		return;
@@ -367,18 +387,30 @@ extern char svm_vmrun_return[];
 static enum exit_kind exit_kind_of(u64 code)
 {
 	switch (code) {
-	case SVM_EXIT_INTR: case SVM_EXIT_NMI: case SVM_EXIT_SMI: case SVM_EXIT_INIT:
+	case SVM_EXIT_INTR:
+	case SVM_EXIT_NMI:
+	case SVM_EXIT_SMI:
+	case SVM_EXIT_INIT:
 		return EXIT_HOST_IRQ;
-	case SVM_EXIT_IOIO: return EXIT_IO;
-	case SVM_EXIT_NPF: return EXIT_MMIO;
-	case SVM_EXIT_MSR: return EXIT_MSR;
-	case SVM_EXIT_CPUID: return EXIT_CPUID;
-	case SVM_EXIT_HLT: return EXIT_HALT;
-	case SVM_EXIT_VMMCALL: return EXIT_HYPERCALL;
-	case SVM_EXIT_VINTR: return EXIT_IRQ_WINDOW;
-	case SVM_EXIT_SHUTDOWN: return EXIT_SHUTDOWN;
+	case SVM_EXIT_IOIO:
+		return EXIT_IO;
+	case SVM_EXIT_NPF:
+		return EXIT_MMIO;
+	case SVM_EXIT_MSR:
+		return EXIT_MSR;
+	case SVM_EXIT_CPUID:
+		return EXIT_CPUID;
+	case SVM_EXIT_HLT:
+		return EXIT_HALT;
+	case SVM_EXIT_VMMCALL:
+		return EXIT_HYPERCALL;
+	case SVM_EXIT_VINTR:
+		return EXIT_IRQ_WINDOW;
+	case SVM_EXIT_SHUTDOWN:
+		return EXIT_SHUTDOWN;
 	default:
-		return code >= SVM_EXIT_EXC_BASE && code < SVM_EXIT_EXC_BASE + 32 ? EXIT_EXCEPTION : EXIT_OTHER;
+		return code >= SVM_EXIT_EXC_BASE && code < SVM_EXIT_EXC_BASE + 32 ? EXIT_EXCEPTION
+										  : EXIT_OTHER;
 	}
 }
 
@@ -393,7 +425,8 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		steal_time_enter(v);
 		pv_eoi_enter(v);
 		if (v->arch.flush_tlb || p->last_vcpu != v) {
-			V32(vmcb, VMCB_TLB_CTL) = 1; /* flush everything: TCG has no flush-by-ASID */
+			V32(vmcb,
+			    VMCB_TLB_CTL) = 1; /* flush everything: TCG has no flush-by-ASID */
 			v->arch.flush_tlb = false;
 			p->last_vcpu = v;
 		}
@@ -409,10 +442,13 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			/* Seen under QEMU 7.2 TCG now and then with vCPUs sharing pCPUs: the
 			 * guest state saved at #VMEXIT is the host's (RIP right after our VMRUN).
 			 * The guest cannot continue; stop it rather than run host state. */
-			printk("hv: VM '%s' vcpu%u: BUG: the state saved at #VMEXIT (code %llx, info1 %llx, "
-			       "info2 %llx) is the host's, not the guest's; stopping the VM (pcpu%u vmcb %p "
-			       "hsave %p VM_HSAVE_PA %llx host cr3 %llx)\n", v->vm->name, v->id,
-			       (unsigned long long)code, (unsigned long long)V64(vmcb, VMCB_EXITINFO1),
+			printk("hv: VM '%s' vcpu%u: BUG: the state saved at #VMEXIT (code %llx, "
+			       "info1 %llx, "
+			       "info2 %llx) is the host's, not the guest's; stopping the VM "
+			       "(pcpu%u vmcb %p "
+			       "hsave %p VM_HSAVE_PA %llx host cr3 %llx)\n",
+			       v->vm->name, v->id, (unsigned long long)code,
+			       (unsigned long long)V64(vmcb, VMCB_EXITINFO1),
 			       (unsigned long long)V64(vmcb, VMCB_EXITINFO2), v->pcpu, (void *)vmcb,
 			       (void *)p->hsave, (unsigned long long)rdmsr(MSR_VM_HSAVE_PA),
 			       (unsigned long long)read_cr3());
@@ -451,7 +487,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case SVM_EXIT_HLT:
 			advance(v, 1);
 			if (__atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
-				break; /* kicked (PV unhalt) before it halted: the halt ends at once */
+				break; /* kicked (PV unhalt) before it halted: it ends at once */
 			return RUN_HALTED;
 		case SVM_EXIT_VMMCALL:
 			x86_hypercall(v);
@@ -467,14 +503,18 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			break;
 		default:
 			if (code == (u64)-1 || (u32)code == 0xFFFFFFFFu) {
-				printk("hv: VM '%s' vcpu%u: VMRUN refused the guest state (VMEXIT_INVALID); stopping the VM\n",
+				printk("hv: VM '%s' vcpu%u: VMRUN refused the guest state "
+				       "(VMEXIT_INVALID); stopping the VM\n",
 				       v->vm->name, v->id);
 				vm_request_stop(v->vm, VM_FATAL);
 				return RUN_PREEMPTED;
 			}
 			/* SVM instructions, MONITOR/MWAIT, XSETBV, task switches: not offered. */
-			vcpu_bad_access(v, "unsupported instruction (exit %llx, info1 %llx): #UD at rip %llx",
-					(unsigned long long)code, (unsigned long long)V64(vmcb, VMCB_EXITINFO1), rip(v));
+			vcpu_bad_access(
+				v,
+				"unsupported instruction (exit %llx, info1 %llx): #UD at rip %llx",
+				(unsigned long long)code,
+				(unsigned long long)V64(vmcb, VMCB_EXITINFO1), rip(v));
 			inject_ud(v);
 			break;
 		}
@@ -484,7 +524,8 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 void arch_vcpu_load(struct vcpu *v)
 {
 	__asm__ volatile("fxrstor64 %0" ::"m"(v->arch.fpu));
-	__asm__ volatile("mov %0, %%db0\n\tmov %1, %%db1\n\tmov %2, %%db2\n\tmov %3, %%db3" ::"r"(v->arch.dr[0]),
+	__asm__ volatile("mov %0, %%db0\n\tmov %1, %%db1\n\tmov %2, %%db2\n\tmov %3, %%db3" ::"r"(
+				 v->arch.dr[0]),
 			 "r"(v->arch.dr[1]), "r"(v->arch.dr[2]), "r"(v->arch.dr[3]));
 }
 
@@ -494,5 +535,6 @@ void arch_vcpu_put(struct vcpu *v)
 		steal_time_preempted(v);
 	__asm__ volatile("fxsave64 %0" : "=m"(v->arch.fpu));
 	__asm__ volatile("mov %%db0, %0\n\tmov %%db1, %1\n\tmov %%db2, %2\n\tmov %%db3, %3"
-			 : "=r"(v->arch.dr[0]), "=r"(v->arch.dr[1]), "=r"(v->arch.dr[2]), "=r"(v->arch.dr[3]));
+			 : "=r"(v->arch.dr[0]), "=r"(v->arch.dr[1]), "=r"(v->arch.dr[2]),
+			   "=r"(v->arch.dr[3]));
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* VMCB layout (AMD APM vol. 2, appendix B) and SVM exit codes. */
 #ifndef ARCH_X86_SVM_VMCB_H
 #define ARCH_X86_SVM_VMCB_H

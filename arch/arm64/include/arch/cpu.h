@@ -1,10 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* AArch64 instructions and system registers the hypervisor uses, as inline functions. */
 #ifndef ARCH_ARM64_CPU_H
 #define ARCH_ARM64_CPU_H
 
 #include "hv/types.h"
 
+/* clang-format off */
 #define read_sysreg(r) ({ u64 __v; __asm__ volatile("mrs %0, " #r : "=r"(__v)); __v; })
+/* clang-format on */
 #define write_sysreg(r, v) __asm__ volatile("msr " #r ", %0" ::"r"((u64)(v)) : "memory")
 static inline void isb(void) { __asm__ volatile("isb" ::: "memory"); }
 static inline void dsb_sy(void) { __asm__ volatile("dsb sy" ::: "memory"); }
@@ -18,7 +21,10 @@ static inline void cpu_relax(void) { __asm__ volatile("yield" ::: "memory"); }
 #endif
 static inline void irq_disable(void) { __asm__ volatile("msr daifset, #2" ::: "memory"); }
 /* Lets pending host interrupts in (their handlers only set flags), then masks again. */
-static inline void irq_window(void) { __asm__ volatile("msr daifclr, #2; isb; msr daifset, #2" ::: "memory"); }
+static inline void irq_window(void)
+{
+	__asm__ volatile("msr daifclr, #2; isb; msr daifset, #2" ::: "memory");
+}
 /* Sleeps until a host interrupt is pending: WFI wakes on a pending interrupt even while
  * PSTATE.I masks it (DDI 0487 D1.16.2), which then runs in the window after. */
 static inline void wait_for_interrupt(void)
@@ -43,12 +49,13 @@ static inline void mmio_write32(u64 a, u32 v) { *(volatile u32 *)(uintptr_t)a = 
 /* SMC to the firmware (SMCCC: x0 function, x1-x3 arguments, x0 result). */
 static inline u64 smc_call(u64 fn, u64 a1, u64 a2, u64 a3)
 {
-	register u64 x0 __asm__("x0") = fn, x1 __asm__("x1") = a1, x2 __asm__("x2") = a2, x3 __asm__("x3") = a3;
+	register u64 x0 __asm__("x0") = fn, x1 __asm__("x1") = a1, x2 __asm__("x2") = a2,
+			x3 __asm__("x3") = a3;
 	__asm__ volatile("smc #0"
 			 : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
 			 :
-			 : "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15",
-			   "x16", "x17", "memory");
+			 : "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",
+			   "x15", "x16", "x17", "memory");
 	return x0;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The arm64 backend's part of struct pcpu (hv/sched.h). */
 #ifndef ARCH_ARM64_ARCH_PCPU_H
 #define ARCH_ARM64_ARCH_PCPU_H
@@ -11,7 +12,7 @@ struct arch_pcpu {
 	struct vcpu *last_ran; /* the vCPU loaded before (for the TLB rule in arch_vcpu_load) */
 	bool vtimer_masked;    /* host PPI 27 off: the guest has not taken its timer yet */
 	u64 kicks, ticks, vtimer_irqs, spurious;
-	u64 maints;            /* exits with a vGIC maintenance condition (vgic_hw_sync) */
+	u64 maints; /* exits with a vGIC maintenance condition (vgic_hw_sync) */
 };
 
 #endif

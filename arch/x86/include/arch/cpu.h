@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* x86 instructions the hypervisor uses, as inline functions. */
 #ifndef ARCH_X86_CPU_H
 #define ARCH_X86_CPU_H
@@ -38,9 +39,24 @@ static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
 	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
 }
 
-static inline u64 read_cr0(void) { u64 v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
-static inline u64 read_cr3(void) { u64 v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }
-static inline u64 read_cr4(void) { u64 v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
+static inline u64 read_cr0(void)
+{
+	u64 v;
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+static inline u64 read_cr3(void)
+{
+	u64 v;
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+static inline u64 read_cr4(void)
+{
+	u64 v;
+	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
 static inline void write_cr4(u64 v) { __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory"); }
 
 static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }

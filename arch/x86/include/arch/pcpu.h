@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The x86 backend's part of struct pcpu (hv/sched.h). */
 #ifndef ARCH_X86_ARCH_PCPU_H
 #define ARCH_X86_ARCH_PCPU_H
@@ -8,9 +9,9 @@ struct vcpu;
 
 struct arch_pcpu {
 	u32 apic_id;
-	u8 *hsave;               /* VM_HSAVE_PA page */
-	u8 *host_save;           /* VMSAVE area for host FS/GS/TR... */
-	struct vcpu *last_vcpu;  /* the vCPU whose TLB entries this pCPU may hold */
+	u8 *hsave;		/* VM_HSAVE_PA page */
+	u8 *host_save;		/* VMSAVE area for host FS/GS/TR... */
+	struct vcpu *last_vcpu; /* the vCPU whose TLB entries this pCPU may hold */
 	u64 timer_irqs, kick_irqs, nmis;
 };
 

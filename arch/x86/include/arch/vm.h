@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The x86 backend's part of struct vm and struct vcpu. */
 #ifndef ARCH_X86_VM_H
 #define ARCH_X86_VM_H
@@ -7,16 +8,33 @@
 #include "arch/x86/vioapic.h"
 #include "hv/dev/vuart.h"
 
-enum { GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSP, GPR_RBP, GPR_RSI, GPR_RDI,
-       GPR_R8, GPR_R9, GPR_R10, GPR_R11, GPR_R12, GPR_R13, GPR_R14, GPR_R15 };
+enum {
+	GPR_RAX,
+	GPR_RCX,
+	GPR_RDX,
+	GPR_RBX,
+	GPR_RSP,
+	GPR_RBP,
+	GPR_RSI,
+	GPR_RDI,
+	GPR_R8,
+	GPR_R9,
+	GPR_R10,
+	GPR_R11,
+	GPR_R12,
+	GPR_R13,
+	GPR_R14,
+	GPR_R15
+};
 
 struct arch_vcpu {
-	u64 gpr[16];          /* x86 encoding order; RAX and RSP live in the VMCB while in guest */
-	u8 *vmcb;             /* page, identity-mapped (host address == physical address) */
+	u64 gpr[16]; /* x86 encoding order; RAX and RSP live in the VMCB while in guest */
+	u8 *vmcb;    /* page, identity-mapped (host address == physical address) */
 	struct vlapic lapic;
-	u8 fpu[512] __attribute__((aligned(16))); /* FXSAVE image while another vCPU uses the pCPU */
+	u8 fpu[512]
+		__attribute__((aligned(16))); /* FXSAVE image while another vCPU uses the pCPU */
 	u64 dr[4];
-	bool nmi_pending;     /* set atomically by senders */
+	bool nmi_pending; /* set atomically by senders */
 	/* NMI blocking (APM 15.20): from the injection of an NMI until its handler's IRET
 	 * has executed, no further NMI is injected. The IRET is intercepted; it has run once
 	 * RIP has left the IRET (nmi_iret_rip). */
@@ -25,25 +43,25 @@ struct arch_vcpu {
 	u64 nmi_iret_rip;
 	bool init_pending;    /* INIT IPI received (atomic) */
 	s32 sipi_vector;      /* STARTUP vector received (atomic), -1 none */
-	bool flush_tlb;       /* flush this ASID's TLB at next entry */
+	bool flush_tlb;	      /* flush this ASID's TLB at next entry */
 	u64 kvmclock_msr;     /* MSR_KVM_SYSTEM_TIME_NEW as the guest wrote it */
-	u64 steal_msr;        /* MSR_KVM_STEAL_TIME */
+	u64 steal_msr;	      /* MSR_KVM_STEAL_TIME */
 	u64 steal_published;  /* steal_ns last written to the guest's record */
 	bool steal_preempted; /* we set `preempted` in the guest's record */
-	u64 pv_eoi_msr;       /* MSR_KVM_PV_EOI_EN */
+	u64 pv_eoi_msr;	      /* MSR_KVM_PV_EOI_EN */
 	bool pv_eoi_armed;    /* we told the guest it may skip the EOI of its highest ISR vector */
-	bool pv_unhalt;       /* KVM_HC_KICK_CPU: leave the next (or current) HLT (atomic) */
+	bool pv_unhalt;	      /* KVM_HC_KICK_CPU: leave the next (or current) HLT (atomic) */
 };
 
 struct arch_vm {
-	u64 *npt_root;        /* nested page table (PML4) */
+	u64 *npt_root; /* nested page table (PML4) */
 	u32 asid;
 	struct vioapic ioapic;
-	struct vuart uart;     /* COM1, the VM's console */
+	struct vuart uart; /* COM1, the VM's console */
 	u16 pm1_en, pm1_sts, pm1_cnt;
-	u64 boot_entry;       /* where vCPU 0 starts, with RBX = boot_start_info (PVH) */
+	u64 boot_entry; /* where vCPU 0 starts, with RBX = boot_start_info (PVH) */
 	u64 boot_start_info;
-	u64 boot_tsc;         /* TSC when the VM was created: its kvmclock and PM timer zero */
+	u64 boot_tsc; /* TSC when the VM was created: its kvmclock and PM timer zero */
 };
 
 #endif
