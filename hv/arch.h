@@ -48,7 +48,8 @@ bool arch_vcpu_wants_to_run(struct vcpu *v); /* an interrupt or start request is
 u64 arch_vcpu_next_timer(struct vcpu *v);    /* absolute time of its next timer, 0 if none */
 void arch_vcpu_load(struct vcpu *v);	     /* about to run on this pCPU after another vCPU */
 void arch_vcpu_put(struct vcpu *v);	     /* another vCPU is about to run here */
-/* One line of backend state for vm_dump (read racily from another pCPU). */
+/* One line of backend state (registers, interrupt controller) for vm_dump, which prints
+ * the architecture-neutral fields itself (read racily from another pCPU). */
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n);
 
 #endif
