@@ -56,10 +56,27 @@ int memcmp(const void *a, const void *b, size_t n)
 	return 0;
 }
 
+void *memchr(const void *s, int c, size_t n)
+{
+	const u8 *p = s;
+	for (; n; n--, p++)
+		if (*p == (u8)c)
+			return (void *)p;
+	return NULL;
+}
+
 size_t strlen(const char *s)
 {
 	size_t n = 0;
 	while (s[n])
+		n++;
+	return n;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+	while (n < max && s[n])
 		n++;
 	return n;
 }
@@ -89,6 +106,17 @@ char *strchr(const char *s, int c)
 			return (char *)s;
 		if (!*s)
 			return NULL;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+	for (;; s++) {
+		if (*s == (char)c)
+			last = s;
+		if (!*s)
+			return (char *)last;
 	}
 }
 
