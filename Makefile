@@ -59,6 +59,35 @@ all: $(BUILD)/hv.efi
 deps:
 	@scripts/deps.sh
 
+# --- libfdt ------------------------------------------------------------------------
+# libfdt from a Debian source package, fetched and checksum-verified into build/src/ by
+# scripts/libfdt.sh (never kept in this repository); lib/libfdt/libfdt_env.h maps what
+# it needs onto hv/lib.h. Its objects, under $(BUILD)/libfdt/, have flags of their own
+# (LIBFDT_CFLAGS: the hypervisor's, warnings included, as it builds clean; -fwrapv:
+# its int offset sums wrap, not undefined, on a hostile blob).
+LIBFDT_SRC := $(shell scripts/libfdt.sh --dir)
+LIBFDT_INC := -I$(LIBFDT_SRC) -Ilib/libfdt
+LIBFDT_OBJS := $(patsubst %,$(BUILD)/libfdt/%.o,fdt fdt_ro fdt_sw fdt_rw fdt_wip fdt_addresses)
+LIBFDT_CFLAGS = $(CFLAGS) -fwrapv
+CFLAGS += $(LIBFDT_INC)
+$(LIBFDT_SRC)/%.c $(LIBFDT_SRC)/%.h:
+	@scripts/libfdt.sh
+$(LIBFDT_OBJS): $(BUILD)/libfdt/%.o: $(LIBFDT_SRC)/%.c lib/libfdt/libfdt_env.h hv/lib.h hv/types.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $<"
+	@$(CC) $(LIBFDT_CFLAGS) -c $< -o $@
+# Every object and unit test may include <libfdt.h>.
+$(OBJS) $(patsubst tests/unit/%.c,build/unit/%,$(wildcard tests/unit/test_*.c)): | $(LIBFDT_SRC)/libfdt.h
+OBJS += $(LIBFDT_OBJS)
+# The unit tests link libfdt built like them (ASan, UBSan) from an archive: a test
+# gets the members it uses.
+LIBFDT_UNIT := build/unit/libfdt.a
+$(LIBFDT_UNIT): $(LIBFDT_OBJS:$(BUILD)/libfdt/%.o=$(LIBFDT_SRC)/%.c) lib/libfdt/libfdt_env.h hv/lib.h hv/types.h
+	@mkdir -p build/unit/libfdt
+	@for f in $(filter %.c,$^); do gcc $(UNIT_CFLAGS) -c $$f -o build/unit/libfdt/$$(basename $$f .c).o || exit 1; done
+	@rm -f $@ && ar rcs $@ build/unit/libfdt/*.o
+# --- end of libfdt -----------------------------------------------------------------
+
 $(BUILD)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  CC $<"
@@ -88,10 +117,11 @@ $(BUILD)/hv.efi: $(BUILD)/hv.so
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 UNIT_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -I$(if $(filter test_a64_%,$(notdir $@)),arch/arm64,arch/x86)/include \
-	-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -DHV_UNIT_TEST
-build/unit/%: tests/unit/%.c $(HDRS) $(wildcard boot/*.c hv/*.c drivers/*.c arch/*/*.c arch/*/*/*.c)
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -DHV_UNIT_TEST \
+	$(LIBFDT_INC)
+build/unit/%: tests/unit/%.c $(HDRS) $(wildcard boot/*.c hv/*.c drivers/*.c arch/*/*.c arch/*/*/*.c) $(LIBFDT_UNIT)
 	@mkdir -p build/unit
-	gcc $(UNIT_CFLAGS) $< -o $@
+	gcc $(UNIT_CFLAGS) $< $(LIBFDT_UNIT) -o $@
 
 unit: $(UNIT_BINS)
 	@tests/run.sh unit
