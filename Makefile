@@ -70,8 +70,12 @@ LIBFDT_INC := -I$(LIBFDT_SRC) -Ilib/libfdt
 LIBFDT_OBJS := $(patsubst %,$(BUILD)/libfdt/%.o,fdt fdt_ro fdt_sw fdt_rw fdt_wip fdt_addresses)
 LIBFDT_CFLAGS = $(CFLAGS) -fwrapv
 CFLAGS += $(LIBFDT_INC)
-$(LIBFDT_SRC)/%.c $(LIBFDT_SRC)/%.h:
+# One target fetches (no parallel fetches with -j), again when the pin or file list in
+# scripts/libfdt.sh changes; the other files come with it.
+$(LIBFDT_SRC)/libfdt.h: scripts/libfdt.sh scripts/fetch-source.sh
 	@scripts/libfdt.sh
+	@touch $@
+$(LIBFDT_SRC)/%.c: $(LIBFDT_SRC)/libfdt.h ;
 $(LIBFDT_OBJS): $(BUILD)/libfdt/%.o: $(LIBFDT_SRC)/%.c lib/libfdt/libfdt_env.h hv/lib.h hv/types.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $<"
@@ -83,7 +87,7 @@ OBJS += $(LIBFDT_OBJS)
 # gets the members it uses.
 LIBFDT_UNIT := build/unit/libfdt.a
 $(LIBFDT_UNIT): $(LIBFDT_OBJS:$(BUILD)/libfdt/%.o=$(LIBFDT_SRC)/%.c) lib/libfdt/libfdt_env.h hv/lib.h hv/types.h
-	@mkdir -p build/unit/libfdt
+	@rm -rf build/unit/libfdt && mkdir -p build/unit/libfdt
 	@for f in $(filter %.c,$^); do gcc $(UNIT_CFLAGS) -c $$f -o build/unit/libfdt/$$(basename $$f .c).o || exit 1; done
 	@rm -f $@ && ar rcs $@ build/unit/libfdt/*.o
 # --- end of libfdt -----------------------------------------------------------------
