@@ -114,89 +114,89 @@ static void node_at(struct tree *t, const char *name, u64 addr)
 	begin(t, s);
 }
 
-static void add_chosen(struct tree *f, const struct guest_fdt_params *p)
+static void add_chosen(struct tree *t, const struct guest_fdt_params *p)
 {
 	char path[32];
 
-	begin(f, "chosen");
+	begin(t, "chosen");
 	if (p->cmdline)
-		propstr(f, "bootargs", p->cmdline);
+		propstr(t, "bootargs", p->cmdline);
 	snprintf(path, sizeof(path), "/pl011@%llx", (unsigned long long)p->uart_base);
-	propstr(f, "stdout-path", path);
+	propstr(t, "stdout-path", path);
 	/* The initrd's [start, end) (chosen node, dt-schema), in the root's #address-cells. */
 	if (p->initrd_start) {
-		prop64(f, "linux,initrd-start", p->initrd_start);
-		prop64(f, "linux,initrd-end", p->initrd_end);
+		prop64(t, "linux,initrd-start", p->initrd_start);
+		prop64(t, "linux,initrd-end", p->initrd_end);
 	}
-	end(f);
+	end(t);
 }
 
-static void add_cpus(struct tree *f, u32 nvcpus)
+static void add_cpus(struct tree *t, u32 nvcpus)
 {
 	u32 i;
 
-	begin(f, "cpus");
-	prop32(f, "#address-cells", 1);	/* Aff3 and Aff2 are 0 */
-	prop32(f, "#size-cells", 0);
+	begin(t, "cpus");
+	prop32(t, "#address-cells", 1);	/* Aff3 and Aff2 are 0 */
+	prop32(t, "#size-cells", 0);
 	for (i = 0; i < nvcpus; i++) {
 		u32 aff = (u32)(vcpu_mpidr(i) & MPIDR_AFF_MASK);
 
 		/* The unit address is the reg value (DT spec 2.2.1). */
-		node_at(f, "cpu", aff);
-		propstr(f, "device_type", "cpu");
-		propstr(f, "compatible", "arm,armv8");
-		prop32(f, "reg", aff);
-		propstr(f, "enable-method", "psci");
-		end(f);
+		node_at(t, "cpu", aff);
+		propstr(t, "device_type", "cpu");
+		propstr(t, "compatible", "arm,armv8");
+		prop32(t, "reg", aff);
+		propstr(t, "enable-method", "psci");
+		end(t);
 	}
-	end(f);
+	end(t);
 }
 
-static void add_psci(struct tree *f)
+static void add_psci(struct tree *t)
 {
 	static const char compat[] = "arm,psci-1.0\0arm,psci-0.2\0arm,psci";
 
-	begin(f, "psci");
-	propstrs(f, "compatible", compat, sizeof(compat));
-	propstr(f, "method", "hvc");
+	begin(t, "psci");
+	propstrs(t, "compatible", compat, sizeof(compat));
+	propstr(t, "method", "hvc");
 	/* arm/psci.yaml: "arm,psci" (0.1) names its functions; these are the PSCI 0.2
 	 * IDs (DEN0022: SMC64 CPU_SUSPEND, SMC32 CPU_OFF, SMC64 CPU_ON, SMC64 MIGRATE). */
-	prop32(f, "cpu_suspend", 0xc4000001);
-	prop32(f, "cpu_off", 0x84000002);
-	prop32(f, "cpu_on", 0xc4000003);
-	prop32(f, "migrate", 0xc4000005);
-	end(f);
+	prop32(t, "cpu_suspend", 0xc4000001);
+	prop32(t, "cpu_off", 0x84000002);
+	prop32(t, "cpu_on", 0xc4000003);
+	prop32(t, "migrate", 0xc4000005);
+	end(t);
 }
 
-static void add_gic(struct tree *f, const struct guest_fdt_params *p)
+static void add_gic(struct tree *t, const struct guest_fdt_params *p)
 {
-	node_at(f, "intc", p->gicd_base);
+	node_at(t, "intc", p->gicd_base);
 	if (p->gic_version == 3) {
 		u64 reg[] = { p->gicd_base, GUEST_FDT_GICV3_GICD_SIZE,
 			      p->gicr_base, (u64)p->nvcpus * GUEST_FDT_GICR_SIZE };
 
-		propstr(f, "compatible", "arm,gic-v3");
-		prop64s(f, "reg", reg, ARRAY_SIZE(reg));
-		prop32(f, "#redistributor-regions", 1);
+		propstr(t, "compatible", "arm,gic-v3");
+		prop64s(t, "reg", reg, ARRAY_SIZE(reg));
+		prop32(t, "#redistributor-regions", 1);
 	} else {
 		u64 reg[] = { p->gicd_base, GUEST_FDT_GICV2_GICD_SIZE,
 			      p->gicc_base, GUEST_FDT_GICC_SIZE };
 
-		propstr(f, "compatible", "arm,cortex-a15-gic");
-		prop64s(f, "reg", reg, ARRAY_SIZE(reg));
+		propstr(t, "compatible", "arm,cortex-a15-gic");
+		prop64s(t, "reg", reg, ARRAY_SIZE(reg));
 	}
-	prop32(f, "#interrupt-cells", 3);
-	propflag(f, "interrupt-controller");
+	prop32(t, "#interrupt-cells", 3);
+	propflag(t, "interrupt-controller");
 	/* No subnodes (ITS, v2m), but interrupt-map parsing reads an interrupt
 	 * controller's #address-cells; as in QEMU, the root's cells and identity ranges. */
-	prop32(f, "#address-cells", 2);
-	prop32(f, "#size-cells", 2);
-	propflag(f, "ranges");
-	prop32(f, "phandle", GUEST_FDT_PHANDLE_GIC);
-	end(f);
+	prop32(t, "#address-cells", 2);
+	prop32(t, "#size-cells", 2);
+	propflag(t, "ranges");
+	prop32(t, "phandle", GUEST_FDT_PHANDLE_GIC);
+	end(t);
 }
 
-static void add_timer(struct tree *f, const struct guest_fdt_params *p)
+static void add_timer(struct tree *t, const struct guest_fdt_params *p)
 {
 	u32 flags = IRQ_TYPE_LEVEL_LOW, irqs[3 * ARRAY_SIZE(timer_ppis)], i;
 
@@ -207,15 +207,15 @@ static void add_timer(struct tree *f, const struct guest_fdt_params *p)
 		irqs[3 * i + 1] = timer_ppis[i];
 		irqs[3 * i + 2] = flags;
 	}
-	begin(f, "timer");
-	propstr(f, "compatible", "arm,armv8-timer");
-	propcells(f, "interrupts", irqs, ARRAY_SIZE(irqs));
+	begin(t, "timer");
+	propstr(t, "compatible", "arm,armv8-timer");
+	propcells(t, "interrupts", irqs, ARRAY_SIZE(irqs));
 	/* The timer keeps counting in every power state: no broadcast timer needed. */
-	propflag(f, "always-on");
-	end(f);
+	propflag(t, "always-on");
+	end(t);
 }
 
-static void add_uart(struct tree *f, const struct guest_fdt_params *p)
+static void add_uart(struct tree *t, const struct guest_fdt_params *p)
 {
 	static const char compat[] = "arm,pl011\0arm,primecell";
 	static const char clock_names[] = "uartclk\0apb_pclk";
@@ -224,21 +224,21 @@ static void add_uart(struct tree *f, const struct guest_fdt_params *p)
 	const u64 reg[] = { p->uart_base, GUEST_FDT_UART_SIZE };
 
 	/* clock/fixed-clock.yaml: the PL011's UART and bus clocks (serial/pl011.yaml). */
-	begin(f, "apb-pclk");
-	propstr(f, "compatible", "fixed-clock");
-	prop32(f, "#clock-cells", 0);
-	prop32(f, "clock-frequency", 24000000);
-	propstr(f, "clock-output-names", "clk24mhz");
-	prop32(f, "phandle", GUEST_FDT_PHANDLE_CLK);
-	end(f);
+	begin(t, "apb-pclk");
+	propstr(t, "compatible", "fixed-clock");
+	prop32(t, "#clock-cells", 0);
+	prop32(t, "clock-frequency", 24000000);
+	propstr(t, "clock-output-names", "clk24mhz");
+	prop32(t, "phandle", GUEST_FDT_PHANDLE_CLK);
+	end(t);
 
-	node_at(f, "pl011", p->uart_base);
-	propstrs(f, "compatible", compat, sizeof(compat));
-	prop64s(f, "reg", reg, ARRAY_SIZE(reg));
-	propcells(f, "interrupts", irq, ARRAY_SIZE(irq));
-	propcells(f, "clocks", clocks, ARRAY_SIZE(clocks));
-	propstrs(f, "clock-names", clock_names, sizeof(clock_names));
-	end(f);
+	node_at(t, "pl011", p->uart_base);
+	propstrs(t, "compatible", compat, sizeof(compat));
+	prop64s(t, "reg", reg, ARRAY_SIZE(reg));
+	propcells(t, "interrupts", irq, ARRAY_SIZE(irq));
+	propcells(t, "clocks", clocks, ARRAY_SIZE(clocks));
+	propstrs(t, "clock-names", clock_names, sizeof(clock_names));
+	end(t);
 }
 
 int guest_fdt_build(void *buf, size_t cap, const struct guest_fdt_params *p)
