@@ -57,10 +57,27 @@ int memcmp(const void *a, const void *b, size_t n)
 	return 0;
 }
 
+void *memchr(const void *s, int c, size_t n)
+{
+	const u8 *p = s;
+	for (; n; n--, p++)
+		if (*p == (u8)c)
+			return (void *)p;
+	return NULL;
+}
+
 size_t strlen(const char *s)
 {
 	size_t n = 0;
 	while (s[n])
+		n++;
+	return n;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+	while (n < max && s[n])
 		n++;
 	return n;
 }
@@ -93,6 +110,17 @@ char *strchr(const char *s, int c)
 	}
 }
 
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+	for (;; s++) {
+		if (*s == (char)c)
+			last = s;
+		if (!*s)
+			return (char *)last;
+	}
+}
+
 size_t strlcpy(char *dst, const char *src, size_t n)
 {
 	size_t len = strlen(src);
@@ -116,7 +144,8 @@ static void put(struct out *o, char c)
 	o->pos++;
 }
 
-static void put_num(struct out *o, u64 v, unsigned base, bool upper, bool neg, int width, char pad, bool left)
+static void put_num(struct out *o, u64 v, unsigned base, bool upper, bool neg, int width, char pad,
+		    bool left)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];
@@ -182,7 +211,8 @@ int vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 		case 'p':
 			put(&o, '0');
 			put(&o, 'x');
-			put_num(&o, (u64)(uintptr_t)va_arg(ap, void *), 16, false, false, width, pad, left);
+			put_num(&o, (u64)(uintptr_t)va_arg(ap, void *), 16, false, false, width,
+				pad, left);
 			break;
 		case 'c':
 			put(&o, (char)va_arg(ap, int));

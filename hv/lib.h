@@ -10,10 +10,13 @@ void *memset(void *d, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);
 void *memmove(void *d, const void *s, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
+void *memchr(const void *s, int c, size_t n);
 size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+char *strrchr(const char *s, int c);
 
 /* Bounded copy that always terminates dst (when n > 0); returns strlen(src). */
 size_t strlcpy(char *dst, const char *src, size_t n);

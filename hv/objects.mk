@@ -2,4 +2,3 @@
 # The architecture-neutral core.
 objs-y += hv/console.o hv/iobus.o hv/lib.o hv/mem.o hv/page_alloc.o hv/pv_features.o \
 	hv/pvclock.o hv/sched.o hv/stats.o hv/vm.o
-objs-aarch64 += hv/fdt.o

@@ -6,6 +6,8 @@
 #   aarch64: the aarch64-linux-gnu cross toolchain, qemu-system-arm, qemu-efi-aarch64 (AAVMF),
 #            and GNU-EFI for arm64 (Debian's gnu-efi:arm64, multiarch) unpacked, not
 #            installed, into build/gnu-efi-arm64 (the Makefile's GNUEFI for ARCH=aarch64).
+#   both:    libfdt's source (scripts/libfdt.sh: a pinned Debian source package, fetched
+#            with a deb-src entry of the project's own and checksum-verified) in build/src/.
 # As a normal user, only what the ARCH in use (env, default x86_64) needs is an error;
 # what the other architecture lacks is reported as a note.
 set -e
@@ -27,12 +29,15 @@ gnuefi_arm64_ok() {
 arm64_enabled() { dpkg --print-foreign-architectures | grep -qx arm64; }
 # True when apt knows a candidate for an arm64 package (the arm64 lists are there).
 arm64_lists() { apt-cache policy gnu-efi:arm64 2>/dev/null | grep -q 'Candidate: [0-9]'; }
+# Third-party source the build compiles; quiet and instant once there. As a normal user
+# without the deb-src entry it prints the commands for root and fails.
+sources() { "$TOP/scripts/libfdt.sh"; }
 
 # shellcheck disable=SC2086 # lists of package names
 missing=$(missing_pkgs $PKGS_X86 $PKGS_ARM64)
 gnuefi_ok=1
 gnuefi_arm64_ok || gnuefi_ok=0
-[ -z "$missing" ] && [ $gnuefi_ok = 1 ] && exit 0
+[ -z "$missing" ] && [ $gnuefi_ok = 1 ] && { sources; exit 0; }
 
 if [ "$(id -u)" = 0 ]; then
 	updated=0
@@ -60,6 +65,7 @@ if [ "$(id -u)" = 0 ]; then
 		rm -rf "$tmp"
 		gnuefi_arm64_ok || { echo "deps: gnu-efi:arm64 lacks an expected file under $GNUEFI_ARM64/usr" >&2; exit 1; }
 	fi
+	sources
 	exit 0
 fi
 
@@ -75,7 +81,7 @@ if [ $gnuefi_ok = 0 ] && arm64_enabled && arm64_lists; then
 	rm -rf "$tmp"
 	gnuefi_arm64_ok && gnuefi_ok=1
 fi
-[ -z "$missing" ] && [ $gnuefi_ok = 1 ] && exit 0
+[ -z "$missing" ] && [ $gnuefi_ok = 1 ] && { sources; exit 0; }
 {
 	echo "deps: missing packages; run as root (or run scripts/deps.sh as root):"
 	if [ $gnuefi_ok = 0 ] && ! arm64_enabled; then
@@ -92,4 +98,5 @@ else
 	[ -z "$(missing_pkgs $PKGS_X86)" ] && ok=1
 fi
 [ "${ok:-0}" = 1 ] || exit 1
+sources
 echo "deps: (ARCH=$ARCH has what it needs; going on)" >&2

@@ -34,10 +34,12 @@ static const char *ich_summary(char *buf, size_t n)
 {
 	if (gic_host.version == 3) {
 		u64 vtr = read_sysreg(ICH_VTR_EL2);
-		snprintf(buf, n, "%u list registers, %u priority bits", (u32)(vtr & 0x1F) + 1, (u32)((vtr >> 29) & 7) + 1);
+		snprintf(buf, n, "%u list registers, %u priority bits", (u32)(vtr & 0x1F) + 1,
+			 (u32)((vtr >> 29) & 7) + 1);
 	} else {
 		u32 vtr = mmio_read32(gic_host.gich + 4);
-		snprintf(buf, n, "%u list registers, %u priority bits", (vtr & 0x3F) + 1, ((vtr >> 29) & 7) + 1);
+		snprintf(buf, n, "%u list registers, %u priority bits", (vtr & 0x3F) + 1,
+			 ((vtr >> 29) & 7) + 1);
 	}
 	return buf;
 }
@@ -48,7 +50,8 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	u64 el = (read_sysreg(CurrentEL) >> 2) & 3;
 	printk("hv %s (aarch64, EL2 backend)\n", HV_VERSION);
 	if (el != 2) {
-		*why = "the firmware did not start us at EL2 (QEMU needs -M virt,virtualization=on)";
+		*why = "the firmware did not start us at EL2 "
+		       "(QEMU needs -M virt,virtualization=on)";
 		return -1;
 	}
 	/* ACPI when the firmware publishes usable tables (AAVMF by default), else its device
@@ -67,7 +70,8 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	u64 pfr0 = read_sysreg(id_aa64pfr0_el1);
 	gic_host.version = ((pfr0 >> 24) & 0xF) ? 3 : 2; /* ID_AA64PFR0_EL1.GIC: system registers */
 	if (plat.gic_version && plat.gic_version != gic_host.version) {
-		*why = "the MADT's GIC version does not match the CPU's GIC system register interface";
+		*why = "the MADT's GIC version does not match the CPU's GIC "
+		       "system register interface";
 		return -1;
 	}
 	gic_host.gicd = plat.gicd_base;
@@ -77,7 +81,8 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	if (plat.ngicr) {
 		gic_host.gicr_base = plat.gicr[0].base;
 		gic_host.gicr_len = plat.gicr[0].length;
-	} else if (plat.cpus[0].gicr_base) { /* per-CPU GICC.GICRBaseAddress: search from the lowest */
+	} else if (plat.cpus[0]
+			   .gicr_base) { /* per-CPU GICC.GICRBaseAddress: search from the lowest */
 		gic_host.gicr_base = plat.cpus[0].gicr_base;
 		for (u32 i = 1; i < plat.ncpus; i++)
 			gic_host.gicr_base = MIN(gic_host.gicr_base, plat.cpus[i].gicr_base);
@@ -100,8 +105,9 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	char ich[64];
 	printk("hv: GICv%d (GICD %llx), %s; PSCI via SMC\n", gic_host.version,
 	       (unsigned long long)gic_host.gicd, ich_summary(ich, sizeof ich));
-	printk("hv: %u pCPUs (%s), %llu MiB RAM, counter %llu MHz\n", n, from_acpi ? "ACPI MADT" : "device tree",
-	       (unsigned long long)(efi_ram_bytes() >> 20), (unsigned long long)(arch_time_hz / 1000000));
+	printk("hv: %u pCPUs (%s), %llu MiB RAM, counter %llu MHz\n", n,
+	       from_acpi ? "ACPI MADT" : "device tree", (unsigned long long)(efi_ram_bytes() >> 20),
+	       (unsigned long long)(arch_time_hz / 1000000));
 	return (int)n;
 }
 
@@ -141,21 +147,28 @@ u32 arch_boot_start_secondaries(const u64 *cpu_ids, u32 n, void (*entry)(u32 id)
 	for (u32 i = 1; i < n; i++) {
 		struct secondary_boot *b = &boots[i];
 		*b = (struct secondary_boot){
-			.sctlr = read_sysreg(sctlr_el2), .tcr = read_sysreg(tcr_el2),
-			.mair = read_sysreg(mair_el2), .ttbr0 = read_sysreg(ttbr0_el2),
-			.vbar = read_sysreg(vbar_el2), .sp = (u64)(uintptr_t)(stacks + (i + 1) * SECONDARY_STACK),
-			.entry = (u64)(uintptr_t)arm64_secondary_main, .id = i,
+			.sctlr = read_sysreg(sctlr_el2),
+			.tcr = read_sysreg(tcr_el2),
+			.mair = read_sysreg(mair_el2),
+			.ttbr0 = read_sysreg(ttbr0_el2),
+			.vbar = read_sysreg(vbar_el2),
+			.sp = (u64)(uintptr_t)(stacks + (i + 1) * SECONDARY_STACK),
+			.entry = (u64)(uintptr_t)arm64_secondary_main,
+			.id = i,
 		};
 		dcache_clean_poc(b, sizeof *b); /* it reads this with its MMU and caches off */
-		s64 r = (s64)smc_call(PSCI_CPU_ON_64, cpu_ids[i], (u64)(uintptr_t)secondary_entry, (u64)(uintptr_t)b);
+		s64 r = (s64)smc_call(PSCI_CPU_ON_64, cpu_ids[i], (u64)(uintptr_t)secondary_entry,
+				      (u64)(uintptr_t)b);
 		if (r) {
-			printk("hv: PSCI CPU_ON for MPIDR %llx failed (%lld)\n", (unsigned long long)cpu_ids[i], (long long)r);
+			printk("hv: PSCI CPU_ON for MPIDR %llx failed (%lld)\n",
+			       (unsigned long long)cpu_ids[i], (long long)r);
 			continue;
 		}
 		started++;
 	}
 	u64 t0 = arch_time_now();
-	while (__atomic_load_n(&secondaries_up, __ATOMIC_ACQUIRE) < started && arch_time_now() - t0 < arch_time_hz)
+	while (__atomic_load_n(&secondaries_up, __ATOMIC_ACQUIRE) < started &&
+	       arch_time_now() - t0 < arch_time_hz)
 		cpu_relax();
 	return 1 + __atomic_load_n(&secondaries_up, __ATOMIC_ACQUIRE);
 }

@@ -22,22 +22,22 @@
 
 /* The sizes of the MMIO regions the tree gives. */
 #define GUEST_FDT_GICV3_GICD_SIZE (64 * KiB)
-#define GUEST_FDT_GICR_SIZE (128 * KiB)		/* per vCPU: RD_base + SGI_base frames */
+#define GUEST_FDT_GICR_SIZE (128 * KiB) /* per vCPU: RD_base + SGI_base frames */
 #define GUEST_FDT_GICV2_GICD_SIZE (4 * KiB)
 #define GUEST_FDT_GICC_SIZE (8 * KiB)
 #define GUEST_FDT_UART_SIZE (4 * KiB)
 
 struct guest_fdt_params {
-	u32 nvcpus;		/* 1..4096 with GICv3 (Aff1 is 8 bits), 1..8 with GICv2 */
+	u32 nvcpus; /* 1..4096 with GICv3 (Aff1 is 8 bits), 1..8 with GICv2 */
 	u64 ram_base, ram_size;
-	u32 gic_version;	/* 2 or 3 */
+	u32 gic_version; /* 2 or 3 */
 	u64 gicd_base;
-	u64 gicr_base;		/* GICv3: nvcpus contiguous redistributors */
-	u64 gicc_base;		/* GICv2: the CPU interface */
-	u64 uart_base;		/* PL011 */
-	u32 uart_spi;		/* its SPI number: INTID - 32 */
-	const char *cmdline;	/* bootargs; NULL for none */
-	u64 initrd_start, initrd_end;	/* guest-physical; initrd_start 0: no initrd */
+	u64 gicr_base;		      /* GICv3: nvcpus contiguous redistributors */
+	u64 gicc_base;		      /* GICv2: the CPU interface */
+	u64 uart_base;		      /* PL011 */
+	u32 uart_spi;		      /* its SPI number: INTID - 32 */
+	const char *cmdline;	      /* bootargs; NULL for none */
+	u64 initrd_start, initrd_end; /* guest-physical; initrd_start 0: no initrd */
 };
 
 /* Builds the blob into buf. Returns its size, or -1 when it does not fit in cap bytes

@@ -7,21 +7,18 @@
 #include "hv/lib.h"
 
 #define IMAGE_MAGIC 0x644d5241
-#define FLAG_BE BIT(0)				/* bit 0: big-endian kernel */
-#define FLAG_PAGE_SIZE(f) (((f) >> 1) & 3)	/* bits 1-2: 0 unstated, 1 4K, 2 16K, 3 64K */
-#define OLD_TEXT_OFFSET 0x80000			/* image_size 0: before v3.17 */
+#define FLAG_BE BIT(0)			   /* bit 0: big-endian kernel */
+#define FLAG_PAGE_SIZE(f) (((f) >> 1) & 3) /* bits 1-2: 0 unstated, 1 4K, 2 16K, 3 64K */
+#define OLD_TEXT_OFFSET 0x80000		   /* image_size 0: before v3.17 */
 #define PA_LIMIT BIT(48)
-#define INITRD_WINDOW (32 * GiB)		/* 1 GiB aligned, must cover kernel and initrd */
+#define INITRD_WINDOW (32 * GiB) /* 1 GiB aligned, must cover kernel and initrd */
 
 static u32 rd32(const u8 *p)
 {
 	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
 }
 
-static u64 rd64(const u8 *p)
-{
-	return (u64)rd32(p) | (u64)rd32(p + 4) << 32;
-}
+static u64 rd64(const u8 *p) { return (u64)rd32(p) | (u64)rd32(p + 4) << 32; }
 
 static int fail(struct linux_image_layout *out, const char **why, const char *msg)
 {
@@ -48,7 +45,8 @@ int linux_image_layout(const void *img, u64 len, u64 ram_base, u64 ram_size, u64
 	if (flags & FLAG_BE)
 		return fail(out, why, "big-endian kernel");
 	if (image_size && image_size < LINUX_IMAGE_HEADER_SIZE)
-		return fail(out, why, "bad arm64 Image header (image_size smaller than the header)");
+		return fail(out, why,
+			    "bad arm64 Image header (image_size smaller than the header)");
 	if (fdt_size > LINUX_IMAGE_FDT_MAX)
 		return fail(out, why, "device tree larger than 2 MiB");
 	if (ram_base >= PA_LIMIT || ram_size > PA_LIMIT - ram_base)
@@ -91,7 +89,7 @@ int linux_image_layout(const void *img, u64 len, u64 ram_base, u64 ram_size, u64
 		return fail(out, why, "initrd ends beyond 32 GiB from the kernel's 1 GiB block");
 
 	out->kernel_addr = kaddr;
-	out->kernel_copy = MIN(len, size);	/* a signature may follow image_size */
+	out->kernel_copy = MIN(len, size); /* a signature may follow image_size */
 	out->kernel_size = size;
 	out->entry = kaddr;
 	out->initrd_addr = initrd_len ? initrd : 0;

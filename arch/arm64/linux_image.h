@@ -22,14 +22,14 @@
 #define LINUX_IMAGE_FDT_MAX (2 * MiB)
 
 struct linux_image_layout {
-	u64 kernel_addr;	/* where the Image goes (2 MiB aligned + text_offset) */
-	u64 kernel_copy;	/* how many bytes of the file to copy there */
-	u64 kernel_size;	/* bytes the kernel owns from kernel_addr: image_size */
-	u64 entry;		/* = kernel_addr; x0 = fdt_addr, x1..x3 = 0 */
-	u64 initrd_addr;	/* 0 when initrd_len is 0 */
-	u64 fdt_addr;		/* 2 MiB aligned */
-	u32 page_size;		/* the kernel's page size (flags bits 1-2); 0: not stated */
-	char msg[96];		/* the text of errors that give sizes */
+	u64 kernel_addr; /* where the Image goes (2 MiB aligned + text_offset) */
+	u64 kernel_copy; /* how many bytes of the file to copy there */
+	u64 kernel_size; /* bytes the kernel owns from kernel_addr: image_size */
+	u64 entry;	 /* = kernel_addr; x0 = fdt_addr, x1..x3 = 0 */
+	u64 initrd_addr; /* 0 when initrd_len is 0 */
+	u64 fdt_addr;	 /* 2 MiB aligned */
+	u32 page_size;	 /* the kernel's page size (flags bits 1-2); 0: not stated */
+	char msg[96];	 /* the text of errors that give sizes */
 };
 
 /* Lays out an Image (the whole file: img, len bytes) with an initrd of initrd_len

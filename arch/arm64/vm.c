@@ -32,8 +32,8 @@ static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct g
 {
 	struct linux_image_layout lay;
 	const char *why = "";
-	if (linux_image_layout(img->kernel, img->kernel_len, vm->ram_gpa, vm->ram_size, img->initrd_len,
-			       FDT_MAX, &lay, &why)) {
+	if (linux_image_layout(img->kernel, img->kernel_len, vm->ram_gpa, vm->ram_size,
+			       img->initrd_len, FDT_MAX, &lay, &why)) {
 		printk("hv: VM '%s': %s: %s\n", vm->name, cfg->kernel, why);
 		return -1;
 	}
@@ -48,10 +48,16 @@ static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct g
 		dcache_clean_poc(initrd, img->initrd_len);
 	}
 	struct guest_fdt_params p = {
-		.nvcpus = vm->nvcpus, .ram_base = vm->ram_gpa, .ram_size = vm->ram_size,
-		.gic_version = vm->arch.vgic.version, .gicd_base = GUEST_GICD_BASE,
-		.gicr_base = GUEST_GICR_BASE, .gicc_base = GUEST_GICC_BASE,
-		.uart_base = GUEST_UART_BASE, .uart_spi = GUEST_UART_SPI, .cmdline = cfg->cmdline,
+		.nvcpus = vm->nvcpus,
+		.ram_base = vm->ram_gpa,
+		.ram_size = vm->ram_size,
+		.gic_version = vm->arch.vgic.version,
+		.gicd_base = GUEST_GICD_BASE,
+		.gicr_base = GUEST_GICR_BASE,
+		.gicc_base = GUEST_GICC_BASE,
+		.uart_base = GUEST_UART_BASE,
+		.uart_spi = GUEST_UART_SPI,
+		.cmdline = cfg->cmdline,
 		.initrd_start = img->initrd_len ? lay.initrd_addr : 0,
 		.initrd_end = img->initrd_len ? lay.initrd_addr + img->initrd_len : 0,
 	};
@@ -75,7 +81,8 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		return -1;
 	}
 	if (vm->nvcpus > max_vcpus) {
-		printk("hv: VM '%s': GICv%d guests have at most %u vCPUs\n", vm->name, gic_host.version, max_vcpus);
+		printk("hv: VM '%s': GICv%d guests have at most %u vCPUs\n", vm->name,
+		       gic_host.version, max_vcpus);
 		return -1;
 	}
 	vm->ram_gpa = GUEST_RAM_BASE;
@@ -85,8 +92,10 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 	vm->arch.pvtime_page = alloc_pages(1);
 	for (u32 i = 0; i < vm->nvcpus; i++)
 		pvtime_init_record(vm->arch.pvtime_page + 64 * i);
-	if (stage2_map(vm->arch.s2_root, vm->ram_gpa, (u64)(uintptr_t)vm->ram, vm->ram_size, false) ||
-	    stage2_map(vm->arch.s2_root, GUEST_PVTIME_BASE, (u64)(uintptr_t)vm->arch.pvtime_page, PAGE_SIZE, false) ||
+	if (stage2_map(vm->arch.s2_root, vm->ram_gpa, (u64)(uintptr_t)vm->ram, vm->ram_size,
+		       false) ||
+	    stage2_map(vm->arch.s2_root, GUEST_PVTIME_BASE, (u64)(uintptr_t)vm->arch.pvtime_page,
+		       PAGE_SIZE, false) ||
 	    (gic_host.version == 2 &&
 	     stage2_map(vm->arch.s2_root, GUEST_GICC_BASE, gic_host.gicv, 8 * KiB, true))) {
 		printk("hv: VM '%s': cannot build its stage-2 tables\n", vm->name);

@@ -6,7 +6,7 @@
 #include "../../arch/arm64/linux_image.c"
 #include "test.h"
 
-#define DEBIAN_LEN 32956352		/* Debian 12's vmlinuz-6.1.0-*-arm64 */
+#define DEBIAN_LEN 32956352 /* Debian 12's vmlinuz-6.1.0-*-arm64 */
 #define DEBIAN_IMAGE_SIZE 0x2010000
 
 static struct linux_image_layout lo;
@@ -32,13 +32,13 @@ static u8 *image(u64 len, u64 text_offset, u64 image_size, u64 flags)
 	u8 *h = calloc(1, len ? len : 1);
 
 	if (len >= 64) {
-		w32(h, 0xfa405a4d);		/* "MZ" + ccmp: the EFI stub's PE signature */
-		w32(h + 4, 0x1459a356);		/* b primary_entry */
+		w32(h, 0xfa405a4d);	/* "MZ" + ccmp: the EFI stub's PE signature */
+		w32(h + 4, 0x1459a356); /* b primary_entry */
 		w64(h + 8, text_offset);
 		w64(h + 16, image_size);
 		w64(h + 24, flags);
-		w32(h + 56, 0x644d5241);	/* "ARM\x64" */
-		w32(h + 60, 0x40);		/* PE header offset */
+		w32(h + 56, 0x644d5241); /* "ARM\x64" */
+		w32(h + 60, 0x40);	 /* PE header offset */
 	}
 	return h;
 }
@@ -87,8 +87,10 @@ static void test_debian(void)
 	CHECK(why == lo.msg);
 
 	/* A NULL why is allowed. */
-	CHECK_EQ(linux_image_layout(img, DEBIAN_LEN, 0x40000000, 64 * MiB, 0, 0x2000, &lo, NULL), 0);
-	CHECK_EQ(linux_image_layout(img, DEBIAN_LEN, 0x40000000, 32 * MiB, 0, 0x2000, &lo, NULL), -1);
+	CHECK_EQ(linux_image_layout(img, DEBIAN_LEN, 0x40000000, 64 * MiB, 0, 0x2000, &lo, NULL),
+		 0);
+	CHECK_EQ(linux_image_layout(img, DEBIAN_LEN, 0x40000000, 32 * MiB, 0, 0x2000, &lo, NULL),
+		 -1);
 	free(img);
 }
 
@@ -222,6 +224,49 @@ static void test_bad(void)
 	free(img);
 }
 
+/* One case of test_properties: img (len bytes, text_offset toff, image_size isize) in ram
+ * bytes at base with an initrd and an FDT of these sizes. Returns whether it fit. */
+static bool check_case(const u8 *img, u64 len, u64 toff_field, u64 isize, u64 base, u64 ram,
+		       u64 initrd, u64 fdt)
+{
+	u64 toff = isize ? toff_field : 0x80000;
+	u64 ksize = isize ? isize : len;
+	u64 kbase = ALIGN_UP(base, 2 * MiB), kend = kbase + toff + ksize;
+	u64 close = ALIGN_UP(ALIGN_UP(kend, 4096) + initrd, 2 * MiB);
+	int r = layout(img, len, base, ram, initrd, fdt);
+
+	CHECK_EQ(r, close + fdt <= base + ram ? 0 : -1);
+	if (r) {
+		CHECK(why && !strncmp(why, "kernel + initrd + device tree do not fit", 40));
+		return false;
+	}
+	/* Kernel: text_offset above a 2 MiB boundary, the first in RAM. */
+	CHECK_EQ(lo.kernel_addr, kbase + toff);
+	CHECK_EQ(lo.entry, lo.kernel_addr);
+	CHECK_EQ(lo.kernel_size, ksize);
+	CHECK_EQ(lo.kernel_copy, MIN(len, ksize));
+	CHECK(lo.kernel_addr >= base);
+	/* Initrd: page aligned, after the kernel's image_size, in RAM. */
+	if (initrd) {
+		CHECK_EQ(lo.initrd_addr % 4096, 0);
+		CHECK(lo.initrd_addr >= kend);
+		CHECK(lo.initrd_addr + initrd <= lo.fdt_addr);
+		CHECK(lo.initrd_addr + initrd - ALIGN_DOWN(lo.kernel_addr, GiB) <= 32 * GiB);
+	} else {
+		CHECK_EQ(lo.initrd_addr, 0);
+	}
+	/* FDT: a 2 MiB block to itself (so 8-byte aligned), inside RAM. */
+	CHECK_EQ(lo.fdt_addr % (2 * MiB), 0);
+	CHECK(lo.fdt_addr >= kend);
+	CHECK(lo.fdt_addr + fdt <= base + ram);
+	/* As close to the kernel as that allows, or, for an old kernel, to the end of RAM. */
+	if (isize)
+		CHECK_EQ(lo.fdt_addr, close);
+	else
+		CHECK(base + ram - (lo.fdt_addr + fdt) < 2 * MiB);
+	return true;
+}
+
 /* booting.rst's rules, for many RAM bases and sizes, kernel, initrd and FDT sizes. */
 static void test_properties(void)
 {
@@ -233,55 +278,23 @@ static void test_properties(void)
 	u64 len = 0x1000000, ram, fits = 0, fails = 0;
 	size_t b, t, s, i, f;
 
-	for (t = 0; t < ARRAY_SIZE(toffs); t++)
-	for (s = 0; s < ARRAY_SIZE(isizes); s++) {
-		u8 *img = image(len, toffs[t], isizes[s], 0xa);
+	for (t = 0; t < ARRAY_SIZE(toffs); t++) {
+		for (s = 0; s < ARRAY_SIZE(isizes); s++) {
+			u8 *img = image(len, toffs[t], isizes[s], 0xa);
 
-		for (b = 0; b < ARRAY_SIZE(bases); b++)
-		for (ram = 2 * MiB; ram <= 128 * MiB; ram += 3 * MiB + 0x1000)
-		for (i = 0; i < ARRAY_SIZE(initrds); i++)
-		for (f = 0; f < ARRAY_SIZE(fdts); f++) {
-			u64 base = bases[b], initrd = initrds[i], fdt = fdts[f];
-			u64 toff = isizes[s] ? toffs[t] : 0x80000;
-			u64 ksize = isizes[s] ? isizes[s] : len;
-			u64 kbase = ALIGN_UP(base, 2 * MiB), kend = kbase + toff + ksize;
-			u64 need = ALIGN_UP(ALIGN_UP(kend, 4096) + initrd, 2 * MiB) + fdt;
-			int r = layout(img, len, base, ram, initrd, fdt);
-
-			CHECK_EQ(r, need <= base + ram ? 0 : -1);
-			if (r) {
-				CHECK(why && !strncmp(why, "kernel + initrd + device tree do not fit", 40));
-				fails++;
-				continue;
-			}
-			fits++;
-			/* Kernel: text_offset above a 2 MiB boundary, the first in RAM. */
-			CHECK_EQ(lo.kernel_addr, kbase + toff);
-			CHECK_EQ(lo.entry, lo.kernel_addr);
-			CHECK_EQ(lo.kernel_size, ksize);
-			CHECK_EQ(lo.kernel_copy, MIN(len, ksize));
-			CHECK(lo.kernel_addr >= base);
-			/* Initrd: page aligned, after the kernel's image_size, in RAM. */
-			if (initrd) {
-				CHECK_EQ(lo.initrd_addr % 4096, 0);
-				CHECK(lo.initrd_addr >= kend);
-				CHECK(lo.initrd_addr + initrd <= lo.fdt_addr);
-				CHECK(lo.initrd_addr + initrd - ALIGN_DOWN(lo.kernel_addr, GiB) <= 32 * GiB);
-			} else {
-				CHECK_EQ(lo.initrd_addr, 0);
-			}
-			/* FDT: a 2 MiB block to itself (so 8-byte aligned), inside RAM. */
-			CHECK_EQ(lo.fdt_addr % (2 * MiB), 0);
-			CHECK(lo.fdt_addr >= kend);
-			CHECK(lo.fdt_addr + fdt <= base + ram);
-			/* As close to the kernel as that allows, or, for an old kernel, to
-			 * the end of RAM. */
-			if (isizes[s])
-				CHECK_EQ(lo.fdt_addr, ALIGN_UP(ALIGN_UP(kend, 4096) + initrd, 2 * MiB));
-			else
-				CHECK(base + ram - (lo.fdt_addr + fdt) < 2 * MiB);
+			for (b = 0; b < ARRAY_SIZE(bases); b++)
+				for (ram = 2 * MiB; ram <= 128 * MiB; ram += 3 * MiB + 0x1000)
+					for (i = 0; i < ARRAY_SIZE(initrds); i++)
+						for (f = 0; f < ARRAY_SIZE(fdts); f++) {
+							if (check_case(img, len, toffs[t],
+								       isizes[s], bases[b], ram,
+								       initrds[i], fdts[f]))
+								fits++;
+							else
+								fails++;
+						}
+			free(img);
 		}
-		free(img);
 	}
 	/* Both outcomes were exercised. */
 	CHECK(fits > 1000);

@@ -1,25 +1,55 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for devicetree discovery (drivers/fdt_platform.c). Blobs are written
- * with hv/fdt.c in the shape QEMU 7.2's virt machine gives (dumpdtb= with
- * gic-version=3 and 2, virtualization=on and off, secure=on, -smp 1, 4 and 200),
+ * with libfdt's sequential-write functions in the shape QEMU 7.2's virt machine gives
+ * (dumpdtb= with gic-version=3 and 2, virtualization=on and off, secure=on, -smp 1, 4 and 200),
  * plus variants (one-cell root addresses, two-cell CPU ids, disabled CPUs, aliases,
  * stdout-path options) and a board whose GIC-400 and PL011 sit behind bus ranges.
  * Then every malformation the parser must refuse, and every truncation and many
  * corruptions of blobs, each parsed from a heap copy of exactly its totalsize so
  * that ASan catches any read past it. */
 #include <stdlib.h>
-#include "../../hv/fdt.c"
 #include "../../drivers/fdt_platform.c"
 #include "test.h"
 
 #define CAP (64 * 1024)
 
-static u8 buf[CAP];
-static struct fdt w;
-static u32 root_cells;		/* #address-cells = #size-cells of / */
+static u8 buf[CAP] __attribute__((aligned(8)));
+static void *w;	       /* the blob being written: buf or blob */
+static u32 root_cells; /* #address-cells = #size-cells of / */
 
 static struct acpi_arm_platform plat;
 static const char *why;
+
+/* The writer, libfdt's: start() begins a blob at b, finish() returns its size. No
+ * call fails with CAP bytes; one that did would show in finish() or in the parse. */
+static void start(void *b, int cap)
+{
+	w = b;
+	if (fdt_create(w, cap) || fdt_finish_reservemap(w)) {
+		fprintf(stderr, "test_fdt_platform: fdt_create failed\n");
+		exit(1);
+	}
+}
+
+static int finish(void) { return fdt_finish(w) ? -1 : (int)fdt_totalsize(w); }
+
+/* n cells, big-endian. */
+static void prop_cells(const char *name, const u32 *cells, u32 n)
+{
+	void *v;
+
+	if (!fdt_property_placeholder(w, name, (int)(4 * n), &v))
+		for (u32 i = 0; i < n; i++)
+			fdt32_st((u8 *)v + 4 * i, cells[i]);
+}
+
+/* An empty property (libfdt's fdt_property() would memcpy from NULL). */
+static void prop_empty(const char *name)
+{
+	void *v;
+
+	fdt_property_placeholder(w, name, 0, &v);
+}
 
 /* Parses size bytes at src from a heap copy of exactly that size. */
 static int parse(const u8 *src, size_t size)
@@ -34,10 +64,7 @@ static int parse(const u8 *src, size_t size)
 	return r;
 }
 
-static u32 get32(const u8 *p)
-{
-	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
-}
+static u32 get32(const u8 *p) { return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3]; }
 
 static void put32be(u8 *p, u32 v)
 {
@@ -62,32 +89,36 @@ static void put32be(u8 *p, u32 v)
 enum {
 	Q_NO_CPUS = 1 << 0,
 	Q_GIC_NO_REG = 1 << 1,
-	Q_GIC_ONE_REG = 1 << 2,		/* GICD only */
-	Q_DUP_MPIDR = 1 << 3,		/* cpu@1 has cpu@0's reg */
+	Q_GIC_ONE_REG = 1 << 2, /* GICD only */
+	Q_DUP_MPIDR = 1 << 3,	/* cpu@1 has cpu@0's reg */
 	Q_CPU_NO_REG = 1 << 4,
-	Q_PSCI_01 = 1 << 5,		/* compatible = "arm,psci" only */
+	Q_PSCI_01 = 1 << 5, /* compatible = "arm,psci" only */
 	Q_NO_CHOSEN = 1 << 6,
-	Q_REDIST_9 = 1 << 7,		/* #redistributor-regions = <9> */
-	Q_CPU_SHORT_REG = 1 << 8,	/* a cell short of /cpus #address-cells */
-	Q_SHORT_INTERRUPTS = 1 << 9,	/* the GIC's interrupts = <1> */
+	Q_REDIST_9 = 1 << 7,	     /* #redistributor-regions = <9> */
+	Q_CPU_SHORT_REG = 1 << 8,    /* a cell short of /cpus #address-cells */
+	Q_SHORT_INTERRUPTS = 1 << 9, /* the GIC's interrupts = <1> */
 };
 
 struct shape {
-	u8 gic;			/* 3: arm,gic-v3; 2: arm,cortex-a15-gic; 0: none */
-	bool novirt;		/* virtualization=off: GICv2 without GICH/GICV, no interrupts */
+	u8 gic;	     /* 3: arm,gic-v3; 2: arm,cortex-a15-gic; 0: none */
+	bool novirt; /* virtualization=off: GICv2 without GICH/GICV, no interrupts */
 	u32 ncpus;
-	u64 disabled;		/* CPUs 0..63 with status = "disabled", a bit each */
-	u32 root_cells;		/* QEMU: 2 */
-	u32 cpu_cells;		/* /cpus #address-cells; QEMU: 1 */
-	const char *psci;	/* the method; NULL: no /psci (QEMU's secure=on) */
+	u64 disabled;		 /* CPUs 0..63 with status = "disabled", a bit each */
+	u32 root_cells;		 /* QEMU: 2 */
+	u32 cpu_cells;		 /* /cpus #address-cells; QEMU: 1 */
+	const char *psci;	 /* the method; NULL: no /psci (QEMU's secure=on) */
 	const char *stdout_path; /* NULL: none */
-	bool aliases;		/* aliases { serial0 = "/pl011@9000000"; } (newer QEMUs) */
-	bool secure;		/* secure=on: a disabled pl011@9040000 first, secure-chosen */
+	bool aliases;		 /* aliases { serial0 = "/pl011@9000000"; } (newer QEMUs) */
+	bool secure;		 /* secure=on: a disabled pl011@9040000 first, secure-chosen */
 	u32 quirks;
 };
 
 static const struct shape qemu_v3 = {
-	.gic = 3, .ncpus = 4, .root_cells = 2, .cpu_cells = 1, .psci = "smc",
+	.gic = 3,
+	.ncpus = 4,
+	.root_cells = 2,
+	.cpu_cells = 1,
+	.psci = "smc",
 	.stdout_path = "/pl011@9000000",
 };
 
@@ -99,10 +130,7 @@ static u64 qemu_mpidr(const struct shape *s, u32 i)
 	return (u64)(i / cluster) << 8 | i % cluster;
 }
 
-static bool cpu_disabled(const struct shape *s, u32 i)
-{
-	return i < 64 && s->disabled & BIT(i);
-}
+static bool cpu_disabled(const struct shape *s, u32 i) { return i < 64 && s->disabled & BIT(i); }
 
 /* reg = <base size>... in the root's cells. */
 static void reg(const char *name, const u64 *pairs, u32 n)
@@ -114,7 +142,7 @@ static void reg(const char *name, const u64 *pairs, u32 n)
 			cells[k++] = (u32)(pairs[i] >> 32);
 		cells[k++] = (u32)pairs[i];
 	}
-	fdt_prop_cells(&w, name, cells, k);
+	prop_cells(name, cells, k);
 }
 
 static void reg1(u64 base, u64 size)
@@ -128,12 +156,12 @@ static void cells3(const char *name, u32 a, u32 b, u32 c)
 {
 	u32 v[3] = { a, b, c };
 
-	fdt_prop_cells(&w, name, v, 3);
+	prop_cells(name, v, 3);
 }
 
 static void strings(const char *name, const char *list, u32 len)
 {
-	fdt_prop_strings(&w, name, list, len);
+	fdt_property(w, name, list, (int)len);
 }
 #define STRINGS(name, lit) strings(name, lit, sizeof(lit))
 
@@ -141,30 +169,32 @@ static void pl011_node(const char *name, u64 base, u32 spi, bool secure)
 {
 	u32 clocks[2] = { 0x8000, 0x8000 };
 
-	fdt_begin_node(&w, name);
+	fdt_begin_node(w, name);
 	if (secure) {
-		fdt_prop_string(&w, "secure-status", "okay");
-		fdt_prop_string(&w, "status", "disabled");
+		fdt_property_string(w, "secure-status", "okay");
+		fdt_property_string(w, "status", "disabled");
 	}
 	STRINGS("clock-names", "uartclk\0apb_pclk");
-	fdt_prop_cells(&w, "clocks", clocks, 2);
+	prop_cells("clocks", clocks, 2);
 	cells3("interrupts", 0, spi, 4);
 	reg1(base, 0x1000);
 	STRINGS("compatible", "arm,pl011\0arm,primecell");
-	fdt_end_node(&w);
+	fdt_end_node(w);
 }
 
 static void gic_node(const struct shape *s)
 {
 	u64 v3[] = { 0x8000000, 0x10000, 0x80a0000, 0xf60000, 0x4000000000, 0x4000000 };
-	u64 v2[] = { 0x8000000, 0x10000, 0x8010000, 0x10000, 0x8030000, 0x10000, 0x8040000, 0x10000 };
+	u64 v2[] = {
+		0x8000000, 0x10000, 0x8010000, 0x10000, 0x8030000, 0x10000, 0x8040000, 0x10000
+	};
 	/* QEMU adds the second redistributor region past 123 CPUs (0xf60000 / 128K). */
 	u32 redist = s->ncpus > 123 ? 2 : 1;
 
-	fdt_begin_node(&w, "intc@8000000");
-	fdt_prop_u32(&w, "phandle", 0x8005);
+	fdt_begin_node(w, "intc@8000000");
+	fdt_property_u32(w, "phandle", 0x8005);
 	if (s->quirks & Q_SHORT_INTERRUPTS)
-		fdt_prop_u32(&w, "interrupts", 1);
+		fdt_property_u32(w, "interrupts", 1);
 	else if (!s->novirt)
 		cells3("interrupts", 1, 9, 4);
 	if (s->quirks & Q_GIC_ONE_REG)
@@ -174,53 +204,53 @@ static void gic_node(const struct shape *s)
 	else if (!(s->quirks & Q_GIC_NO_REG))
 		reg("reg", v2, s->novirt ? 2 : 4);
 	if (s->gic == 3) {
-		fdt_prop_u32(&w, "#redistributor-regions", s->quirks & Q_REDIST_9 ? 9 : redist);
-		fdt_prop_string(&w, "compatible", "arm,gic-v3");
+		fdt_property_u32(w, "#redistributor-regions", s->quirks & Q_REDIST_9 ? 9 : redist);
+		fdt_property_string(w, "compatible", "arm,gic-v3");
 	} else {
-		fdt_prop_string(&w, "compatible", "arm,cortex-a15-gic");
+		fdt_property_string(w, "compatible", "arm,cortex-a15-gic");
 	}
-	fdt_prop(&w, "ranges", NULL, 0);
-	fdt_prop_u32(&w, "#size-cells", root_cells);
-	fdt_prop_u32(&w, "#address-cells", root_cells);
-	fdt_prop(&w, "interrupt-controller", NULL, 0);
-	fdt_prop_u32(&w, "#interrupt-cells", 3);
+	prop_empty("ranges");
+	fdt_property_u32(w, "#size-cells", root_cells);
+	fdt_property_u32(w, "#address-cells", root_cells);
+	prop_empty("interrupt-controller");
+	fdt_property_u32(w, "#interrupt-cells", 3);
 	if (s->gic == 3) {
-		fdt_begin_node(&w, "its@8080000");
-		fdt_prop_u32(&w, "phandle", 0x8006);
+		fdt_begin_node(w, "its@8080000");
+		fdt_property_u32(w, "phandle", 0x8006);
 		reg1(0x8080000, 0x20000);
-		fdt_prop_u32(&w, "#msi-cells", 1);
-		fdt_prop(&w, "msi-controller", NULL, 0);
-		fdt_prop_string(&w, "compatible", "arm,gic-v3-its");
+		fdt_property_u32(w, "#msi-cells", 1);
+		prop_empty("msi-controller");
+		fdt_property_string(w, "compatible", "arm,gic-v3-its");
 	} else {
-		fdt_begin_node(&w, "v2m@8020000");
-		fdt_prop_u32(&w, "phandle", 0x8006);
+		fdt_begin_node(w, "v2m@8020000");
+		fdt_property_u32(w, "phandle", 0x8006);
 		reg1(0x8020000, 0x1000);
-		fdt_prop(&w, "msi-controller", NULL, 0);
-		fdt_prop_string(&w, "compatible", "arm,gic-v2m-frame");
+		prop_empty("msi-controller");
+		fdt_property_string(w, "compatible", "arm,gic-v2m-frame");
 	}
-	fdt_end_node(&w);
-	fdt_end_node(&w);
+	fdt_end_node(w);
+	fdt_end_node(w);
 }
 
 static void cpus_node(const struct shape *s)
 {
 	char name[32];
 
-	fdt_begin_node(&w, "cpus");
-	fdt_prop_u32(&w, "#size-cells", 0);
-	fdt_prop_u32(&w, "#address-cells", s->cpu_cells);
-	fdt_begin_node(&w, "cpu-map");
-	fdt_begin_node(&w, "socket0");
-	fdt_begin_node(&w, "cluster0");
+	fdt_begin_node(w, "cpus");
+	fdt_property_u32(w, "#size-cells", 0);
+	fdt_property_u32(w, "#address-cells", s->cpu_cells);
+	fdt_begin_node(w, "cpu-map");
+	fdt_begin_node(w, "socket0");
+	fdt_begin_node(w, "cluster0");
 	for (u32 i = 0; i < s->ncpus; i++) {
 		snprintf(name, sizeof(name), "core%u", i);
-		fdt_begin_node(&w, name);
-		fdt_prop_u32(&w, "cpu", 0x8100 + i);
-		fdt_end_node(&w);
+		fdt_begin_node(w, name);
+		fdt_property_u32(w, "cpu", 0x8100 + i);
+		fdt_end_node(w);
 	}
-	fdt_end_node(&w);
-	fdt_end_node(&w);
-	fdt_end_node(&w);
+	fdt_end_node(w);
+	fdt_end_node(w);
+	fdt_end_node(w);
 	for (u32 i = 0; i < s->ncpus; i++) {
 		u64 mpidr = qemu_mpidr(s, s->quirks & Q_DUP_MPIDR && i == 1 ? 0 : i);
 		u32 cells[3] = { 0, 0, (u32)mpidr };
@@ -229,26 +259,27 @@ static void cpus_node(const struct shape *s)
 		if (s->cpu_cells >= 2)
 			cells[3 - s->cpu_cells] = 1;
 		snprintf(name, sizeof(name), "cpu@%u", i);
-		fdt_begin_node(&w, name);
-		fdt_prop_u32(&w, "phandle", 0x8100 + i);
+		fdt_begin_node(w, name);
+		fdt_property_u32(w, "phandle", 0x8100 + i);
 		if (!(s->quirks & Q_CPU_NO_REG))
-			fdt_prop_cells(&w, "reg", cells + 3 - s->cpu_cells,
-				       s->cpu_cells - !!(s->quirks & Q_CPU_SHORT_REG));
-		fdt_prop_string(&w, "enable-method", "psci");
-		fdt_prop_string(&w, "compatible", "arm,cortex-a57");
-		fdt_prop_string(&w, "device_type", "cpu");
+			prop_cells("reg", cells + 3 - s->cpu_cells,
+				   s->cpu_cells - !!(s->quirks & Q_CPU_SHORT_REG));
+		fdt_property_string(w, "enable-method", "psci");
+		fdt_property_string(w, "compatible", "arm,cortex-a57");
+		fdt_property_string(w, "device_type", "cpu");
 		if (cpu_disabled(s, i))
-			fdt_prop_string(&w, "status", "disabled");
-		fdt_end_node(&w);
+			fdt_property_string(w, "status", "disabled");
+		fdt_end_node(w);
 	}
-	fdt_end_node(&w);
+	fdt_end_node(w);
 }
 
 /* The blob QEMU's virt machine would give for s, in buf; returns its size. */
 static int build(const struct shape *s)
 {
 	u32 seed[8] = {
-		0x44e2d4e9, 0x98b5acb0, 0x49f349d3, 0xdc81ae6a, 0xbe5aaece, 0x2c64a2da, 0x4c75006a, 0xb8f86177,
+		0x44e2d4e9, 0x98b5acb0, 0x49f349d3, 0xdc81ae6a,
+		0xbe5aaece, 0x2c64a2da, 0x4c75006a, 0xb8f86177,
 	};
 	u64 flash[] = { 0, 0x4000000, 0x4000000, 0x4000000 };
 	u32 ranges[4] = { 0, 0, 0xc000000, 0x2000000 };
@@ -256,122 +287,122 @@ static int build(const struct shape *s)
 	u32 gpios[3] = { 0x8007, 3, 0 };
 
 	root_cells = s->root_cells;
-	fdt_init(&w, buf, sizeof(buf));
-	fdt_begin_node(&w, "");
-	fdt_prop_u32(&w, "interrupt-parent", 0x8005);
-	fdt_prop_string(&w, "model", "linux,dummy-virt");
-	fdt_prop_u32(&w, "#size-cells", root_cells);
-	fdt_prop_u32(&w, "#address-cells", root_cells);
-	fdt_prop_string(&w, "compatible", "linux,dummy-virt");
+	start(buf, sizeof(buf));
+	fdt_begin_node(w, "");
+	fdt_property_u32(w, "interrupt-parent", 0x8005);
+	fdt_property_string(w, "model", "linux,dummy-virt");
+	fdt_property_u32(w, "#size-cells", root_cells);
+	fdt_property_u32(w, "#address-cells", root_cells);
+	fdt_property_string(w, "compatible", "linux,dummy-virt");
 	if (s->psci) {
-		fdt_begin_node(&w, "psci");
-		fdt_prop_u32(&w, "migrate", 0xc4000005);
-		fdt_prop_u32(&w, "cpu_on", 0xc4000003);
-		fdt_prop_u32(&w, "cpu_off", 0x84000002);
-		fdt_prop_u32(&w, "cpu_suspend", 0xc4000001);
-		fdt_prop_string(&w, "method", s->psci);
+		fdt_begin_node(w, "psci");
+		fdt_property_u32(w, "migrate", 0xc4000005);
+		fdt_property_u32(w, "cpu_on", 0xc4000003);
+		fdt_property_u32(w, "cpu_off", 0x84000002);
+		fdt_property_u32(w, "cpu_suspend", 0xc4000001);
+		fdt_property_string(w, "method", s->psci);
 		if (s->quirks & Q_PSCI_01)
-			fdt_prop_string(&w, "compatible", "arm,psci");
+			fdt_property_string(w, "compatible", "arm,psci");
 		else
 			STRINGS("compatible", "arm,psci-1.0\0arm,psci-0.2\0arm,psci");
-		fdt_end_node(&w);
+		fdt_end_node(w);
 	}
-	fdt_begin_node(&w, "memory@40000000");
+	fdt_begin_node(w, "memory@40000000");
 	reg1(0x40000000, 0x8000000);
-	fdt_prop_string(&w, "device_type", "memory");
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "platform-bus@c000000");
-	fdt_prop_u32(&w, "interrupt-parent", 0x8005);
+	fdt_property_string(w, "device_type", "memory");
+	fdt_end_node(w);
+	fdt_begin_node(w, "platform-bus@c000000");
+	fdt_property_u32(w, "interrupt-parent", 0x8005);
 	/* <child parent size>: the parent address in the root's cells. */
-	fdt_prop_cells(&w, "ranges", root_cells == 2 ? ranges : ranges + 1, root_cells == 2 ? 4 : 3);
-	fdt_prop_u32(&w, "#address-cells", 1);
-	fdt_prop_u32(&w, "#size-cells", 1);
+	prop_cells("ranges", root_cells == 2 ? ranges : ranges + 1, root_cells == 2 ? 4 : 3);
+	fdt_property_u32(w, "#address-cells", 1);
+	fdt_property_u32(w, "#size-cells", 1);
 	STRINGS("compatible", "qemu,platform\0simple-bus");
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "fw-cfg@9020000");
-	fdt_prop(&w, "dma-coherent", NULL, 0);
+	fdt_end_node(w);
+	fdt_begin_node(w, "fw-cfg@9020000");
+	prop_empty("dma-coherent");
 	reg1(0x9020000, 0x18);
-	fdt_prop_string(&w, "compatible", "qemu,fw-cfg-mmio");
-	fdt_end_node(&w);
+	fdt_property_string(w, "compatible", "qemu,fw-cfg-mmio");
+	fdt_end_node(w);
 	for (u32 i = 0; i < 2; i++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "virtio_mmio@%x", 0xa000000 + i * 0x200);
-		fdt_begin_node(&w, name);
-		fdt_prop(&w, "dma-coherent", NULL, 0);
+		fdt_begin_node(w, name);
+		prop_empty("dma-coherent");
 		cells3("interrupts", 0, 0x10 + i, 1);
 		reg1(0xa000000 + i * 0x200, 0x200);
-		fdt_prop_string(&w, "compatible", "virtio,mmio");
-		fdt_end_node(&w);
+		fdt_property_string(w, "compatible", "virtio,mmio");
+		fdt_end_node(w);
 	}
-	fdt_begin_node(&w, "gpio-keys");
-	fdt_prop_string(&w, "compatible", "gpio-keys");
-	fdt_begin_node(&w, "poweroff");
-	fdt_prop_cells(&w, "gpios", gpios, 3);
-	fdt_prop_u32(&w, "linux,code", 0x74);
-	fdt_prop_string(&w, "label", "GPIO Key Poweroff");
-	fdt_end_node(&w);
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "pl061@9030000");
-	fdt_prop_u32(&w, "phandle", 0x8007);
+	fdt_begin_node(w, "gpio-keys");
+	fdt_property_string(w, "compatible", "gpio-keys");
+	fdt_begin_node(w, "poweroff");
+	prop_cells("gpios", gpios, 3);
+	fdt_property_u32(w, "linux,code", 0x74);
+	fdt_property_string(w, "label", "GPIO Key Poweroff");
+	fdt_end_node(w);
+	fdt_end_node(w);
+	fdt_begin_node(w, "pl061@9030000");
+	fdt_property_u32(w, "phandle", 0x8007);
 	cells3("interrupts", 0, 7, 4);
-	fdt_prop(&w, "gpio-controller", NULL, 0);
+	prop_empty("gpio-controller");
 	STRINGS("compatible", "arm,pl061\0arm,primecell");
 	reg1(0x9030000, 0x1000);
-	fdt_end_node(&w);
+	fdt_end_node(w);
 	if (s->secure)
 		pl011_node("pl011@9040000", 0x9040000, 8, true);
-	fdt_begin_node(&w, "pl031@9010000");
+	fdt_begin_node(w, "pl031@9010000");
 	cells3("interrupts", 0, 2, 4);
 	reg1(0x9010000, 0x1000);
 	STRINGS("compatible", "arm,pl031\0arm,primecell");
-	fdt_end_node(&w);
+	fdt_end_node(w);
 	pl011_node("pl011@9000000", 0x9000000, 1, false);
-	fdt_begin_node(&w, "pmu");
+	fdt_begin_node(w, "pmu");
 	cells3("interrupts", 1, 7, 4);
-	fdt_prop_string(&w, "compatible", "arm,armv8-pmuv3");
-	fdt_end_node(&w);
+	fdt_property_string(w, "compatible", "arm,armv8-pmuv3");
+	fdt_end_node(w);
 	if (s->gic)
 		gic_node(s);
-	fdt_begin_node(&w, "flash@0");
-	fdt_prop_u32(&w, "bank-width", 4);
+	fdt_begin_node(w, "flash@0");
+	fdt_property_u32(w, "bank-width", 4);
 	reg("reg", flash, 2);
-	fdt_prop_string(&w, "compatible", "cfi-flash");
-	fdt_end_node(&w);
+	fdt_property_string(w, "compatible", "cfi-flash");
+	fdt_end_node(w);
 	if (!(s->quirks & Q_NO_CPUS))
 		cpus_node(s);
-	fdt_begin_node(&w, "timer");
-	fdt_prop_cells(&w, "interrupts", timer, 12);
-	fdt_prop(&w, "always-on", NULL, 0);
+	fdt_begin_node(w, "timer");
+	prop_cells("interrupts", timer, 12);
+	prop_empty("always-on");
 	STRINGS("compatible", "arm,armv8-timer\0arm,armv7-timer");
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "apb-pclk");
-	fdt_prop_u32(&w, "phandle", 0x8000);
-	fdt_prop_string(&w, "clock-output-names", "clk24mhz");
-	fdt_prop_u32(&w, "clock-frequency", 24000000);
-	fdt_prop_u32(&w, "#clock-cells", 0);
-	fdt_prop_string(&w, "compatible", "fixed-clock");
-	fdt_end_node(&w);
+	fdt_end_node(w);
+	fdt_begin_node(w, "apb-pclk");
+	fdt_property_u32(w, "phandle", 0x8000);
+	fdt_property_string(w, "clock-output-names", "clk24mhz");
+	fdt_property_u32(w, "clock-frequency", 24000000);
+	fdt_property_u32(w, "#clock-cells", 0);
+	fdt_property_string(w, "compatible", "fixed-clock");
+	fdt_end_node(w);
 	if (s->aliases) {
-		fdt_begin_node(&w, "aliases");
-		fdt_prop_string(&w, "serial0", "/pl011@9000000");
-		fdt_end_node(&w);
+		fdt_begin_node(w, "aliases");
+		fdt_property_string(w, "serial0", "/pl011@9000000");
+		fdt_end_node(w);
 	}
 	if (s->secure) {
-		fdt_begin_node(&w, "secure-chosen");
-		fdt_prop_string(&w, "stdout-path", "/pl011@9040000");
-		fdt_end_node(&w);
+		fdt_begin_node(w, "secure-chosen");
+		fdt_property_string(w, "stdout-path", "/pl011@9040000");
+		fdt_end_node(w);
 	}
 	if (!(s->quirks & Q_NO_CHOSEN)) {
-		fdt_begin_node(&w, "chosen");
+		fdt_begin_node(w, "chosen");
 		if (s->stdout_path)
-			fdt_prop_string(&w, "stdout-path", s->stdout_path);
-		fdt_prop_cells(&w, "rng-seed", seed, 8);
-		fdt_prop_cells(&w, "kaslr-seed", seed, 2);
-		fdt_end_node(&w);
+			fdt_property_string(w, "stdout-path", s->stdout_path);
+		prop_cells("rng-seed", seed, 8);
+		prop_cells("kaslr-seed", seed, 2);
+		fdt_end_node(w);
 	}
-	fdt_end_node(&w);
-	return fdt_finish(&w);
+	fdt_end_node(w);
+	return finish();
 }
 
 static int parse_shape(const struct shape *s)
@@ -493,7 +524,7 @@ static void test_console(void)
 	check_console(&s, true, 0x9000000);
 	s.stdout_path = "/pl011@9000000:115200n8";
 	check_console(&s, true, 0x9000000);
-	s.stdout_path = "/pl011";		/* DTSpec 2.2.3: the unit address left out */
+	s.stdout_path = "/pl011"; /* DTSpec 2.2.3: the unit address left out */
 	check_console(&s, true, 0x9000000);
 	s.stdout_path = "//pl011@9000000/";
 	check_console(&s, true, 0x9000000);
@@ -540,7 +571,7 @@ static void test_psci(void)
 	s.psci = "hvc";
 	CHECK_EQ(parse_shape(&s), 0);
 	CHECK_EQ(plat.arm_boot_flags, ACPI_ARM_PSCI_COMPLIANT | ACPI_ARM_PSCI_USE_HVC);
-	s.quirks = Q_PSCI_01;		/* PSCI 0.1: firmware-specific function IDs */
+	s.quirks = Q_PSCI_01; /* PSCI 0.1: firmware-specific function IDs */
 	CHECK_EQ(parse_shape(&s), 0);
 	CHECK_EQ(plat.arm_boot_flags, 0);
 }
@@ -561,15 +592,14 @@ static void test_short_interrupts(void)
 enum {
 	B_SOC_NO_RANGES = 1 << 0,
 	B_APB_NO_RANGES = 1 << 1,
-	B_GIC_OUTSIDE = 1 << 2,		/* the GIC's reg outside the soc ranges */
+	B_GIC_OUTSIDE = 1 << 2, /* the GIC's reg outside the soc ranges */
 };
 
 static int build_board(u32 quirks)
 {
 	u32 soc_ranges[] = {
-		0x7e000000, 0, 0xfe000000, 0x1800000,
-		0x7c000000, 0, 0xfc000000, 0x2000000,
-		0x40000000, 0, 0xff800000, 0x800000,
+		0x7e000000, 0,	       0xfe000000, 0x1800000, 0x7c000000, 0,
+		0xfc000000, 0x2000000, 0x40000000, 0,	      0xff800000, 0x800000,
 	};
 	u32 apb_ranges[] = { 0, 0x7e200000, 0x10000 };
 	u32 gic_reg[] = {
@@ -580,56 +610,56 @@ static int build_board(u32 quirks)
 
 	if (quirks & B_GIC_OUTSIDE)
 		gic_reg[0] = 0x50000000;
-	fdt_init(&w, buf, sizeof(buf));
-	fdt_begin_node(&w, "");
-	fdt_prop_u32(&w, "#address-cells", 2);
-	fdt_prop_u32(&w, "#size-cells", 1);
-	fdt_prop_string(&w, "compatible", "raspberrypi,4-model-b");
-	fdt_begin_node(&w, "aliases");
-	fdt_prop_string(&w, "serial0", "/soc/apb@7e200000/serial@1000");
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "chosen");
-	fdt_prop_string(&w, "stdout-path", "serial0:115200n8");
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "soc");
+	start(buf, sizeof(buf));
+	fdt_begin_node(w, "");
+	fdt_property_u32(w, "#address-cells", 2);
+	fdt_property_u32(w, "#size-cells", 1);
+	fdt_property_string(w, "compatible", "raspberrypi,4-model-b");
+	fdt_begin_node(w, "aliases");
+	fdt_property_string(w, "serial0", "/soc/apb@7e200000/serial@1000");
+	fdt_end_node(w);
+	fdt_begin_node(w, "chosen");
+	fdt_property_string(w, "stdout-path", "serial0:115200n8");
+	fdt_end_node(w);
+	fdt_begin_node(w, "soc");
 	STRINGS("compatible", "simple-bus");
-	fdt_prop_u32(&w, "#address-cells", 1);
-	fdt_prop_u32(&w, "#size-cells", 1);
+	fdt_property_u32(w, "#address-cells", 1);
+	fdt_property_u32(w, "#size-cells", 1);
 	if (!(quirks & B_SOC_NO_RANGES))
-		fdt_prop_cells(&w, "ranges", soc_ranges, ARRAY_SIZE(soc_ranges));
-	fdt_begin_node(&w, "apb@7e200000");
-	fdt_prop_u32(&w, "#address-cells", 1);
-	fdt_prop_u32(&w, "#size-cells", 1);
+		prop_cells("ranges", soc_ranges, ARRAY_SIZE(soc_ranges));
+	fdt_begin_node(w, "apb@7e200000");
+	fdt_property_u32(w, "#address-cells", 1);
+	fdt_property_u32(w, "#size-cells", 1);
 	if (!(quirks & B_APB_NO_RANGES))
-		fdt_prop_cells(&w, "ranges", apb_ranges, 3);
-	fdt_begin_node(&w, "serial@1000");
+		prop_cells("ranges", apb_ranges, 3);
+	fdt_begin_node(w, "serial@1000");
 	STRINGS("compatible", "arm,pl011\0arm,primecell");
-	fdt_prop_cells(&w, "reg", uart_reg, 2);
-	fdt_end_node(&w);
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "interrupt-controller@40041000");
-	fdt_prop_string(&w, "compatible", "arm,gic-400");
-	fdt_prop(&w, "interrupt-controller", NULL, 0);
-	fdt_prop_u32(&w, "#interrupt-cells", 3);
-	fdt_prop_cells(&w, "reg", gic_reg, ARRAY_SIZE(gic_reg));
+	prop_cells("reg", uart_reg, 2);
+	fdt_end_node(w);
+	fdt_end_node(w);
+	fdt_begin_node(w, "interrupt-controller@40041000");
+	fdt_property_string(w, "compatible", "arm,gic-400");
+	prop_empty("interrupt-controller");
+	fdt_property_u32(w, "#interrupt-cells", 3);
+	prop_cells("reg", gic_reg, ARRAY_SIZE(gic_reg));
 	cells3("interrupts", 1, 9, 0xf04);
-	fdt_end_node(&w);
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "cpus");
-	fdt_prop_u32(&w, "#address-cells", 1);
-	fdt_prop_u32(&w, "#size-cells", 0);
+	fdt_end_node(w);
+	fdt_end_node(w);
+	fdt_begin_node(w, "cpus");
+	fdt_property_u32(w, "#address-cells", 1);
+	fdt_property_u32(w, "#size-cells", 0);
 	for (u32 i = 0; i < 4; i++) {
 		snprintf(name, sizeof(name), "cpu@%u", i);
-		fdt_begin_node(&w, name);
-		fdt_prop_string(&w, "device_type", "cpu");
-		fdt_prop_string(&w, "compatible", "arm,cortex-a72");
-		fdt_prop_u32(&w, "reg", i);
-		fdt_prop_string(&w, "enable-method", "spin-table");
-		fdt_end_node(&w);
+		fdt_begin_node(w, name);
+		fdt_property_string(w, "device_type", "cpu");
+		fdt_property_string(w, "compatible", "arm,cortex-a72");
+		fdt_property_u32(w, "reg", i);
+		fdt_property_string(w, "enable-method", "spin-table");
+		fdt_end_node(w);
 	}
-	fdt_end_node(&w);
-	fdt_end_node(&w);
-	return fdt_finish(&w);
+	fdt_end_node(w);
+	fdt_end_node(w);
+	return finish();
 }
 
 static void test_board(void)
@@ -646,7 +676,7 @@ static void test_board(void)
 	CHECK_EQ(plat.cpus[3].vgic_maint_gsiv, 25);
 	CHECK_EQ(plat.arm_boot_flags, 0);
 	CHECK(plat.spcr);
-	CHECK_EQ(plat.spcr_base, 0xfe201000);	/* through apb's and soc's ranges */
+	CHECK_EQ(plat.spcr_base, 0xfe201000); /* through apb's and soc's ranges */
 
 	/* A bus without ranges: its children are not in the CPU's address space. */
 	CHECK_EQ(parse(buf, (size_t)build_board(B_SOC_NO_RANGES)), -1);
@@ -704,7 +734,7 @@ static void test_missing(void)
 }
 
 /* A copy of the QEMU GICv3 blob in blob, its size returned. */
-static u8 blob[CAP];
+static u8 blob[CAP] __attribute__((aligned(8)));
 
 static u32 qemu_blob(void)
 {
@@ -750,6 +780,9 @@ static void test_header(void)
 	check_patched(H_SIZE_STRINGS, 0xffffffff, "devicetree block outside the blob");
 	check_patched(H_STRINGS, get32(blob + H_STRUCT) + 4, "devicetree blocks overlap");
 	check_patched(H_STRINGS, get32(blob + H_STRINGS) - 4, "devicetree blocks overlap");
+	/* libfdt reads the map's and the structure's words aligned. */
+	check_patched(16, 44, "devicetree block misaligned");
+	check_patched(H_STRUCT, get32(blob + H_STRUCT) - 2, "devicetree block misaligned");
 	/* Totalsize is all the parser may read: one byte short of the strings. */
 	check_patched(H_TOTALSIZE, size - 1, "devicetree block outside the blob");
 	CHECK_EQ(fdt_arm_platform(NULL, &plat, &why), -1);
@@ -780,23 +813,25 @@ static void test_struct(void)
 	check_patched(so + ss - 8, 9, "structure block ends inside a node");
 }
 
-/* / { a { p = <1>; }; b { }; }: 56 root, 64 a, 72 p (16 bytes), 88 end a, 92 b,
- * 100 end b, 104 end /, 108 FDT_END, 112 "p". */
+/* / { a { p = <1>; }; b { }; }: libfdt's writer puts the reservation map at 48 (the
+ * header rounded up to its 16-byte entries), so: 64 root, 72 a, 80 p (16 bytes), 96 end
+ * a, 100 b, 108 end b, 112 end /, 116 FDT_END, 120 "p". */
 static u32 tiny(void)
 {
 	int size;
 
-	fdt_init(&w, blob, sizeof(blob));
-	fdt_begin_node(&w, "");
-	fdt_begin_node(&w, "a");
-	fdt_prop_u32(&w, "p", 1);
-	fdt_end_node(&w);
-	fdt_begin_node(&w, "b");
-	fdt_end_node(&w);
-	fdt_end_node(&w);
-	size = fdt_finish(&w);
-	CHECK_EQ(size, 114);
-	CHECK_EQ(get32(blob + 108), 9);
+	start(blob, sizeof(blob));
+	fdt_begin_node(w, "");
+	fdt_begin_node(w, "a");
+	fdt_property_u32(w, "p", 1);
+	fdt_end_node(w);
+	fdt_begin_node(w, "b");
+	fdt_end_node(w);
+	fdt_end_node(w);
+	size = finish();
+	CHECK_EQ(size, 122);
+	CHECK_EQ(get32(blob + H_STRUCT), 64);
+	CHECK_EQ(get32(blob + 116), 9);
 	return (u32)size;
 }
 
@@ -809,33 +844,47 @@ static void test_tokens(void)
 	CHECK_EQ(parse(blob, size), -1);
 	CHECK_STR(why, "no GIC node");
 	/* The struct block ends inside a's name. */
-	put32be(blob + H_SIZE_STRUCT, 69 - 56);
+	put32be(blob + H_SIZE_STRUCT, 77 - 64);
 	CHECK_EQ(parse(blob, size), -1);
 	CHECK_STR(why, "node name runs past the structure block");
 	/* p moved behind a's FDT_END_NODE: a property of / after its subnode a. */
 	tiny();
-	memcpy(prop, blob + 72, 16);
-	put32be(blob + 72, 2);
-	memcpy(blob + 76, prop, 16);
+	memcpy(prop, blob + 80, 16);
+	put32be(blob + 80, 2);
+	memcpy(blob + 84, prop, 16);
 	CHECK_EQ(parse(blob, size), -1);
 	CHECK_STR(why, "property outside a node or after a subnode");
 	/* A NOP for the root's start: a and b become two roots. */
 	tiny();
-	put32be(blob + 56, 4);
-	put32be(blob + 60, 4);
+	put32be(blob + 64, 4);
+	put32be(blob + 68, 4);
 	CHECK_EQ(parse(blob, size), -1);
 	CHECK_STR(why, "devicetree with two root nodes");
 	/* Too many FDT_END_NODE. */
 	tiny();
-	put32be(blob + 92, 2);
-	put32be(blob + 96, 4);
+	put32be(blob + 100, 2);
+	put32be(blob + 104, 4);
 	CHECK_EQ(parse(blob, size), -1);
 	CHECK_STR(why, "unbalanced FDT_END_NODE");
 	/* A property before the root node. */
 	tiny();
-	memcpy(blob + 56, prop, 16);
+	memcpy(blob + 64, prop, 16);
 	CHECK_EQ(parse(blob, size), -1);
 	CHECK_STR(why, "property outside a node or after a subnode");
+	/* The root named "r" (libfdt's full check wants it unnamed). */
+	tiny();
+	blob[68] = 'r';
+	CHECK_EQ(parse(blob, size), -1);
+	CHECK_STR(why, "devicetree fails libfdt's full check");
+	/* An unaligned blob (libfdt reads aligned words). */
+	{
+		u8 *b = malloc(size + 1);
+
+		memcpy(b + 1, blob, size);
+		CHECK_EQ(fdt_arm_platform(b + 1, &plat, &why), -1);
+		CHECK_STR(why, "devicetree not 4-byte aligned");
+		free(b);
+	}
 }
 
 static void test_depth(void)
@@ -843,15 +892,16 @@ static void test_depth(void)
 	for (u32 depth = DTB_MAX_DEPTH; depth <= DTB_MAX_DEPTH + 1; depth++) {
 		int size;
 
-		fdt_init(&w, blob, sizeof(blob));
-		fdt_begin_node(&w, "");
+		start(blob, sizeof(blob));
+		fdt_begin_node(w, "");
 		for (u32 i = 1; i < depth; i++)
-			fdt_begin_node(&w, "n");
+			fdt_begin_node(w, "n");
 		for (u32 i = 0; i < depth; i++)
-			fdt_end_node(&w);
-		size = fdt_finish(&w);
+			fdt_end_node(w);
+		size = finish();
 		CHECK_EQ(parse(blob, (size_t)size), -1);
-		CHECK_STR(why, depth > DTB_MAX_DEPTH ? "devicetree nested too deeply" : "no GIC node");
+		CHECK_STR(why,
+			  depth > DTB_MAX_DEPTH ? "devicetree nested too deeply" : "no GIC node");
 	}
 }
 
@@ -901,7 +951,8 @@ static void check_corruptions(u32 size)
 	u32 x = 0x12345678, bad = 0, i, k, n, word;
 
 	for (i = 0; i < size; i++) {
-		for (k = 0; k < ARRAY_SIZE(bytes) && (i < H_TOTALSIZE || i >= H_TOTALSIZE + 4); k++) {
+		for (k = 0; k < ARRAY_SIZE(bytes) && (i < H_TOTALSIZE || i >= H_TOTALSIZE + 4);
+		     k++) {
 			memcpy(copy, blob, size);
 			copy[i] = bytes[k];
 			bad += !sane(parse(copy, size));

@@ -4,10 +4,13 @@
 #define memcpy hv_memcpy
 #define memmove hv_memmove
 #define memcmp hv_memcmp
+#define memchr hv_memchr
 #define strlen hv_strlen
+#define strnlen hv_strnlen
 #define strcmp hv_strcmp
 #define strncmp hv_strncmp
 #define strchr hv_strchr
+#define strrchr hv_strrchr
 #define strlcpy hv_strlcpy
 #define vsnprintf hv_vsnprintf
 #define snprintf hv_snprintf
@@ -16,10 +19,13 @@
 #undef memcpy
 #undef memmove
 #undef memcmp
+#undef memchr
 #undef strlen
+#undef strnlen
 #undef strcmp
 #undef strncmp
 #undef strchr
+#undef strrchr
 #undef snprintf
 #undef vsnprintf
 #include "test.h"
@@ -56,5 +62,24 @@ int main(void)
 	CHECK_STR(ov, "aabcde");
 	CHECK(hv_strncmp("abc", "abd", 2) == 0 && hv_strncmp("abc", "abd", 3) < 0);
 	CHECK(hv_strchr("a=b", '=') != NULL && hv_strchr("ab", '=') == NULL);
+
+	/* What libfdt needs besides (lib/libfdt/libfdt_env.h). */
+	static const char mem[] = "ab\0cb\xff"; /* 7 bytes with the final NUL */
+	CHECK(hv_memchr(mem, 'b', sizeof mem) == mem + 1);
+	CHECK(hv_memchr(mem, 0, sizeof mem) == mem + 2);
+	CHECK(hv_memchr(mem, 0xff, sizeof mem) == mem + 5); /* c compared as a byte */
+	CHECK(hv_memchr(mem, -1, sizeof mem) == mem + 5);
+	CHECK(hv_memchr(mem, 'c', 3) == NULL); /* only n bytes */
+	CHECK(hv_memchr(NULL, 'a', 0) == NULL);
+	CHECK_EQ(hv_strnlen("abc", 8), 3);
+	CHECK_EQ(hv_strnlen("abc", 3), 3);
+	CHECK_EQ(hv_strnlen("abc", 2), 2); /* reads no further */
+	CHECK_EQ(hv_strnlen("abc", 0), 0);
+	CHECK_EQ(hv_strnlen("", 4), 0);
+	const char *path = "/soc/uart@1";
+	CHECK(hv_strrchr(path, '/') == path + 4);
+	CHECK(hv_strrchr(path, 'x') == NULL);
+	CHECK(hv_strrchr(path, 0) == path + 11); /* the terminator, as in C */
+	CHECK(hv_strrchr("", '/') == NULL);
 	return test_summary();
 }
