@@ -99,11 +99,10 @@ static void report(struct vm *vm)
 	for (int k = 0; k < EXIT_KINDS; k++)
 		if (sum.exits[k])
 			printk(" %s=%llu", exit_kind_name(k), (unsigned long long)sum.exits[k]);
-	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; IPIs fixed=%llu nmi=%llu "
-	       "init=%llu "
-	       "sipi=%llu, by path icr=%llu pv=%llu self=%llu; lazy-eois=%llu kicks=%llu "
-	       "wakeups=%llu "
-	       "yields=%llu steal=%llums bad-accesses=%llu unclaimed-io=%llu\n",
+	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; "
+	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
+	       "lazy-eois=%llu kicks=%llu wakeups=%llu yields=%llu steal=%llums "
+	       "bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected,
 	       (unsigned long long)sum.nmis_injected, (unsigned long long)sum.ipi_fixed,
 	       (unsigned long long)sum.ipi_nmi, (unsigned long long)sum.ipi_init,

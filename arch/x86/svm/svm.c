@@ -442,11 +442,10 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			/* Seen under QEMU 7.2 TCG now and then with vCPUs sharing pCPUs: the
 			 * guest state saved at #VMEXIT is the host's (RIP right after our VMRUN).
 			 * The guest cannot continue; stop it rather than run host state. */
-			printk("hv: VM '%s' vcpu%u: BUG: the state saved at #VMEXIT (code %llx, "
-			       "info1 %llx, "
-			       "info2 %llx) is the host's, not the guest's; stopping the VM "
-			       "(pcpu%u vmcb %p "
-			       "hsave %p VM_HSAVE_PA %llx host cr3 %llx)\n",
+			printk("hv: VM '%s' vcpu%u: BUG: the state saved at #VMEXIT "
+			       "(code %llx, info1 %llx, info2 %llx) is the host's, "
+			       "not the guest's; stopping the VM (pcpu%u vmcb %p hsave %p "
+			       "VM_HSAVE_PA %llx host cr3 %llx)\n",
 			       v->vm->name, v->id, (unsigned long long)code,
 			       (unsigned long long)V64(vmcb, VMCB_EXITINFO1),
 			       (unsigned long long)V64(vmcb, VMCB_EXITINFO2), v->pcpu, (void *)vmcb,
