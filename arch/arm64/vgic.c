@@ -94,7 +94,7 @@ void vgic_irq_notify(struct vgic *g, const struct vgic_irq *irq, u32 before)
 	u32 t = vgic_irq_pending_target(g, irq);
 
 	if (t != VGIC_NO_VCPU && t != before)
-		g->kick(g->ctx, t);
+		vgic_kick(g, t);
 }
 
 void vgic_set_level(struct vgic *g, u32 vcpu, u32 intid, bool level)
@@ -352,7 +352,7 @@ void vgic_sync(struct vgic *g, u32 vcpu, const struct vgic_lr *lrs, u32 n)
 		/* Routing may have changed while it was in flight. */
 		t = vgic_irq_pending_target(g, irq);
 		if (t != VGIC_NO_VCPU && t != vcpu)
-			g->kick(g->ctx, t);
+			vgic_kick(g, t);
 	}
 	vgic_changed(g);
 	spin_unlock(&g->lock);

@@ -96,8 +96,7 @@ struct vgic {
 	struct vgic_cpu cpu[VGIC_MAX_VCPUS];
 	/* Bumped (under the lock) by every change of interrupt state, so that vgic_flush
 	 * answers "nothing" without the lock while nothing changed since it last did: the
-	 * common guest entry. A change after that check comes with a kick, which stops the
-	 * entry (or interrupts the guest right after it). */
+	 * common guest entry. See vgic_kick for why that is safe. */
 	u64 gen;
 };
 
@@ -105,6 +104,31 @@ struct vgic {
 static inline void vgic_changed(struct vgic *g)
 {
 	__atomic_store_n(&g->gen, g->gen + 1, __ATOMIC_RELEASE);
+}
+
+/* Tells vCPU `vcpu` that an interrupt waits for it; callers hold the lock and have
+ * changed the state. The kick protocol (hv/sched.h, vcpu_kick) makes the target see
+ * everything published before the kick; vgic_flush's lock-free look at gen is part of
+ * what it must see, so gen moves first:
+ *
+ *   sender (any pCPU)                      target's pCPU, before each guest entry
+ *   1. change the state under the lock     a. pcpu_in_guest = 1          (seq_cst)
+ *   2. gen++                    (release)  b. read every kick_pending     (seq_cst);
+ *   3. kick_pending = 1         (seq_cst)     set: back to the scheduler, which clears
+ *   4. read pcpu_in_guest/idle  (seq_cst)     them and comes back to a
+ *      set: host IPI to that pCPU          c. vgic_flush reads gen      (acquire);
+ *                                             unchanged since it last found nothing:
+ *                                             nothing to do, else the locked walk
+ *
+ * Either b sees 3, and then c sees 2 and takes the lock, behind 1; or b misses 3, and
+ * then 4 sees the target in guest mode (or asleep) and the IPI makes it exit right
+ * after entry. With 2 after 3, a target that took the kick at b could read the old gen
+ * at c and enter with nothing while the sender still held the lock, and a guest that
+ * spins without exits never saw the SGI (the first SGI lost in 3 of 34 GICv3 boots). */
+static inline void vgic_kick(struct vgic *g, u32 vcpu)
+{
+	vgic_changed(g);
+	g->kick(g->ctx, vcpu);
 }
 
 /* A list register as the glue writes it into (and reads it back from) the hardware. */

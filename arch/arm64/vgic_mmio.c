@@ -281,7 +281,7 @@ static void vgic_ctlr_write(struct vgic *g, u32 val)
 	}
 	for (v = 0; v < g->nvcpus; v++)
 		if (kick & BIT(v))
-			g->kick(g->ctx, v);
+			vgic_kick(g, v);
 }
 
 static bool vgic_dist_reg(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool write, u64 *val)

@@ -22,7 +22,7 @@
 /* PV stolen time (DEN0057A) is the one KVM PV feature arm64 guests have. */
 const u32 arch_pv_features = BIT(PV_STEAL);
 
-static void vgic_kick(void *ctx, u32 id)
+static void kick_vcpu(void *ctx, u32 id)
 {
 	struct vm *vm = ctx;
 	vcpu_kick(vm->vcpus[id]);
@@ -101,7 +101,7 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		printk("hv: VM '%s': cannot build its stage-2 tables\n", vm->name);
 		return -1;
 	}
-	vgic_init(&vm->arch.vgic, gic_host.version, vm->nvcpus, vgic_kick, vm);
+	vgic_init(&vm->arch.vgic, gic_host.version, vm->nvcpus, kick_vcpu, vm);
 	arm64_platform_init(vm);
 	return load_linux(vm, cfg, img);
 }

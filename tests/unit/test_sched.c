@@ -39,34 +39,15 @@ struct op {
 	enum op_kind kind;
 	u64 arg;
 };
-#define RUN(t)              \
-	{                   \
-		OP_RUN, (t) \
-	} /* guest code for t (NEVER: for good) */
-#define HALT               \
-	{                  \
-		OP_HALT, 0 \
-	} /* wait for an interrupt */
-#define TIMER(t)              \
-	{                     \
-		OP_TIMER, (t) \
-	} /* arm its timer t from now */
-#define KICK(i)              \
-	{                    \
-		OP_KICK, (i) \
-	} /* an interrupt to vCPU i of its VM */
-#define YIELD(i)              \
-	{                     \
-		OP_YIELD, (i) \
-	} /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
-#define SPIN               \
-	{                  \
-		OP_SPIN, 0 \
-	} /* a spin-wait hint (WFE) */
-#define STOP               \
-	{                  \
-		OP_STOP, 0 \
-	} /* power the VM off */
+/* clang-format off */
+#define RUN(t) { OP_RUN, (t) }     /* guest code for t (NEVER: for good) */
+#define HALT { OP_HALT, 0 }        /* wait for an interrupt */
+#define TIMER(t) { OP_TIMER, (t) } /* arm its timer t from now */
+#define KICK(i) { OP_KICK, (i) }   /* an interrupt to vCPU i of its VM */
+#define YIELD(i) { OP_YIELD, (i) } /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
+#define SPIN { OP_SPIN, 0 }        /* a spin-wait hint (WFE) */
+#define STOP { OP_STOP, 0 }        /* power the VM off */
+/* clang-format on */
 /* A script starts over when it ends. */
 #define SCRIPT(v, ...)                                           \
 	do {                                                     \
