@@ -101,9 +101,11 @@ $(BUILD)/hv.efi: $(BUILD)/hv.so
 # Host unit tests: test_a64_*.c test arm64 code and see arm64's arch headers.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
+# test_*_race_*.c drive the code from several host threads under ThreadSanitizer.
+UNIT_SANITIZE = $(if $(findstring _race_,$(notdir $@)),-fsanitize=thread -pthread,\
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined)
 UNIT_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -I$(if $(filter test_a64_%,$(notdir $@)),arch/arm64,arch/x86)/include \
-	-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -DHV_UNIT_TEST \
-	$(LIBFDT_INC)
+	$(UNIT_SANITIZE) -fno-omit-frame-pointer -DHV_UNIT_TEST $(LIBFDT_INC)
 build/unit/%: tests/unit/%.c $(LIBFDT_UNIT)
 	@mkdir -p build/unit
 	@echo "  CC $< (unit test)"

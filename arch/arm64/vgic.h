@@ -122,9 +122,11 @@ static inline void vgic_changed(struct vgic *g)
  *
  * Either b sees 3, and then c sees 2 and takes the lock, behind 1; or b misses 3, and
  * then 4 sees the target in guest mode (or asleep) and the IPI makes it exit right
- * after entry. With 2 after 3, a target that took the kick at b could read the old gen
- * at c and enter with nothing while the sender still held the lock, and a guest that
- * spins without exits never saw the SGI (the first SGI lost in 3 of 34 GICv3 boots). */
+ * after entry, and b sees 3 the next time round. With 2 after 3 (as it was), a target
+ * that the IPI or the flag sent round again while the sender was still writing the
+ * IPI could read the old gen at c and enter with nothing, and a guest that spins
+ * without exits never got the SGI: the first SGI lost in 3 of 34 GICv3 boots, and in
+ * every run of tests/unit/test_a64_race_vgic.c. */
 static inline void vgic_kick(struct vgic *g, u32 vcpu)
 {
 	vgic_changed(g);
