@@ -47,15 +47,9 @@ static DEFINE_PER_CPU(atomic_long_t, ran);
 static bool receivers_stop;
 static atomic_t receivers_up;
 
-static void count(void *info)
-{
-	atomic_long_inc(this_cpu_ptr(&ran));
-}
+static void count(void *info) { atomic_long_inc(this_cpu_ptr(&ran)); }
 
-static long ran_on(int cpu)
-{
-	return atomic_long_read(per_cpu_ptr(&ran, cpu));
-}
+static long ran_on(int cpu) { return atomic_long_read(per_cpu_ptr(&ran, cpu)); }
 
 static int receiver(void *unused)
 {
@@ -100,8 +94,8 @@ static void unicast(void)
 			INIT_CSD(csd, count, NULL);
 		}
 	}
-	pr_info("ipistress: unicast sent=%u taken=%ld lost=%ld ns/ipi=%llu\n", i,
-		ran_on(1) - base, lost, i ? (ktime_get_ns() - t0) / i : 0);
+	pr_info("ipistress: unicast sent=%u taken=%ld lost=%ld ns/ipi=%llu\n", i, ran_on(1) - base,
+		lost, i ? (ktime_get_ns() - t0) / i : 0);
 	kfree(csd);
 }
 
@@ -114,20 +108,15 @@ static void others(void)
 
 	if (!base)
 		return;
-	for_each_online_cpu(cpu)
-		base[cpu] = ran_on(cpu);
+	for_each_online_cpu(cpu) base[cpu] = ran_on(cpu);
 	t0 = ktime_get_ns();
 	for (i = 0; i < iters && !lost; i++) {
 		preempt_disable();
 		smp_call_function_many(cpu_online_mask, count, NULL, false);
 		preempt_enable();
-		for_each_online_cpu(cpu)
-			if (cpu && !wait_ran(cpu, base[cpu] + i + 1))
-				lost++;
+		for_each_online_cpu(cpu) if (cpu && !wait_ran(cpu, base[cpu] + i + 1)) lost++;
 	}
-	for_each_online_cpu(cpu)
-		if (cpu)
-			taken += ran_on(cpu) - base[cpu];
+	for_each_online_cpu(cpu) if (cpu) taken += ran_on(cpu) - base[cpu];
 	pr_info("ipistress: others sent=%u taken=%ld lost=%ld ns/ipi=%llu\n", i, taken, lost,
 		i ? (ktime_get_ns() - t0) / i : 0);
 	kfree(base);
@@ -164,7 +153,8 @@ static int __init ipistress_init(void)
 	if (!t)
 		return -ENOMEM;
 	WRITE_ONCE(receivers_stop, false);
-	for_each_online_cpu(cpu) {
+	for_each_online_cpu(cpu)
+	{
 		if (!cpu)
 			continue;
 		t[cpu] = kthread_create(receiver, NULL, "ipistress/%d", cpu);
@@ -185,9 +175,7 @@ static int __init ipistress_init(void)
 		kthread_stop(s);
 	}
 	WRITE_ONCE(receivers_stop, true); /* (if the sender did not start) */
-	for_each_online_cpu(cpu)
-		if (t[cpu])
-			kthread_stop(t[cpu]);
+	for_each_online_cpu(cpu) if (t[cpu]) kthread_stop(t[cpu]);
 	kfree(t);
 	pr_info("ipistress: done\n");
 	return 0;

@@ -195,8 +195,8 @@ static void race_run(struct sender *senders, u32 n)
 	pthread_join(target, NULL);
 	for (u32 i = 0; i < n; i++) {
 		struct sender *s = &senders[i];
-		printf("%u sender(s): vcpu%u %s %u: sent %llu, taken %llu, lost %llu, taken at most "
-		       "%llu guest entries after the send, %.2f us each\n",
+		printf("%u sender(s): vcpu%u %s %u: sent %llu, taken %llu, lost %llu, "
+		       "taken at most %llu guest entries after the send, %.2f us each\n",
 		       n, s->vcpu, race->what, s->irq, (unsigned long long)s->sent,
 		       (unsigned long long)taken[s->irq], (unsigned long long)s->lost,
 		       (unsigned long long)s->max_lag, s->secs * 1e6 / (double)s->sent);
