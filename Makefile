@@ -98,27 +98,9 @@ $(BUILD)/hv.efi: $(BUILD)/hv.so
 		-j '.rela.*' -j .reloc $(EFI_OBJCOPY) $< $@
 	@echo "built $@"
 
-# arm64: the bare-metal test guests of tests/guest/arm64, raw Images that emulator tests put
-# on the boot volume (tests/emu/arm64_sgi_stress.sh): build/aarch64/guests-test/*.img.
+# arm64: the bare-metal test guests that emulator tests boot (tests/guest/arm64/guests.mk).
 ifeq ($(ARCH),aarch64)
-TEST_GUEST_DIR := tests/guest/arm64
-TEST_GUEST_OBJS := $(addprefix $(BUILD)/guests-test/,start.o sgistress.o)
-TEST_GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding -fno-builtin -fno-pic \
-	-fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only \
-	-mstrict-align -mno-outline-atomics
-all: $(BUILD)/guests-test/sgistress.img
-$(BUILD)/guests-test/%.o: $(TEST_GUEST_DIR)/%.c
-	@mkdir -p $(dir $@)
-	@echo "  CC $< (test guest)"
-	@$(CC) $(TEST_GUEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/guests-test/%.o: $(TEST_GUEST_DIR)/%.S
-	@mkdir -p $(dir $@)
-	@echo "  AS $< (test guest)"
-	@$(CC) $(TEST_GUEST_CFLAGS) $(DEPFLAGS) -D__ASSEMBLY__ -c $< -o $@
-$(BUILD)/guests-test/sgistress.img: $(TEST_GUEST_OBJS) $(TEST_GUEST_DIR)/sgistress.ld
-	$(LD) -nostdlib -static --no-warn-rwx-segments -T $(TEST_GUEST_DIR)/sgistress.ld $(TEST_GUEST_OBJS) -o $@.elf
-	$(OBJCOPY) -O binary $@.elf $@
--include $(TEST_GUEST_OBJS:%=%.d)
+include tests/guest/arm64/guests.mk
 endif
 
 # Host unit tests: test_a64_*.c test arm64 code and see arm64's arch headers.
