@@ -36,7 +36,10 @@ check() {
 	fi
 }
 check "PV IPI: the targets are reached through the hypercall" ipis_pv/op "$(per_op pvipi ipis_pv/op)" ">=" 1.0
-check "PV IPI: (almost) no ICR write per multicast" ipis_icr/op "$(per_op pvipi ipis_icr/op)" "<=" 0.5
+# With PV IPIs the ICR writes left are Linux's single-target sends (a multicast whose
+# other target still had its queue, reschedule IPIs): 0.16 typically, 0.54 seen once in a
+# fresh-clone CI run; below 1 still tells the hypercall path from the ~2 of the ICR path.
+check "PV IPI: less than one ICR write per multicast" ipis_icr/op "$(per_op pvipi ipis_icr/op)" "<" 1.0
 check "no PV IPI: about 2 ICR writes per multicast" ipis_icr/op "$(per_op nopvipi ipis_icr/op)" ">=" 1.5
 check "no PV IPI: no hypercall target" ipis_pv/op "$(per_op nopvipi ipis_pv/op)" "<=" 0
 grep -h "GUEST-ipibench ipibench: multicast" "$LOG" | sed 's/^/      /'
