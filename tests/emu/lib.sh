@@ -177,7 +177,7 @@ $(guest c 1 none)" 150
 
 # arm64_sgi_stress GIC_VERSION: the SGI stress guest (tests/guest/arm64/sgistress.c), whose
 # receivers spin with IRQs unmasked and never leave the guest on their own, so a lost SGI
-# stays lost. Boot 1: 2 vCPUs on 2 pCPUs, 10000 SGIs from vCPU 0 to vCPU 1, then 2000
+# stays lost. Boot 1: 2 vCPUs on 2 pCPUs, 100000 SGIs from vCPU 0 to vCPU 1, then 10000
 # race rounds (each SGI sent as vCPU 1 exits and re-enters once). Boot 2: 3 vCPUs
 # on 3 pCPUs (slow under TCG on 2 host cores: few SGIs), unicast and broadcast (IRM=1 /
 # TargetListFilter=1). Each SGI must be taken within the guest's poll bound (lost=0), and
@@ -189,13 +189,13 @@ arm64_sgi_stress() {
 		printf '[vm %s]\nkernel = /guests/sgistress.img\ncmdline = %s\nvcpus = %s\nmemory = 64M\n' \
 			"$1" "$3" "$2"
 	}
-	boot "$(sgi_vm u 2 'sgistress.n=10000 sgistress.nr=2000')" 150 2
+	boot "$(sgi_vm u 2 'sgistress.n=100000 sgistress.nr=10000')" 200 2
 	mv "$LOG" "$LOG.1"
 	boot "$(sgi_vm b 3 'sgistress.n=200 sgistress.nr=0 sgistress.nb=400')" 120 3
 	cat "$LOG.1" "$LOG" > "$LOG.2" && mv "$LOG.2" "$LOG" && rm -f "$LOG.1"
 	expect "GICv$1 found" "hv: GICv$1"
-	expect_sgi u unicast 2 10000
-	expect_sgi u race 2 2000
+	expect_sgi u unicast 2 100000
+	expect_sgi u race 2 10000
 	expect_sgi b unicast 3 200
 	expect_sgi b broadcast 3 400
 	expect_not "no guest failure" "SGISTRESS FAIL"

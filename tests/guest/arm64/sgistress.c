@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A bare-metal arm64 guest that proves no SGI is lost. CPU 0 starts the others with PSCI
- * CPU_ON; each of them enables SGIs at its GIC (GICv3 redistributor and system registers,
- * or the GICv2 distributor's banked registers and the GICC frame), unmasks IRQs and spins
- * without ever leaving the guest on its own (no WFI, WFE, HVC or MMIO in the loop), so an
- * SGI the hypervisor fails to inject is never taken. CPU 0 sends SGIs one at a time, to
- * CPU 1 and then (with 3 or more CPUs) to all others, waiting (bounded) for each to be
- * counted, and prints over the PL011:
+/* A bare-metal arm64 guest that proves no SGI is lost, and measures what an interrupt and
+ * an exit cost. CPU 0 starts the others with PSCI CPU_ON; each of them enables SGIs at its
+ * GIC (GICv3 redistributor and system registers, or the GICv2 distributor's banked
+ * registers and the GICC frame), unmasks IRQs and spins without ever leaving the guest on
+ * its own (no WFI, WFE, HVC or MMIO in the loop), so an SGI the hypervisor fails to inject
+ * is never taken. CPU 0 sends SGIs one at a time, to CPU 1 and then (with 3 or more CPUs)
+ * to all others, waiting (bounded) for each to be counted, and prints over the PL011:
  *   SGISTRESS gic=3 unicast cpus=2 sent=100000 taken=100000 lost=0 ns/sgi=52000
  *   SGISTRESS DONE
  * then powers off with PSCI SYSTEM_OFF. lost: SGIs (times receivers) not taken within
@@ -16,8 +16,15 @@
  * access (an exit and an entry) and goes back to spinning, while CPU 0 sends the SGI after
  * a delay swept over about three times that access's duration. The exit always comes
  * before the SGI; while an SGI is awaited the receiver still never exits on its own.
+ * A "bench" phase (first, when asked for) times N of each of: an HVC (PSCI_VERSION), an
+ * MMIO read where the guest's memory map has no device, an MMIO read of the GIC
+ * distributor; during the unicast phase that follows, the receiver times its EOIs:
+ *   SGISTRESS gic=3 bench op=hvc n=10000 ns/op=5135
+ * The same Image runs on QEMU's virt machine without a hypervisor (the floor): the GIC and
+ * the UART are found in the device tree, and PSCI is reached by HVC there too.
  * The kernel command line may set sgistress.n=N (unicast SGIs), sgistress.nr=N (race
- * rounds, default n / 10) and sgistress.nb=N (broadcast SGIs, default n). */
+ * rounds, default n / 10), sgistress.nb=N (broadcast SGIs, default n) and
+ * sgistress.nbench=N (bench operations of each kind, default 0: no bench). */
 typedef unsigned long u64;
 typedef long s64;
 typedef unsigned int u32;
@@ -31,14 +38,14 @@ typedef unsigned char u8;
 #define SGI_BROADCAST 2
 #define SGI_RACE 3
 
-#define GICD 0x08000000ul
-#define GICC 0x08010000ul /* GICv2: the virtual CPU interface */
-#define GICR 0x080A0000ul /* GICv3: 128 KiB per CPU */
-#define GICR_STRIDE 0x20000ul
+#define GICR_STRIDE 0x20000ul /* GICv3: RD_base and SGI_base frames per CPU */
 #define GICR_SGI 0x10000ul
-#define UART_DR 0x09000000ul
+/* No device here in the hypervisor's guest memory map; on QEMU's virt machine (bare runs)
+ * the first virtio-mmio transport, which answers reads without a backend. */
+#define NO_DEVICE 0x0A000000ul
 
 #define GICD_CTLR 0x000
+#define GICD_IGROUPR0 0x080
 #define GICD_ISENABLER0 0x100
 #define GICD_IPRIORITYR 0x400
 #define GICD_SGIR 0xF00
@@ -48,6 +55,9 @@ typedef unsigned char u8;
 #define GICC_IAR 0x0C
 #define GICC_EOIR 0x10
 
+#define GICD_TYPER 0x004
+
+#define PSCI_VERSION 0x84000000ul
 #define PSCI_CPU_ON 0xC4000003ul
 #define PSCI_SYSTEM_OFF 0x84000008ul
 
@@ -74,20 +84,34 @@ typedef unsigned char u8;
 
 void secondary_entry(void);
 
-static int gic;	  /* 2 or 3 */
-static u32 ncpus; /* CPUs the device tree lists (at most MAX_CPUS) */
+/* From the device tree: the GIC's version and frames, the PL011, the CPUs (at most
+ * MAX_CPUS). gicc: GICv2 CPU interface; gicr: GICv3 redistributors. */
+static int gic;
+static u64 gicd, gicc, gicr, uart;
+static u32 ncpus;
 static volatile u32 ready[MAX_CPUS];
 /* count[cpu][intid]: SGIs that CPU took; written only by that CPU's IRQ handler. */
 static volatile u64 count[MAX_CPUS][16];
 static volatile u64 other[MAX_CPUS]; /* other INTIDs taken (none expected) */
 /* Race rounds: CPU 0 sets go[c], CPU c makes one trapped access and sets done[c] = go[c].
- * exit_ticks[c]: how long one such access took CPU c at start-up (counter ticks). */
+ * exit_ticks[c]: how long one such access takes CPU c (counter ticks). */
 static volatile u64 go[MAX_CPUS], done[MAX_CPUS], exit_ticks[MAX_CPUS];
+/* Bench timing of the unicast phase: sent_at, when CPU 0 sent the last SGI; per receiving
+ * CPU the ticks from that to its handler (latency), the ticks spent in its EOIs, how many
+ * it timed, and what timing costs (two counter reads with nothing between). */
+static volatile int timing;
+static volatile u64 sent_at;
+static volatile u64 latency_ticks[MAX_CPUS], eoi_ticks[MAX_CPUS], timed[MAX_CPUS];
+static volatile u64 timing_ticks[MAX_CPUS];
 
 static inline void w32(u64 a, u32 v) { *(volatile u32 *)a = v; }
 static inline u32 r32(u64 a) { return *(volatile u32 *)a; }
 
-static void putc_(char c) { *(volatile u32 *)UART_DR = (u8)c; }
+static void putc_(char c)
+{
+	if (uart)
+		w32(uart, (u8)c); /* UARTDR */
+}
 
 static void puts_(const char *s)
 {
@@ -155,39 +179,56 @@ static u32 cpu_index(void)
 	return (u32)(((m >> 8) & 0xFF) * 16 + (m & 0xFF));
 }
 
+/* The virtual counter, read in program order. */
+static u64 ticks(void)
+{
+	asm volatile("isb" : : : "memory");
+	return RSR(cntvct_el0);
+}
+
 void irq_handler(void)
 {
 	u32 cpu = cpu_index() % MAX_CPUS, iar, id;
+	u64 entered = timing ? ticks() : 0;
 
 	for (;;) {
 		if (gic == 3) {
 			iar = (u32)RSR(ICC_IAR1_EL1);
 			id = iar & 0xFFFFFF;
 		} else {
-			iar = r32(GICC + GICC_IAR);
+			iar = r32(gicc + GICC_IAR);
 			id = iar & 0x3FF;
 		}
 		if (id >= 1020)
 			return; /* spurious: nothing (more) pending */
+		/* EOImode 0: the EOI drops the priority and deactivates. */
+		u64 t0 = timing ? ticks() : 0;
+		if (gic == 3)
+			WSR(ICC_EOIR1_EL1, iar);
+		else
+			w32(gicc + GICC_EOIR, iar);
+		if (timing && id == SGI_UNICAST) {
+			eoi_ticks[cpu] = eoi_ticks[cpu] + (ticks() - t0);
+			latency_ticks[cpu] = latency_ticks[cpu] + (entered - sent_at);
+			timed[cpu] = timed[cpu] + 1;
+		}
+		/* Counted once handled: the sender sends the next one when it sees this. */
 		if (id < 16)
 			count[cpu][id] = count[cpu][id] + 1;
 		else
 			other[cpu] = other[cpu] + 1;
-		/* EOImode 0: the EOI drops the priority and deactivates. */
-		if (gic == 3)
-			WSR(ICC_EOIR1_EL1, iar);
-		else
-			w32(GICC + GICC_EOIR, iar);
 	}
 }
 
-/* This CPU's GIC CPU interface and SGIs: enabled at priority 0xA0, mask 0xF0. */
+/* This CPU's GIC CPU interface and SGIs: enabled at priority 0xA0, mask 0xF0, in Group 1
+ * on GICv3 (the group its ICC_IGRPEN1_EL1 enables; they reset to Group 0), Group 0 on
+ * GICv2 (the reset value, the group GICC_CTLR.EnableGrp0 enables). */
 static void gic_cpu_init(u32 cpu)
 {
-	u64 sgi = GICD;
+	u64 sgi = gicd;
 
 	if (gic == 3) {
-		u64 rd = GICR + cpu * GICR_STRIDE;
+		u64 rd = gicr + cpu * GICR_STRIDE;
 
 		WSR(ICC_SRE_EL1, RSR(ICC_SRE_EL1) | 1);
 		asm volatile("isb");
@@ -195,6 +236,7 @@ static void gic_cpu_init(u32 cpu)
 		for (u32 i = 0; i < 1000000 && (r32(rd + GICR_WAKER) & 4); i++)
 			;
 		sgi = rd + GICR_SGI;
+		w32(sgi + GICD_IGROUPR0, 0xFFFFFFFF);
 	}
 	for (u32 i = 0; i < 4; i++)
 		w32(sgi + GICD_IPRIORITYR + 4 * i, 0xA0A0A0A0);
@@ -204,22 +246,32 @@ static void gic_cpu_init(u32 cpu)
 		WSR(ICC_IGRPEN1_EL1, 1);
 		asm volatile("isb");
 	} else {
-		w32(GICC + GICC_PMR, 0xF0);
-		w32(GICC + GICC_CTLR, 1); /* EnableGrp0: the vGIC's GICv2 interrupts are Group 0 */
+		w32(gicc + GICC_PMR, 0xF0);
+		w32(gicc + GICC_CTLR, 1); /* EnableGrp0: the vGIC's GICv2 interrupts are Group 0 */
 	}
 }
 
 /* One trapped access: a GICD_CTLR read, emulated by the hypervisor (an exit, an entry). */
-static void trapped_access(void) { (void)r32(GICD + GICD_CTLR); }
+static void trapped_access(void) { (void)r32(gicd + GICD_CTLR); }
 
 void __attribute__((noreturn)) secondary_main(u64 cpu)
 {
 	u64 seen = 0, t0;
 
 	gic_cpu_init((u32)cpu);
-	t0 = RSR(cntvct_el0);
-	trapped_access();
-	exit_ticks[cpu] = RSR(cntvct_el0) - t0;
+	/* The fastest of a few: the first ones also pay for the emulator translating the
+	 * hypervisor's exit path. */
+	exit_ticks[cpu] = ~0ul;
+	for (u32 i = 0; i < 16; i++) {
+		t0 = ticks();
+		trapped_access();
+		t0 = ticks() - t0;
+		exit_ticks[cpu] = t0 < exit_ticks[cpu] ? t0 : exit_ticks[cpu];
+	}
+	t0 = ticks();
+	for (u32 i = 0; i < 1024; i++)
+		(void)ticks();
+	timing_ticks[cpu] = (ticks() - t0) / 1025;
 	asm volatile("msr daifclr, #2; isb" : : : "memory");
 	ready[cpu] = 1;
 	/* Spin: from here on this CPU leaves the guest only when the hypervisor makes it, or
@@ -281,19 +333,51 @@ static u64 arg(const char *cmdline, const char *key, u64 def)
 	return def;
 }
 
-/* Reads /chosen/bootargs and counts the /cpus/cpu@ nodes of the device tree. */
+static u64 be64(const void *p) { return (u64)be32(p) << 32 | be32((const u8 *)p + 4); }
+
+static int streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* Whether a compatible property (a list of strings) names `c`. */
+static int compatible(const char *list, u32 len, const char *c)
+{
+	for (u32 i = 0; i < len; i += (u32)strlen_(list + i) + 1)
+		if (streq(list + i, c))
+			return 1;
+	return 0;
+}
+
+/* What fdt_scan wants of a node with this compatible: 3 or 2 (a GICv3 or GICv2), 1 (a
+ * PL011), 0 (nothing). */
+static int node_kind(const char *compat, u32 len)
+{
+	if (compatible(compat, len, "arm,gic-v3"))
+		return 3;
+	if (compatible(compat, len, "arm,cortex-a15-gic") || compatible(compat, len, "arm,gic-400"))
+		return 2;
+	return compatible(compat, len, "arm,pl011");
+}
+
+/* Reads the device tree: /chosen/bootargs (returned), the number of /cpus/cpu@ nodes, the
+ * GIC (the root's interrupt-controller child: its version from compatible, its frames from
+ * reg) and the first PL011's registers. The root's children have 2 address and 2 size
+ * cells here (QEMU's virt machine, the hypervisor's guest device tree). */
 static const char *fdt_scan(const u8 *fdt)
 {
-	const u8 *st, *p;
+	const u8 *p, *reg = 0;
 	const char *strs, *bootargs = 0, *name;
 	const char *path[4] = { 0 };
-	int depth = 0;
+	u32 reg_len = 0;
+	int depth = 0, kind = 0; /* of the root's child being read: 2, 3 (GIC), 1 (PL011) */
 
 	if (!fdt || be32(fdt) != 0xD00DFEED)
 		return 0;
-	st = fdt + be32(fdt + 8);
 	strs = (const char *)fdt + be32(fdt + 12);
-	p = st;
+	p = fdt + be32(fdt + 8);
 	for (;;) {
 		u32 tok = be32(p);
 
@@ -304,16 +388,35 @@ static const char *fdt_scan(const u8 *fdt)
 				path[depth] = name;
 			if (depth == 2 && prefix(path[1], "cpus") && prefix(name, "cpu@"))
 				ncpus++;
+			if (depth == 1) {
+				kind = 0;
+				reg = 0;
+			}
 			depth++;
 			p += (strlen_(name) + 4) & ~3ul;
 		} else if (tok == FDT_END_NODE) {
+			/* The GIC's reg: the distributor, then the redistributors (v3) or the
+			 * CPU interface (v2). */
+			if (depth == 2 && kind >= 2 && reg_len >= 32 && !gic) {
+				gic = kind;
+				gicd = be64(reg);
+				*(gic == 3 ? &gicr : &gicc) = be64(reg + 16);
+			}
+			if (depth == 2 && kind == 1 && reg_len >= 8 && !uart)
+				uart = be64(reg);
 			depth--;
 		} else if (tok == FDT_PROP) {
 			u32 len = be32(p), nameoff = be32(p + 4);
+			const char *prop = strs + nameoff, *val = (const char *)p + 8;
 
-			if (depth == 2 && prefix(path[1], "chosen") && path[1][6] == 0 &&
-			    prefix(strs + nameoff, "bootargs"))
-				bootargs = (const char *)p + 8;
+			if (depth == 2 && streq(path[1], "chosen") && streq(prop, "bootargs"))
+				bootargs = val;
+			if (depth == 2 && streq(prop, "compatible"))
+				kind = node_kind(val, len);
+			if (depth == 2 && streq(prop, "reg")) {
+				reg = (const u8 *)val;
+				reg_len = len;
+			}
 			p += 8 + ((len + 3) & ~3u);
 		} else if (tok == FDT_NOP) {
 		} else {
@@ -331,17 +434,22 @@ static int expired(u64 *polls, u64 end)
 	return ++*polls >= POLL_LIMIT || (s64)(RSR(cntvct_el0) - end) >= 0;
 }
 
-static u64 ns_since(u64 t0, u64 n)
+/* Nanoseconds per operation for n operations that took dt counter ticks. */
+static u64 ns_per_op(u64 dt, u64 n)
 {
-	u64 dt = RSR(cntvct_el0) - t0, frq = RSR(cntfrq_el0);
+	u64 frq = RSR(cntfrq_el0);
 
 	if (!frq || !n)
 		return 0;
 	return dt / n * 1000000000ul / frq + dt % n * 1000000000ul / n / frq;
 }
 
+static u64 ns_since(u64 t0, u64 n) { return ns_per_op(ticks() - t0, n); }
+
 static void sgi_send(u32 intid, int broadcast, u32 target)
 {
+	if (timing)
+		sent_at = ticks();
 	if (gic == 3) {
 		u64 v = (u64)intid << 24;
 
@@ -352,7 +460,7 @@ static void sgi_send(u32 intid, int broadcast, u32 target)
 		WSR(ICC_SGI1R_EL1, v);
 		asm volatile("isb");
 	} else {
-		w32(GICD + GICD_SGIR, broadcast ? 1u << 24 | intid : (1u << (target + 16)) | intid);
+		w32(gicd + GICD_SGIR, broadcast ? 1u << 24 | intid : (1u << (target + 16)) | intid);
 	}
 }
 
@@ -373,6 +481,47 @@ static void report(const char *kind, u64 sent, u64 taken, u64 lost, u64 ns)
 	puts_(" ns/sgi=");
 	putu(ns);
 	puts_("\n");
+}
+
+static void report_op(const char *op, u64 n, u64 ns)
+{
+	puts_("SGISTRESS gic=");
+	putu((u64)gic);
+	puts_(" bench op=");
+	puts_(op);
+	puts_(" n=");
+	putu(n);
+	puts_(" ns/op=");
+	putu(ns);
+	puts_("\n");
+}
+
+/* n of each operation, timed on this CPU while the others spin. */
+static void bench(u64 n)
+{
+	u64 t0 = ticks();
+
+	for (u64 i = 0; i < n; i++)
+		hvc(PSCI_VERSION, 0, 0, 0);
+	report_op("hvc", n, ns_since(t0, n));
+	t0 = ticks();
+	for (u64 i = 0; i < n; i++)
+		(void)r32(NO_DEVICE);
+	report_op("mmio-nodevice", n, ns_since(t0, n));
+	t0 = ticks();
+	for (u64 i = 0; i < n; i++)
+		(void)r32(gicd + GICD_TYPER);
+	report_op("mmio-gicd", n, ns_since(t0, n));
+}
+
+/* What CPU c timed in its handler, less the timing's own cost: from the send to the
+ * handler's entry, and the EOI. */
+static void report_timed(u32 c)
+{
+	u64 n = timed[c], cost = n * timing_ticks[c], lat = latency_ticks[c], eoi = eoi_ticks[c];
+
+	report_op("sgi-latency", n, ns_per_op(lat > cost ? lat - cost : 0, n));
+	report_op("eoi", n, ns_per_op(eoi > cost ? eoi - cost : 0, n));
 }
 
 /* n SGIs `intid` to CPU 1 (broadcast = 0) or to all CPUs but 0; reports them. */
@@ -445,14 +594,16 @@ static void race(u64 n)
 void __attribute__((noreturn)) guest_main(const u8 *fdt)
 {
 	const char *cmdline = fdt_scan(fdt);
-	u64 n, nr, nb, pfr0 = RSR(id_aa64pfr0_el1);
+	u64 n, nr, nb, nbench;
 
-	gic = ((pfr0 >> 24) & 0xF) ? 3 : 2; /* ID_AA64PFR0_EL1.GIC: system registers */
+	if (!uart)
+		power_off(); /* nowhere to say why */
 	if (ncpus > MAX_CPUS)
 		ncpus = MAX_CPUS;
 	n = arg(cmdline, "sgistress.n=", DEFAULT_N);
 	nr = arg(cmdline, "sgistress.nr=", n / 10);
 	nb = arg(cmdline, "sgistress.nb=", n);
+	nbench = arg(cmdline, "sgistress.nbench=", 0);
 	puts_("SGISTRESS start gic=");
 	putu((u64)gic);
 	puts_(" cpus=");
@@ -463,7 +614,13 @@ void __attribute__((noreturn)) guest_main(const u8 *fdt)
 	putu(nr);
 	puts_(" nb=");
 	putu(nb);
+	puts_(" nbench=");
+	putu(nbench);
 	puts_("\n");
+	if (!gic) {
+		puts_("SGISTRESS FAIL no GICv2 or GICv3 in the device tree\n");
+		power_off();
+	}
 	if (ncpus < 2) {
 		puts_("SGISTRESS FAIL needs at least 2 CPUs\n");
 		power_off();
@@ -471,9 +628,9 @@ void __attribute__((noreturn)) guest_main(const u8 *fdt)
 	if (gic == 3) {
 		WSR(ICC_SRE_EL1, RSR(ICC_SRE_EL1) | 1);
 		asm volatile("isb");
-		w32(GICD + GICD_CTLR, 1u << 4 | 1u << 1); /* ARE, EnableGrp1 */
+		w32(gicd + GICD_CTLR, 1u << 4 | 1u << 1); /* ARE, EnableGrp1 */
 	} else {
-		w32(GICD + GICD_CTLR, 3); /* EnableGrp0, EnableGrp1 */
+		w32(gicd + GICD_CTLR, 3); /* EnableGrp0, EnableGrp1 */
 	}
 	for (u32 c = 1; c < ncpus; c++) {
 		u64 mpidr = (u64)(c / 16) << 8 | c % 16;
@@ -500,7 +657,15 @@ void __attribute__((noreturn)) guest_main(const u8 *fdt)
 			power_off();
 		}
 	}
+	if (nbench) {
+		bench(nbench);
+		timing = 1;
+	}
 	stress("unicast", SGI_UNICAST, 0, n);
+	if (nbench) {
+		timing = 0;
+		report_timed(1);
+	}
 	if (nr)
 		race(nr);
 	if (ncpus > 2)

@@ -10,7 +10,7 @@
 _start:
 	b	primary			/* code0 */
 	.long	0			/* code1 */
-	.quad	0			/* text_offset */
+	.quad	0x200000		/* text_offset: 2 MiB, where QEMU loads it too */
 	.quad	_image_size		/* image_size, bss included */
 	.quad	2			/* flags: little endian, 4 KiB pages */
 	.quad	0, 0, 0			/* res2..res4 */
