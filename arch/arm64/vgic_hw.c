@@ -8,6 +8,7 @@
 #include "arch/arm64/gic_host.h"
 #include "arch/arm64/pcpu.h"
 #include "arch/cpu.h"
+#include "hv/arch.h"
 #include "hv/lib.h"
 #include "hv/sched.h"
 #include "hv/vm.h"
@@ -23,15 +24,28 @@
 
 static u32 nlrs;
 
+/* ICH_HCR_EL2 / GICH_HCR, written only when it changes: under an emulator each write
+ * of a virtual interface register costs as much as a few hundred instructions, and most
+ * exits and entries leave it as it was. */
+static void write_hcr(struct arch_pcpu *p, u32 hcr)
+{
+	if (hcr == p->vgic_hcr)
+		return;
+	p->vgic_hcr = hcr;
+	if (gic_host.version == 3)
+		write_sysreg(ICH_HCR_EL2, hcr);
+	else
+		mmio_write32(gic_host.gich + GICH_HCR, hcr);
+}
+
 void vgic_hw_init_cpu(void)
 {
+	struct arch_pcpu *p = &pcpus[arch_pcpu_id()].arch;
+	p->vgic_hcr = ~0u; /* unknown: the write below happens */
 	u32 vtr = gic_host.version == 3 ? (u32)read_sysreg(ICH_VTR_EL2)
 					: mmio_read32(gic_host.gich + GICH_VTR);
 	nlrs = MIN((vtr & 0x1F) + 1, VGIC_MAX_LRS);
-	if (gic_host.version == 3)
-		write_sysreg(ICH_HCR_EL2, 0);
-	else
-		mmio_write32(gic_host.gich + GICH_HCR, 0);
+	write_hcr(p, 0);
 }
 
 u32 vgic_hw_nlrs(void) { return nlrs; }
@@ -81,24 +95,23 @@ static void decode(u64 raw, struct vgic_lr *l)
 void vgic_hw_flush(struct vcpu *v)
 {
 	struct vgic_lr lrs[VGIC_MAX_LRS];
+	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
 	bool overflow = false;
 	u32 n = vgic_flush(&v->vm->arch.vgic, v->id, lrs, nlrs, &overflow);
+	p->vgic_maint = overflow;
 	for (u32 i = 0; i < n; i++) {
 		u64 raw = encode(&lrs[i]);
 		if (gic_host.version == 3)
 			v3_lr(i, true, &raw);
 		else
 			mmio_write32(gic_host.gich + GICH_LR + 4 * i, (u32)raw);
+		p->vgic_maint |= lrs[i].eoi_maint;
 	}
 	v->arch.nlrs_used = n;
 	memcpy(v->arch.lrs, lrs, n * sizeof lrs[0]);
 	v->stats.irqs_injected += n;
 	/* More pending than list registers: exit once the guest has taken them all. */
-	u64 hcr = HCR_EN | (overflow ? HCR_NPIE : 0);
-	if (gic_host.version == 3)
-		write_sysreg(ICH_HCR_EL2, hcr);
-	else
-		mmio_write32(gic_host.gich + GICH_HCR, (u32)hcr);
+	write_hcr(p, HCR_EN | (overflow ? HCR_NPIE : 0));
 	isb();
 }
 
@@ -106,11 +119,15 @@ void vgic_hw_sync(struct vcpu *v)
 {
 	u32 n = v->arch.nlrs_used;
 	struct vgic_lr *lrs = v->arch.lrs;
+	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
+	if (!n && p->vgic_hcr == HCR_EN)
+		return; /* nothing in flight, nothing to clear */
 	/* Count the maintenance interrupts here: clearing the list registers below drops
-	 * the (level) maintenance line, so the host interrupt is seldom still pending. */
-	if (n && (gic_host.version == 3 ? read_sysreg(ICH_MISR_EL2)
-					: mmio_read32(gic_host.gich + GICH_MISR)))
-		pcpus[v->pcpu].arch.maints++;
+	 * the (level) maintenance line, so the host interrupt is seldom still pending. Only
+	 * an LR's EOI bit and NPIE can raise one (the other ICH_HCR enables stay clear). */
+	if (p->vgic_maint && (gic_host.version == 3 ? read_sysreg(ICH_MISR_EL2)
+						    : mmio_read32(gic_host.gich + GICH_MISR)))
+		p->maints++;
 	for (u32 i = 0; i < n; i++) {
 		u64 raw = 0;
 		if (gic_host.version == 3) {
@@ -124,10 +141,8 @@ void vgic_hw_sync(struct vcpu *v)
 		decode(raw, &lrs[i]);
 	}
 	/* Cleared list registers and no NPIE: the maintenance line drops. */
-	if (gic_host.version == 3)
-		write_sysreg(ICH_HCR_EL2, HCR_EN);
-	else
-		mmio_write32(gic_host.gich + GICH_HCR, HCR_EN);
+	write_hcr(p, HCR_EN);
+	p->vgic_maint = false;
 	isb();
 	v->arch.nlrs_used = 0;
 	if (n)
