@@ -47,6 +47,12 @@ u64 arch_time_now(void)
 
 void arch_timer_arm(u64 deadline)
 {
+	struct arch_pcpu *p = &pcpus[arch_pcpu_id()].arch;
+	/* The scheduler asks before every guest entry, mostly for what is armed already;
+	 * under an emulator each write reprograms a host timer. */
+	if (deadline == p->timer_deadline)
+		return;
+	p->timer_deadline = deadline;
 	if (!deadline) {
 		write_sysreg(cnthp_ctl_el2, 0);
 		return;
@@ -69,40 +75,43 @@ NORETURN void arch_power_off(void)
 		__asm__ volatile("wfi");
 }
 
-/* Host interrupts only set state: the scheduler loop acts on it. */
+/* Host interrupts only set state: the scheduler loop acts on it. Takes one pending
+ * interrupt, from the EL2 IRQ vector (the scheduler's irq window, idle: another one still
+ * pending is taken right after the return) or straight after a guest exit that an
+ * interrupt caused, with interrupts masked (then the irq window takes any other). One at
+ * a time: under an emulator every access to the CPU interface costs microseconds, and
+ * asking for the next one would be one more. */
 void arm64_host_irq(void)
 {
 	struct arch_pcpu *p = &pcpus[arch_pcpu_id()].arch;
-	for (;;) {
-		u32 iar = gic_host_ack();
-		u32 intid = iar & 0x3FF;
-		if (intid >= 1020)
-			break;
-		switch (intid) {
-		case INTID_KICK:
-			p->kicks++;
-			break;
-		case INTID_HYP_TIMER:
-			write_sysreg(cnthp_ctl_el2,
-				     0); /* level: off until the scheduler re-arms it */
-			p->ticks++;
-			break;
-		case INTID_VTIMER:
-			/* The guest's timer fired: keep it quiet until the guest has taken it
-			 * (vtimer.c turns it back on when the timer's line drops). */
-			gic_host_ppi_enable(INTID_VTIMER, false);
-			p->vtimer_masked = true;
-			p->vtimer_irqs++;
-			break;
-		case INTID_MAINT:
-			/* The exit was the point (vgic_hw_sync() counted it). */
-			break;
-		default:
-			p->spurious++;
-			break;
-		}
-		gic_host_eoi(iar);
+	u32 iar = gic_host_ack();
+	switch (iar & 0x3FF) {
+	case INTID_KICK:
+		p->kicks++;
+		break;
+	case INTID_HYP_TIMER:
+		/* Level-sensitive: off until the scheduler arms it again. */
+		write_sysreg(cnthp_ctl_el2, 0);
+		p->timer_deadline = 0;
+		p->ticks++;
+		break;
+	case INTID_VTIMER:
+		/* The guest's timer fired: keep it quiet until the guest has taken it
+		 * (vtimer.c turns it back on when the timer's line drops). */
+		gic_host_ppi_enable(INTID_VTIMER, false);
+		p->vtimer_masked = true;
+		p->vtimer_irqs++;
+		break;
+	case INTID_MAINT:
+		/* The exit was the point (vgic_hw_sync() counted it). */
+		break;
+	case 1020 ... 1023:
+		return; /* spurious: nothing to end */
+	default:
+		p->spurious++;
+		break;
 	}
+	gic_host_eoi(iar);
 }
 
 void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)

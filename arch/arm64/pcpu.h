@@ -7,6 +7,8 @@
 
 /* EL2 registers of a pCPU (vectors, traps, the per-pCPU pointer); then its GIC. */
 void arm64_pcpu_init(u32 id, u64 mpidr);
+/* Takes one pending host interrupt (acknowledge, note, end); interrupts masked. */
+void arm64_host_irq(void);
 /* PSCI calls to the firmware (conduit SMC at EL2). */
 #define PSCI_CPU_ON_64 0xC4000003ull
 #define PSCI_SYSTEM_OFF 0x84000008ull

@@ -11,6 +11,7 @@ struct arch_pcpu {
 	struct vcpu *loaded;   /* whose EL1 and vGIC state is in the registers */
 	struct vcpu *last_ran; /* the vCPU loaded before (for the TLB rule in arch_vcpu_load) */
 	bool vtimer_masked;    /* host PPI 27 off: the guest has not taken its timer yet */
+	u64 timer_deadline;    /* what CNTHP is armed for (0: off) */
 	u32 vgic_hcr;	       /* what ICH_HCR_EL2 / GICH_HCR holds (vgic_hw.c) */
 	bool vgic_maint;       /* the LRs in use can raise a maintenance interrupt */
 	u64 kicks, ticks, vtimer_irqs, spurious;
