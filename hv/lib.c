@@ -144,8 +144,10 @@ static void put(struct out *o, char c)
 	o->pos++;
 }
 
-static void put_num(struct out *o, u64 v, unsigned base, bool upper, bool neg, int width, char pad,
-		    bool left)
+/* v in `base`, after `prefix` ("-", "0x" or ""), padded to `width`: zeros go between the
+ * prefix and the digits, spaces before the prefix (or after all, left-aligned). */
+static void put_num(struct out *o, u64 v, unsigned base, bool upper, const char *prefix, int width,
+		    char pad, bool left)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];
@@ -154,14 +156,15 @@ static void put_num(struct out *o, u64 v, unsigned base, bool upper, bool neg, i
 		tmp[len++] = digits[v % base];
 		v /= base;
 	} while (v);
-	int total = len + neg;
-	if (neg && pad == '0')
-		put(o, '-');
-	if (!left)
+	int total = len + (int)strlen(prefix);
+	if (!left && pad == ' ')
 		for (int i = total; i < width; i++)
-			put(o, pad);
-	if (neg && pad != '0')
-		put(o, '-');
+			put(o, ' ');
+	while (*prefix)
+		put(o, *prefix++);
+	if (!left && pad == '0')
+		for (int i = total; i < width; i++)
+			put(o, '0');
 	while (len)
 		put(o, tmp[--len]);
 	if (left)
@@ -178,11 +181,13 @@ int vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 			continue;
 		}
 		fmt++;
-		bool left = false;
+		bool left = false, alt = false;
 		char pad = ' ';
-		for (; *fmt == '-' || *fmt == '0'; fmt++) {
+		for (; *fmt == '-' || *fmt == '0' || *fmt == '#'; fmt++) {
 			if (*fmt == '-')
 				left = true;
+			else if (*fmt == '#')
+				alt = true; /* 0x / 0X before a non-zero hex number, as in C */
 			else
 				pad = '0';
 		}
@@ -198,21 +203,21 @@ int vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 		case 'd':
 		case 'i': {
 			s64 v = lng ? va_arg(ap, s64) : va_arg(ap, int);
-			put_num(&o, v < 0 ? -(u64)v : (u64)v, 10, false, v < 0, width, pad, left);
+			put_num(&o, v < 0 ? -(u64)v : (u64)v, 10, false, v < 0 ? "-" : "", width, pad,
+				left);
 			break;
 		}
 		case 'u':
 		case 'x':
 		case 'X': {
 			u64 v = lng ? va_arg(ap, u64) : va_arg(ap, unsigned);
-			put_num(&o, v, *fmt == 'u' ? 10 : 16, *fmt == 'X', false, width, pad, left);
+			const char *prefix = !alt || !v || *fmt == 'u' ? "" : *fmt == 'x' ? "0x" : "0X";
+			put_num(&o, v, *fmt == 'u' ? 10 : 16, *fmt == 'X', prefix, width, pad, left);
 			break;
 		}
 		case 'p':
-			put(&o, '0');
-			put(&o, 'x');
-			put_num(&o, (u64)(uintptr_t)va_arg(ap, void *), 16, false, false, width,
-				pad, left);
+			put_num(&o, (u64)(uintptr_t)va_arg(ap, void *), 16, false, "0x", width, pad,
+				left);
 			break;
 		case 'c':
 			put(&o, (char)va_arg(ap, int));

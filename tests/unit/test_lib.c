@@ -47,6 +47,11 @@ int main(void)
 		  "beef BEEF 00001234 18446744073709551615");
 	CHECK_STR(fmt("%s|%6s|%-6s|%c|%%", "ab", "ab", "ab", 'z'), "ab|    ab|ab    |z|%");
 	CHECK_STR(fmt("%zu %p", (size_t)5, (void *)0x10), "5 0x10");
+	/* The alternate form: one argument each, the next ones not shifted. */
+	CHECK_STR(fmt("%#x %#X %#llx %#x|%s", 0x25u, 0xabu, 0x1ffull, 0u, "next"),
+		  "0x25 0XAB 0x1ff 0|next");
+	CHECK_STR(fmt("%#06x|%#6x|%-#6x|", 0x1fu, 0x1fu, 0x1fu), "0x001f|  0x1f|0x1f  |");
+	CHECK_STR(fmt("%8p|%-6d|", (void *)0x10, -3), "    0x10|-3    |");
 	CHECK_STR(fmt("%s", (char *)NULL), "(null)");
 
 	char small[4];
