@@ -203,16 +203,19 @@ int vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 		case 'd':
 		case 'i': {
 			s64 v = lng ? va_arg(ap, s64) : va_arg(ap, int);
-			put_num(&o, v < 0 ? -(u64)v : (u64)v, 10, false, v < 0 ? "-" : "", width, pad,
-				left);
+			put_num(&o, v < 0 ? -(u64)v : (u64)v, 10, false, v < 0 ? "-" : "", width,
+				pad, left);
 			break;
 		}
 		case 'u':
 		case 'x':
 		case 'X': {
 			u64 v = lng ? va_arg(ap, u64) : va_arg(ap, unsigned);
-			const char *prefix = !alt || !v || *fmt == 'u' ? "" : *fmt == 'x' ? "0x" : "0X";
-			put_num(&o, v, *fmt == 'u' ? 10 : 16, *fmt == 'X', prefix, width, pad, left);
+			const char *prefix = !alt || !v || *fmt == 'u' ? ""
+					     : *fmt == 'x'	       ? "0x"
+								       : "0X";
+			put_num(&o, v, *fmt == 'u' ? 10 : 16, *fmt == 'X', prefix, width, pad,
+				left);
 			break;
 		}
 		case 'p':
