@@ -20,6 +20,16 @@ static struct console_port {
 	bool (*rx_push)(void *uart, u8 byte);
 	void *uart;
 } ports[MAX_VMS];
+/* Input for each VM that its UART had no room for yet, in the order typed; it goes in as
+ * the guest reads. Beyond the queue's size input for that VM is dropped and counted. The
+ * host UART is always read to its end, so the control keys work whatever a guest does
+ * with its receiver (never reads it, loops it back, keeps it full). */
+#define INPUT_QUEUE 1024
+static struct input_queue {
+	u8 buf[INPUT_QUEUE];
+	u32 head, len;
+	u64 dropped;
+} inq[MAX_VMS];
 static char line[MAX_VMS][LINE_MAX];
 static u32 line_len[MAX_VMS];
 static u64 last_output[MAX_VMS];
@@ -131,6 +141,9 @@ void console_unregister_vm(struct vm *vm)
 	if (open_line == i)
 		close_open_line();
 	spin_unlock(&lock);
+	if (inq[i].dropped)
+		printk("hv: VM '%s': %llu bytes of console input dropped (its UART was full)\n",
+		       vm->name, (unsigned long long)inq[i].dropped);
 	if (focus == (u32)i) /* hand the console to the next VM still running */
 		for (u32 k = 1; k < nvms; k++)
 			if (vms[(i + k) % nvms]->stop_reason == VM_RUNNING) {
@@ -154,18 +167,39 @@ static void show_prompt(void)
 	spin_unlock(&lock);
 }
 
-/* A byte for the focused VM that its UART had no room for: input waits in the host
- * UART (and behind it in the terminal) until the guest has read what it has. */
-static int held = -1;
+/* Moves queued input into VM i's UART while it takes it. */
+static void drain(u32 i)
+{
+	struct input_queue *q = &inq[i];
+	if (vms[i]->stop_reason != VM_RUNNING)
+		q->len = 0;
+	while (q->len && port_input(i, q->buf[q->head])) {
+		q->head = (q->head + 1) % INPUT_QUEUE;
+		q->len--;
+	}
+}
+
+static void input_for(u32 i, u8 c)
+{
+	struct input_queue *q = &inq[i];
+	if (vms[i]->stop_reason != VM_RUNNING || (!q->len && port_input(i, c)))
+		return;
+	if (q->len < INPUT_QUEUE) {
+		q->buf[(q->head + q->len++) % INPUT_QUEUE] = c;
+		return;
+	}
+	if (!q->dropped++)
+		printk("hv: VM '%s' does not read its console: input it has no room for is "
+		       "dropped (Ctrl-T switches)\n",
+		       vms[i]->name);
+}
 
 void console_poll_input(void)
 {
 	show_prompt();
-	for (;;) {
-		int c = held >= 0 ? held : uart_getc();
-		held = -1;
-		if (c < 0)
-			break;
+	for (u32 i = 0; i < nvms; i++)
+		drain(i);
+	for (int c; (c = uart_getc()) >= 0;) {
 		if (!nvms)
 			continue;
 		if (c == CTRL_BACKSLASH) {
@@ -179,10 +213,7 @@ void console_poll_input(void)
 			       vms[focus]->name);
 			continue;
 		}
-		if (vms[focus]->stop_reason == VM_RUNNING && !port_input(focus, (u8)c)) {
-			held = c;
-			break;
-		}
+		input_for(focus, (u8)c);
 	}
 }
 

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The console multiplexer's input side (hv/console.c): whatever a guest does with its
+ * receiver, the control keys get through and other VMs get their input. The host UART
+ * is a scripted byte stream, each VM's receiver a small FIFO the test drains or not. */
+#include "../../hv/console.c"
+#include "test.h"
+
+u64 arch_time_hz = 1000000000;
+u64 arch_time_now(void) { return 0; }
+
+static const u8 *host_in;
+static size_t host_len;
+int uart_getc(void) { return host_len ? (host_len--, *host_in++) : -1; }
+
+static unsigned dumps;
+void vm_dump(struct vm *vm)
+{
+	(void)vm;
+	dumps++;
+}
+
+static char printed[4096];
+static void sink_write(const char *s, size_t n)
+{
+	size_t l = strlen(printed);
+	if (l + n < sizeof printed) {
+		memcpy(printed + l, s, n);
+		printed[l + n] = 0;
+	}
+}
+
+/* A receiver of `room` bytes that its guest reads only when the test says so. */
+struct rx {
+	u8 got[8192];
+	unsigned n, room;
+};
+
+static bool rx_push(void *uart, u8 byte)
+{
+	struct rx *r = uart;
+	if (r->n >= r->room)
+		return false;
+	r->got[r->n++] = byte;
+	return true;
+}
+
+static struct vm vm_a = { .name = "a" }, vm_b = { .name = "b" };
+static struct rx rx_a, rx_b;
+
+static void type(const char *s, size_t n)
+{
+	host_in = (const u8 *)s;
+	host_len = n;
+	console_poll_input();
+}
+
+/* VM a never reads (room 16 of a 16550's FIFO, as a stuck guest leaves it): Ctrl-\ and
+ * Ctrl-T still work, b gets what is typed after Ctrl-T, and a's input beyond the queue
+ * is dropped and counted. */
+static void test_stuck_guest_does_not_lock_out(void)
+{
+	static char flood[3000];
+	memset(flood, 'x', sizeof flood);
+	rx_a.room = 16;
+	rx_b.room = sizeof rx_b.got;
+	type(flood, sizeof flood);
+	CHECK_EQ(rx_a.n, 16);
+	CHECK_EQ(inq[0].len, INPUT_QUEUE);
+	CHECK_EQ(inq[0].dropped, sizeof flood - 16 - INPUT_QUEUE);
+	CHECK(strstr(printed, "VM 'a' does not read its console") != NULL);
+	type("\x1c", 1); /* Ctrl-\ */
+	CHECK_EQ(dumps, 2);
+	type("\x14hi", 3); /* Ctrl-T, then input for b */
+	CHECK(strstr(printed, "console input now goes to VM 'b'") != NULL);
+	CHECK_EQ(rx_b.n, 2);
+	CHECK(rx_b.got[0] == 'h' && rx_b.got[1] == 'i');
+	CHECK_EQ(rx_a.n, 16); /* nothing of b's went to a */
+}
+
+/* A guest that reads late gets its queued input, in order, before anything newer. */
+static void test_queued_input_keeps_order(void)
+{
+	type("\x14", 1); /* back to a */
+	rx_a.n = 0;	 /* a's guest read its 16 bytes */
+	rx_a.room = sizeof rx_a.got;
+	type("yz", 2);
+	CHECK_EQ(inq[0].len, 0);
+	CHECK_EQ(rx_a.n, INPUT_QUEUE + 2);
+	CHECK(rx_a.got[INPUT_QUEUE - 1] == 'x');
+	CHECK(rx_a.got[INPUT_QUEUE] == 'y' && rx_a.got[INPUT_QUEUE + 1] == 'z');
+}
+
+/* Input for a VM that has stopped is dropped, not queued. */
+static void test_stopped_vm(void)
+{
+	vm_a.stop_reason = VM_POWEROFF;
+	rx_a.room = 0;
+	type("q", 1);
+	CHECK_EQ(inq[0].len, 0);
+	vm_a.stop_reason = VM_RUNNING;
+}
+
+int main(void)
+{
+	console_set_sink(sink_write);
+	console_register_vm(&vm_a, rx_push, &rx_a);
+	console_register_vm(&vm_b, rx_push, &rx_b);
+	test_stuck_guest_does_not_lock_out();
+	test_queued_input_keeps_order();
+	test_stopped_vm();
+	return test_summary();
+}
