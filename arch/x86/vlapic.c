@@ -308,6 +308,16 @@ static void send_icr(struct vlapic *l, u64 val)
 		l->ops->send_ipi(l->ctx, &ipi);
 }
 
+/* The shortest period of a periodic timer: an initial count of 1 at divide-by-1 would
+ * otherwise interrupt the pCPU every few cycles, for every VM on it (KVM's floor, its
+ * min_timer_period_us, is the same 200 us). One-shot and TSC-deadline timers fire once
+ * per write and are not limited. */
+#define VLAPIC_MIN_PERIOD_US 200
+static u64 min_period(const struct vlapic *l)
+{
+	return mul_div(l->tsc_hz, VLAPIC_MIN_PERIOD_US, 1000000);
+}
+
 static u32 timer_ccr(const struct vlapic *l, u64 now)
 {
 	u64 left, count;
@@ -339,6 +349,8 @@ void vlapic_timer_update(struct vlapic *l, u64 now)
 	switch (APIC_LVT_TIMER_MODE(lvt)) {
 	case APIC_TIMER_PERIODIC:
 		if (l->timer_period) {
+			/* Armed in one-shot mode and switched since: the floor applies now. */
+			l->timer_period = MAX(l->timer_period, min_period(l));
 			/* Next = prev + period, past now: missed periods are dropped. */
 			u64 missed = (now - l->timer_deadline) / l->timer_period;
 
@@ -358,7 +370,14 @@ void vlapic_timer_update(struct vlapic *l, u64 now)
 	}
 }
 
-u64 vlapic_next_deadline(const struct vlapic *l) { return l->timer_deadline; }
+u64 vlapic_next_deadline(const struct vlapic *l)
+{
+	/* A masked timer raises nothing, so nothing needs to wake up for it: its count and
+	 * periods go on (timer_ccr) and vlapic_timer_update catches up at the next look. */
+	if (l->lvt[VLAPIC_LVT_TIMER] & APIC_LVT_MASKED)
+		return 0;
+	return l->timer_deadline;
+}
 
 static void write_lvt(struct vlapic *l, int idx, u32 val)
 {
@@ -560,6 +579,8 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 		l->timer_period = ticks_to_tsc(l, val * timer_divisor(l->timer_dcr));
 		if (!l->timer_period)
 			l->timer_period = 1;
+		if (timer_mode(l) == APIC_TIMER_PERIODIC)
+			l->timer_period = MAX(l->timer_period, min_period(l));
 		l->timer_deadline = sat_add(now, l->timer_period);
 		return 0;
 	case X2APIC_TIMER_DCR:

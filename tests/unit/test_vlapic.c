@@ -550,6 +550,7 @@ static void test_timer_divider(void)
 	}
 	/* Reset value divides by 2. */
 	setup(&l, 0, TSC_HZ);
+	WR(&l, 0x832, 0xec, 0); /* unmasked: it asks for its wake-up */
 	WR(&l, 0x838, 1000, 0);
 	CHECK_EQ(vlapic_next_deadline(&l), 4000);
 	/* A DCR write applies at the next initial-count write; the count read stays
@@ -565,20 +566,27 @@ static void test_timer_divider(void)
 
 	/* 3 GHz TSC: ticks -> cycles multiplies by 3. 1 GHz TSC: one to one. */
 	setup(&l, 0, 3000000000ull);
+	WR(&l, 0x832, 0xec, 0); /* unmasked: it asks for its wake-up */
 	WR(&l, 0x83e, 0xb, 0);
 	WR(&l, 0x838, 7, 100);
 	CHECK_EQ(vlapic_next_deadline(&l), 121);
 	setup(&l, 0, 0);
+	WR(&l, 0x832, 0xec, 0); /* unmasked: it asks for its wake-up */
 	WR(&l, 0x83e, 0xb, 0);
 	WR(&l, 0x838, 7, 100);
 	CHECK_EQ(vlapic_next_deadline(&l), 107);
 	/* A TSC slower than the bus: the period never rounds to 0. */
 	setup(&l, 0, 100000000ull);
+	WR(&l, 0x832, 0xec, 0); /* unmasked: it asks for its wake-up */
 	WR(&l, 0x83e, 0xb, 0);
 	WR(&l, 0x838, 1, 100);
 	CHECK_EQ(vlapic_next_deadline(&l), 101);
 }
 
+/* Periodic timers, with a period of 200 us (the floor, see test_timer_storm): 200,000
+ * counts at divide-by-1, 400,000 TSC cycles. */
+#define P 400000ull
+#define C 200000u
 static void test_timer_periodic(void)
 {
 	struct vlapic l;
@@ -586,52 +594,79 @@ static void test_timer_periodic(void)
 	setup(&l, 0, TSC_HZ);
 	WR(&l, 0x832, 0x200ec, 0); /* periodic */
 	WR(&l, 0x83e, 0xb, 0);
-	WR(&l, 0x838, 100, 0);
-	CHECK_EQ(vlapic_next_deadline(&l), 200);
-	vlapic_timer_update(&l, 199);
+	WR(&l, 0x838, C, 0);
+	CHECK_EQ(vlapic_next_deadline(&l), P);
+	vlapic_timer_update(&l, P - 1);
 	CHECK_EQ(l.timer_fires, 0);
-	vlapic_timer_update(&l, 200);
+	vlapic_timer_update(&l, P);
 	CHECK_EQ(l.timer_fires, 1);
-	CHECK_EQ(vlapic_next_deadline(&l), 400);
+	CHECK_EQ(vlapic_next_deadline(&l), 2 * P);
 	CHECK_EQ(vlapic_pending_vector(&l), 0xec);
-	CHECK_EQ(rd(&l, 0x839, 300), 50);
-	CHECK_EQ(rd(&l, 0x839, 200), 100);
+	CHECK_EQ(rd(&l, 0x839, 3 * P / 2), C / 2);
+	CHECK_EQ(rd(&l, 0x839, P), C);
 	/* Late by four periods: one interrupt, no drift. */
-	vlapic_timer_update(&l, 1050);
+	vlapic_timer_update(&l, 21 * P / 4);
 	CHECK_EQ(l.timer_fires, 2);
-	CHECK_EQ(vlapic_next_deadline(&l), 1200);
-	CHECK_EQ(rd(&l, 0x839, 1100), 50);
+	CHECK_EQ(vlapic_next_deadline(&l), 6 * P);
+	CHECK_EQ(rd(&l, 0x839, 11 * P / 2), C / 2);
 	/* Count read past an expiry not yet processed: into the next period. */
-	CHECK_EQ(rd(&l, 0x839, 1300), 50);
-	CHECK_EQ(rd(&l, 0x839, 1400), 100);
+	CHECK_EQ(rd(&l, 0x839, 13 * P / 2), C / 2);
+	CHECK_EQ(rd(&l, 0x839, 7 * P), C);
 	/* Exactly on a later period boundary. */
-	vlapic_timer_update(&l, 1600);
+	vlapic_timer_update(&l, 8 * P);
 	CHECK_EQ(l.timer_fires, 3);
-	CHECK_EQ(vlapic_next_deadline(&l), 1800);
-	/* Masked: no interrupt, still rearms. */
+	CHECK_EQ(vlapic_next_deadline(&l), 9 * P);
+	/* Masked: no interrupt and no wake-up asked for, but it keeps its periods. */
 	vlapic_ack(&l, 0xec);
 	WR(&l, 0x80b, 0, 0);
 	WR(&l, 0x832, 0x300ec, 0);
-	vlapic_timer_update(&l, 1800);
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	vlapic_timer_update(&l, 9 * P);
 	CHECK_EQ(l.timer_fires, 4);
 	CHECK(!vlapic_has_pending_irr(&l));
-	CHECK_EQ(vlapic_next_deadline(&l), 2000);
-	/* Periodic -> one-shot keeps the running count; it ends at expiry. */
+	CHECK_EQ(vlapic_next_deadline(&l), 0);
+	CHECK_EQ(rd(&l, 0x839, 19 * P / 2), C / 2);
+	/* Periodic -> one-shot (and unmasked) keeps the running count; it ends at expiry. */
 	WR(&l, 0x832, 0xec, 0);
-	CHECK_EQ(vlapic_next_deadline(&l), 2000);
-	vlapic_timer_update(&l, 2000);
+	CHECK_EQ(vlapic_next_deadline(&l), 10 * P);
+	vlapic_timer_update(&l, 10 * P);
 	CHECK_EQ(l.timer_fires, 5);
 	CHECK_EQ(vlapic_next_deadline(&l), 0);
 	/* One-shot -> periodic before expiry: it keeps going. */
-	WR(&l, 0x838, 100, 3000);
+	WR(&l, 0x838, C, 15 * P);
 	WR(&l, 0x832, 0x200ec, 0);
-	vlapic_timer_update(&l, 3200);
-	CHECK_EQ(vlapic_next_deadline(&l), 3400);
+	vlapic_timer_update(&l, 16 * P);
+	CHECK_EQ(vlapic_next_deadline(&l), 17 * P);
 	/* Initial count 0 stops a periodic timer. */
-	WR(&l, 0x838, 0, 3300);
+	WR(&l, 0x838, 0, 33 * P / 2);
 	CHECK_EQ(vlapic_next_deadline(&l), 0);
-	CHECK_EQ(rd(&l, 0x839, 3300), 0);
+	CHECK_EQ(rd(&l, 0x839, 33 * P / 2), 0);
 }
+
+/* A hostile guest's periodic timer of one count at divide-by-1 fires every 200 us, not
+ * every 2 TSC cycles; one-shot timers are not limited; a timer armed short in one-shot
+ * mode and switched to periodic gets the floor from its next period. */
+static void test_timer_storm(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0, TSC_HZ);
+	WR(&l, 0x83e, 0xb, 0);
+	WR(&l, 0x832, 0x200ec, 0);
+	WR(&l, 0x838, 1, 1000);
+	CHECK_EQ(vlapic_next_deadline(&l), 1000 + P);
+	vlapic_timer_update(&l, 1000 + P);
+	CHECK_EQ(vlapic_next_deadline(&l), 1000 + 2 * P);
+	CHECK_EQ(l.timer_fires, 1);
+	WR(&l, 0x832, 0xec, 0); /* one-shot */
+	WR(&l, 0x838, 1, 5000);
+	CHECK_EQ(vlapic_next_deadline(&l), 5002);
+	WR(&l, 0x832, 0x200ec, 0); /* periodic again before it fires */
+	vlapic_timer_update(&l, 5002);
+	CHECK_EQ(vlapic_next_deadline(&l), 5002 + P);
+}
+#undef P
+#undef C
 
 static void test_timer_tsc_deadline(void)
 {
@@ -677,7 +712,8 @@ static void test_timer_tsc_deadline(void)
 	/* Rewriting the LVT within the mode (mask/unmask) keeps the deadline. */
 	WR(&l, MSR_IA32_TSC_DEADLINE, 9000, 6000);
 	WR(&l, 0x832, 0x500ec, 0);
-	CHECK_EQ(vlapic_next_deadline(&l), 9000);
+	CHECK_EQ(l.timer_deadline, 9000);
+	CHECK_EQ(vlapic_next_deadline(&l), 0); /* masked: nothing to wake up for */
 	vlapic_timer_update(&l, 9000);
 	CHECK_EQ(l.timer_fires, 3);
 	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
@@ -754,6 +790,7 @@ int main(void)
 	test_timer_oneshot();
 	test_timer_divider();
 	test_timer_periodic();
+	test_timer_storm();
 	test_timer_tsc_deadline();
 	test_apic_base();
 	return test_summary();
