@@ -153,8 +153,9 @@ void arch_vcpu_put(struct vcpu *v)
 static void inject_sync(struct vcpu *v, u64 esr, u64 far, bool has_far)
 {
 	struct guest_regs *r = &v->arch.regs;
-	u64 mode = r->spsr & 0xF;
-	u64 offset = mode == 0 ? 0x400 : (mode & 1) ? 0x200 : 0x000; /* from EL0 / EL1h / EL1t */
+	u64 mode = r->spsr & 0x1F;
+	/* The vector (D1.10.2): lower EL AArch32 (M[4] = 1) / AArch64 EL0, EL1h, EL1t. */
+	u64 offset = (mode & 0x10) ? 0x600 : mode == 0 ? 0x400 : (mode & 1) ? 0x200 : 0x000;
 	write_sysreg(elr_el1, r->elr);
 	write_sysreg(spsr_el1, r->spsr);
 	write_sysreg(esr_el1, esr);
@@ -169,11 +170,43 @@ static void inject_undef(struct vcpu *v)
 	inject_sync(v, ESR_IL, 0, false); /* EC 0: unknown reason */
 }
 
-/* External data abort (DFSC 0x10), EC 0x24/0x25 as seen from the guest's EL. */
-static void inject_dabt(struct vcpu *v, u64 far)
+/* A synchronous External abort (FSC 0x10) on a data access or an instruction fetch: EC
+ * 0x24/0x25 or 0x20/0x21 as seen from the guest's EL (from EL0, from EL1). */
+static void inject_abort(struct vcpu *v, bool fetch, u64 far)
 {
-	u64 ec = (v->arch.regs.spsr & 0xF) == 0 ? 0x24 : 0x25;
+	u64 ec = (fetch ? 0x20 : 0x24) +
+		 ((v->arch.regs.spsr & 0x1F) != 0 && !(v->arch.regs.spsr & 0x10));
 	inject_sync(v, ec << 26 | BIT(25) | 0x10, far, true);
+}
+
+/* The IPA of an abort for which HPFAR_EL2 is not valid (esr_hpfar_valid): the guest's own
+ * stage 1 translation of FAR_EL2 (AT S1E1R/W, PAR_EL1: DDI 0487 D8.13), PAR_EL1 kept as
+ * the guest had it. False when that translation faults too. */
+static bool ipa_from_far(u64 far, bool write, u64 *ipa)
+{
+	u64 guest_par = read_sysreg(par_el1), par;
+	if (write)
+		__asm__ volatile("at s1e1w, %0" : : "r"(far));
+	else
+		__asm__ volatile("at s1e1r, %0" : : "r"(far));
+	isb();
+	par = read_sysreg(par_el1);
+	write_sysreg(par_el1, guest_par);
+	if (par & 1) /* PAR_EL1.F */
+		return false;
+	*ipa = (par & 0x0000FFFFFFFFF000ull) | (far & 0xFFF);
+	return true;
+}
+
+/* The IPA an abort is about, or false when it cannot be known. */
+static bool fault_ipa(const struct esr_abort *a, u64 *ipa)
+{
+	u64 far = read_sysreg(far_el2);
+	if (esr_hpfar_valid(a)) {
+		*ipa = esr_fault_ipa(read_sysreg(hpfar_el2), far);
+		return true;
+	}
+	return !a->fnv && ipa_from_far(far, a->write, ipa);
 }
 
 static u64 reg_read(struct vcpu *v, u32 rt) { return rt == 31 ? 0 : v->arch.regs.x[rt]; }
@@ -186,9 +219,18 @@ static void reg_write(struct vcpu *v, u32 rt, u64 val)
 
 static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 {
-	u64 ipa = esr_fault_ipa(read_sysreg(hpfar_el2), read_sysreg(far_el2));
+	u64 ipa = 0;
 	v->stats.exits[EXIT_MMIO]++;
 	const struct esr_abort *a = &e->abort;
+	if (!fault_ipa(a, &ipa)) {
+		vcpu_bad_access(v,
+				"data abort at FAR %llx with no known IPA (ESR_EL2 %llx): "
+				"external abort at pc %llx",
+				(unsigned long long)read_sysreg(far_el2), (unsigned long long)esr,
+				(unsigned long long)v->arch.regs.elr);
+		inject_abort(v, false, read_sysreg(far_el2));
+		return;
+	}
 	if (!a->isv || a->s1ptw) {
 		/* No syndrome (e.g. a load/store pair or writeback to a device page) or a
 		 * page-table walk outside RAM: nothing to emulate. */
@@ -197,14 +239,27 @@ static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 					 : "device access without instruction syndrome",
 				(unsigned long long)ipa, (unsigned long long)esr,
 				(unsigned long long)v->arch.regs.elr);
-		inject_dabt(v, read_sysreg(far_el2));
+		inject_abort(v, false, read_sysreg(far_el2));
 		return;
 	}
 	u64 val = a->write ? reg_read(v, a->srt) : 0;
 	iobus_access(&v->vm->bus, IO_MMIO, ipa, a->size, a->write, &val);
 	if (!a->write)
 		reg_write(v, a->srt, esr_load_value(val, a->size, a->sign_extend, a->sf));
-	v->arch.regs.elr += 4;
+	v->arch.regs.elr += esr_insn_len(esr);
+}
+
+/* An instruction fetch from an IPA without memory (a device or nothing): the guest gets
+ * the prefetch abort a machine without memory there would give (KVM does the same). */
+static void handle_iabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
+{
+	u64 far = read_sysreg(far_el2), ipa = far;
+	v->stats.exits[EXIT_EXCEPTION]++;
+	if (!fault_ipa(&e->abort, &ipa))
+		ipa = far;
+	vcpu_bad_access(v, "instruction fetch from %llx, not memory (ESR_EL2 %llx): prefetch abort",
+			(unsigned long long)ipa, (unsigned long long)esr);
+	inject_abort(v, true, far);
 }
 
 /* The hardware's ID register op0 3, op1 0, CRn 0, CRm crm, op2 op2 (crm 1-7): the
@@ -385,7 +440,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		switch (e.kind) {
 		case ESR_WFI:
 			v->stats.exits[EXIT_HALT]++;
-			r->elr += 4;
+			r->elr += esr_insn_len(esr); /* 2 for a T32 WFI at AArch32 EL0 */
 			if (!vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id))
 				return RUN_HALTED;
 			break;
@@ -393,7 +448,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			/* A spin-wait hint (trapped only where vCPUs share this pCPU): the
 			 * rest of the turn goes to the next runnable vCPU here. */
 			v->stats.exits[EXIT_OTHER]++;
-			r->elr += 4;
+			r->elr += esr_insn_len(esr);
 			sched_spin_hint(v);
 			return RUN_PREEMPTED;
 		case ESR_SMC:
@@ -411,6 +466,9 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			break;
 		case ESR_SYSREG:
 			handle_sysreg(v, &e, esr);
+			break;
+		case ESR_IABT:
+			handle_iabt(v, &e, esr);
 			break;
 		case ESR_DABT:
 			handle_dabt(v, &e, esr);

@@ -25,12 +25,8 @@
  * The kernel command line may set sgistress.n=N (unicast SGIs), sgistress.nr=N (race
  * rounds, default n / 10), sgistress.nb=N (broadcast SGIs, default n) and
  * sgistress.nbench=N (bench operations of each kind, default 0: no bench). */
-typedef unsigned long u64;
-typedef long s64;
-typedef unsigned int u32;
-typedef unsigned char u8;
+#include "lib.h"
 
-#define MAX_CPUS 8
 #define DEFAULT_N 100000
 #define POLL_LIMIT (1ul << 26)
 #define MAX_LOST 10 /* a phase stops after this many lost SGIs (each waited for in full) */
@@ -57,23 +53,6 @@ typedef unsigned char u8;
 
 #define GICD_TYPER 0x004
 
-#define PSCI_VERSION 0x84000000ul
-#define PSCI_CPU_ON 0xC4000003ul
-#define PSCI_SYSTEM_OFF 0x84000008ul
-
-#define FDT_BEGIN_NODE 1
-#define FDT_END_NODE 2
-#define FDT_PROP 3
-#define FDT_NOP 4
-#define FDT_END 9
-
-#define RSR(r)                                          \
-	({                                              \
-		u64 v_;                                 \
-		asm volatile("mrs %0, " #r : "=r"(v_)); \
-		v_;                                     \
-	})
-#define WSR(r, v) asm volatile("msr " #r ", %0" : : "r"((u64)(v)) : "memory")
 /* GICv3 CPU interface registers by encoding (IHI 0069 12.1). */
 #define ICC_PMR_EL1 S3_0_C4_C6_0
 #define ICC_IAR1_EL1 S3_0_C12_C12_0
@@ -84,11 +63,6 @@ typedef unsigned char u8;
 
 void secondary_entry(void);
 
-/* From the device tree: the GIC's version and frames, the PL011, the CPUs (at most
- * MAX_CPUS). gicc: GICv2 CPU interface; gicr: GICv3 redistributors. */
-static int gic;
-static u64 gicd, gicc, gicr, uart;
-static u32 ncpus;
 static volatile u32 ready[MAX_CPUS];
 /* count[cpu][intid]: SGIs that CPU took; written only by that CPU's IRQ handler. */
 static volatile u64 count[MAX_CPUS][16];
@@ -104,87 +78,7 @@ static volatile u64 sent_at;
 static volatile u64 latency_ticks[MAX_CPUS], eoi_ticks[MAX_CPUS], timed[MAX_CPUS];
 static volatile u64 timing_ticks[MAX_CPUS];
 
-static inline void w32(u64 a, u32 v) { *(volatile u32 *)a = v; }
-static inline u32 r32(u64 a) { return *(volatile u32 *)a; }
-
-static void putc_(char c)
-{
-	if (uart)
-		w32(uart, (u8)c); /* UARTDR */
-}
-
-static void puts_(const char *s)
-{
-	while (*s) {
-		if (*s == '\n')
-			putc_('\r');
-		putc_(*s++);
-	}
-}
-
-static void putu(u64 v)
-{
-	char b[24];
-	int i = 0;
-
-	do {
-		b[i++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (i)
-		putc_(b[--i]);
-}
-
-static void puthex(u64 v)
-{
-	puts_("0x");
-	for (int s = 60; s >= 0; s -= 4)
-		putc_("0123456789abcdef"[(v >> s) & 15]);
-}
-
-static u64 hvc(u64 fn, u64 a1, u64 a2, u64 a3)
-{
-	register u64 x0 asm("x0") = fn;
-	register u64 x1 asm("x1") = a1;
-	register u64 x2 asm("x2") = a2;
-	register u64 x3 asm("x3") = a3;
-
-	asm volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) : : "memory");
-	return x0;
-}
-
-static void __attribute__((noreturn)) power_off(void)
-{
-	hvc(PSCI_SYSTEM_OFF, 0, 0, 0);
-	for (;;)
-		;
-}
-
-void bad_exception(u64 esr, u64 elr, u64 far)
-{
-	puts_("SGISTRESS FAIL exception esr=");
-	puthex(esr);
-	puts_(" elr=");
-	puthex(elr);
-	puts_(" far=");
-	puthex(far);
-	puts_("\n");
-	power_off();
-}
-
-static u32 cpu_index(void)
-{
-	u64 m = RSR(mpidr_el1);
-
-	return (u32)(((m >> 8) & 0xFF) * 16 + (m & 0xFF));
-}
-
-/* The virtual counter, read in program order. */
-static u64 ticks(void)
-{
-	asm volatile("isb" : : : "memory");
-	return RSR(cntvct_el0);
-}
+u64 sync_exception(u64 esr, u64 elr, u64 far) { fail_exception("SGISTRESS", esr, elr, far); }
 
 void irq_handler(void)
 {
@@ -285,145 +179,6 @@ void __attribute__((noreturn)) secondary_main(u64 cpu)
 			done[cpu] = g;
 		}
 	}
-}
-
-static u32 be32(const void *p)
-{
-	const u8 *b = p;
-
-	return (u32)b[0] << 24 | (u32)b[1] << 16 | (u32)b[2] << 8 | b[3];
-}
-
-static int prefix(const char *s, const char *p)
-{
-	while (*p)
-		if (*s++ != *p++)
-			return 0;
-	return 1;
-}
-
-static u64 strlen_(const char *s)
-{
-	u64 n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-/* The value of `key` (e.g. "sgistress.n=") in the command line, or def. */
-static u64 arg(const char *cmdline, const char *key, u64 def)
-{
-	const char *s = cmdline;
-	u64 v = 0;
-
-	if (!s)
-		return def;
-	while (*s) {
-		if ((s == cmdline || s[-1] == ' ') && prefix(s, key)) {
-			s += strlen_(key);
-			if (*s < '0' || *s > '9')
-				return def;
-			while (*s >= '0' && *s <= '9')
-				v = v * 10 + (u64)(*s++ - '0');
-			return v;
-		}
-		s++;
-	}
-	return def;
-}
-
-static u64 be64(const void *p) { return (u64)be32(p) << 32 | be32((const u8 *)p + 4); }
-
-static int streq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
-/* Whether a compatible property (a list of strings) names `c`. */
-static int compatible(const char *list, u32 len, const char *c)
-{
-	for (u32 i = 0; i < len; i += (u32)strlen_(list + i) + 1)
-		if (streq(list + i, c))
-			return 1;
-	return 0;
-}
-
-/* What fdt_scan wants of a node with this compatible: 3 or 2 (a GICv3 or GICv2), 1 (a
- * PL011), 0 (nothing). */
-static int node_kind(const char *compat, u32 len)
-{
-	if (compatible(compat, len, "arm,gic-v3"))
-		return 3;
-	if (compatible(compat, len, "arm,cortex-a15-gic") || compatible(compat, len, "arm,gic-400"))
-		return 2;
-	return compatible(compat, len, "arm,pl011");
-}
-
-/* Reads the device tree: /chosen/bootargs (returned), the number of /cpus/cpu@ nodes, the
- * GIC (the root's interrupt-controller child: its version from compatible, its frames from
- * reg) and the first PL011's registers. The root's children have 2 address and 2 size
- * cells here (QEMU's virt machine, the hypervisor's guest device tree). */
-static const char *fdt_scan(const u8 *fdt)
-{
-	const u8 *p, *reg = 0;
-	const char *strs, *bootargs = 0, *name;
-	const char *path[4] = { 0 };
-	u32 reg_len = 0;
-	int depth = 0, kind = 0; /* of the root's child being read: 2, 3 (GIC), 1 (PL011) */
-
-	if (!fdt || be32(fdt) != 0xD00DFEED)
-		return 0;
-	strs = (const char *)fdt + be32(fdt + 12);
-	p = fdt + be32(fdt + 8);
-	for (;;) {
-		u32 tok = be32(p);
-
-		p += 4;
-		if (tok == FDT_BEGIN_NODE) {
-			name = (const char *)p;
-			if (depth < 4)
-				path[depth] = name;
-			if (depth == 2 && prefix(path[1], "cpus") && prefix(name, "cpu@"))
-				ncpus++;
-			if (depth == 1) {
-				kind = 0;
-				reg = 0;
-			}
-			depth++;
-			p += (strlen_(name) + 4) & ~3ul;
-		} else if (tok == FDT_END_NODE) {
-			/* The GIC's reg: the distributor, then the redistributors (v3) or the
-			 * CPU interface (v2). */
-			if (depth == 2 && kind >= 2 && reg_len >= 32 && !gic) {
-				gic = kind;
-				gicd = be64(reg);
-				*(gic == 3 ? &gicr : &gicc) = be64(reg + 16);
-			}
-			if (depth == 2 && kind == 1 && reg_len >= 8 && !uart)
-				uart = be64(reg);
-			depth--;
-		} else if (tok == FDT_PROP) {
-			u32 len = be32(p), nameoff = be32(p + 4);
-			const char *prop = strs + nameoff, *val = (const char *)p + 8;
-
-			if (depth == 2 && streq(path[1], "chosen") && streq(prop, "bootargs"))
-				bootargs = val;
-			if (depth == 2 && streq(prop, "compatible"))
-				kind = node_kind(val, len);
-			if (depth == 2 && streq(prop, "reg")) {
-				reg = (const u8 *)val;
-				reg_len = len;
-			}
-			p += 8 + ((len + 3) & ~3u);
-		} else if (tok == FDT_NOP) {
-		} else {
-			break;
-		}
-	}
-	return bootargs;
 }
 
 /* The end of the bound on waiting for one SGI that starts now: half a second. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The SGI stress guest's entry points (see sgistress.c): the arm64 Image header
+/* The arm64 test guests' entry points (lib.h): the arm64 Image header
  * (Documentation/arch/arm64/booting.rst), the boot CPU's entry (x0 = device tree, MMU off,
  * EL1), the PSCI CPU_ON entry of the others (x0 = context id = CPU index), and the EL1
- * vector table: IRQs go to irq_handler, every other exception to bad_exception. */
+ * vector table: IRQs go to irq_handler, every other exception to sync_exception. */
 #define STACK_SIZE 16384
 
 	.section .text.head, "ax"
@@ -65,17 +65,18 @@ setup_cpu:
 	.balign	2048
 vectors:
 	.rept	4			/* current EL with SP0 */
-	ventry	bad_entry
+	ventry	sync_entry
 	.endr
-	ventry	bad_entry		/* current EL with SPx: synchronous */
+	ventry	sync_entry		/* current EL with SPx: synchronous */
 	ventry	irq_entry		/* IRQ */
-	ventry	bad_entry		/* FIQ */
-	ventry	bad_entry		/* SError */
+	ventry	sync_entry		/* FIQ */
+	ventry	sync_entry		/* SError */
 	.rept	8			/* lower EL, AArch64 and AArch32 */
-	ventry	bad_entry
+	ventry	sync_entry
 	.endr
 
-irq_entry:
+/* The caller-saved registers (AAPCS64) around a C handler. */
+	.macro	save_regs
 	sub	sp, sp, #176
 	stp	x0, x1, [sp, #0]
 	stp	x2, x3, [sp, #16]
@@ -88,7 +89,9 @@ irq_entry:
 	stp	x16, x17, [sp, #128]
 	stp	x18, x29, [sp, #144]
 	str	x30, [sp, #160]
-	bl	irq_handler
+	.endm
+
+	.macro	restore_regs
 	ldp	x0, x1, [sp, #0]
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]
@@ -101,14 +104,24 @@ irq_entry:
 	ldp	x18, x29, [sp, #144]
 	ldr	x30, [sp, #160]
 	add	sp, sp, #176
+	.endm
+
+irq_entry:
+	save_regs
+	bl	irq_handler
+	restore_regs
 	eret
 
-bad_entry:
+/* Any other exception: sync_exception(ESR, ELR, FAR) says where to go on. */
+sync_entry:
+	save_regs
 	mrs	x0, esr_el1
 	mrs	x1, elr_el1
 	mrs	x2, far_el1
-	bl	bad_exception
-5:	b	5b
+	bl	sync_exception
+	msr	elr_el1, x0
+	restore_regs
+	eret
 
 	.bss
 	.balign	16

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What the bare-metal arm64 test guests share: types, system register access, MMIO, the
+ * PL011 console, PSCI through HVC, and the device tree (the GIC, the UART, the CPUs and
+ * the command line), so that one Image runs under the hypervisor and on QEMU's virt
+ * machine alike. Each guest has start.S's entry points and vectors. */
+#ifndef TEST_GUEST_ARM64_LIB_H
+#define TEST_GUEST_ARM64_LIB_H
+
+typedef unsigned long u64;
+typedef long s64;
+typedef unsigned int u32;
+typedef unsigned char u8;
+
+#define MAX_CPUS 8
+
+#define PSCI_VERSION 0x84000000ul
+#define PSCI_CPU_ON 0xC4000003ul
+#define PSCI_SYSTEM_OFF 0x84000008ul
+
+#define RSR(r)                                          \
+	({                                              \
+		u64 v_;                                 \
+		asm volatile("mrs %0, " #r : "=r"(v_)); \
+		v_;                                     \
+	})
+#define WSR(r, v) asm volatile("msr " #r ", %0" : : "r"((u64)(v)) : "memory")
+
+static inline void w32(u64 a, u32 v) { *(volatile u32 *)a = v; }
+static inline u32 r32(u64 a) { return *(volatile u32 *)a; }
+
+/* From the device tree (fdt_scan): the GIC's version (2 or 3) and frames, the PL011, the
+ * CPUs (at most MAX_CPUS). gicc: the GICv2 CPU interface; gicr: GICv3 redistributors. */
+extern int gic;
+extern u64 gicd, gicc, gicr, uart;
+extern u32 ncpus;
+
+void puts_(const char *s);
+void putu(u64 v);
+void puthex(u64 v);
+u64 hvc(u64 fn, u64 a1, u64 a2, u64 a3);
+void __attribute__((noreturn)) power_off(void);
+/* "<guest> FAIL exception esr=... elr=... far=...", then power off. */
+void __attribute__((noreturn)) fail_exception(const char *guest, u64 esr, u64 elr, u64 far);
+u64 ticks(void); /* the virtual counter, read in program order */
+u32 cpu_index(void);
+/* Reads the device tree at fdt (the globals above); returns /chosen/bootargs or 0. */
+const char *fdt_scan(const u8 *fdt);
+/* The value of `key` (e.g. "sgistress.n=") in the command line, or def. */
+u64 arg(const char *cmdline, const char *key, u64 def);
+
+/* The guest's handlers, called by start.S: an IRQ, and any other exception (returns the
+ * address to resume at). */
+void irq_handler(void);
+u64 sync_exception(u64 esr, u64 elr, u64 far);
+
+#endif
