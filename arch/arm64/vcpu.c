@@ -80,7 +80,9 @@ void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
 	v->arch.regs.elr = entry;
 	v->arch.regs.spsr = PSTATE_EL1H_MASKED;
 	v->arch.el1.sctlr = SCTLR_EL1_RESET;
-	v->arch.vmcr = v->arch.ap0r = v->arch.ap1r = 0; /* virtual CPU interface at reset */
+	v->arch.vmcr = 0; /* virtual CPU interface at reset */
+	memset(v->arch.ap0r, 0, sizeof v->arch.ap0r);
+	memset(v->arch.ap1r, 0, sizeof v->arch.ap1r);
 	if (v->arch.loaded) /* the registers hold the old context: reload the new one */
 		arch_vcpu_load(v);
 }
@@ -229,6 +231,12 @@ static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 				(unsigned long long)read_sysreg(far_el2), (unsigned long long)esr,
 				(unsigned long long)v->arch.regs.elr);
 		inject_abort(v, false, read_sysreg(far_el2));
+		return;
+	}
+	if (a->cm) {
+		/* Cache maintenance by address where there is no memory: nothing is cached
+		 * there, so the instruction has nothing to do (KVM skips it too). */
+		v->arch.regs.elr += esr_insn_len(esr);
 		return;
 	}
 	if (!a->isv || a->s1ptw) {

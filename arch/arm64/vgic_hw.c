@@ -22,7 +22,7 @@
 #define GICH_APR 0x0F0
 #define GICH_LR 0x100
 
-static u32 nlrs;
+static u32 nlrs, naprs;
 
 /* ICH_HCR_EL2 / GICH_HCR, written only when it changes: under an emulator each write
  * of a virtual interface register costs as much as a few hundred instructions, and most
@@ -45,6 +45,9 @@ void vgic_hw_init_cpu(void)
 	u32 vtr = gic_host.version == 3 ? (u32)read_sysreg(ICH_VTR_EL2)
 					: mmio_read32(gic_host.gich + GICH_VTR);
 	nlrs = MIN((vtr & 0x1F) + 1, VGIC_MAX_LRS);
+	/* ICH_VTR_EL2.PRIbits [31:29]: 5 bits of priority need one APR per group, 6 two,
+	 * 7 four. */
+	naprs = gic_host.version == 3 ? 1u << (MAX((vtr >> 29) + 1, 5u) - 5) : 1;
 	write_hcr(p, 0);
 }
 
@@ -149,15 +152,41 @@ void vgic_hw_sync(struct vcpu *v)
 		vgic_sync(&v->vm->arch.vgic, v->id, lrs, n);
 }
 
+/* ICH_AP0R<n>_EL2 / ICH_AP1R<n>_EL2 (IHI 0069 12.4.1-2): one 32-bit register per 32
+ * preemption levels of each group; the registers past what the CPU's priority bits need
+ * do not exist. */
+/* clang-format off */
+#define APR(n) \
+	do { \
+		if (write) { \
+			write_sysreg(S3_4_C12_C8_##n, ap0r[n]); \
+			write_sysreg(S3_4_C12_C9_##n, ap1r[n]); \
+		} else { \
+			ap0r[n] = read_sysreg(S3_4_C12_C8_##n); \
+			ap1r[n] = read_sysreg(S3_4_C12_C9_##n); \
+		} \
+	} while (0)
+/* clang-format on */
+
+static void v3_aprs(bool write, u64 *ap0r, u64 *ap1r)
+{
+	if (naprs == 4) {
+		APR(3);
+		APR(2);
+	}
+	if (naprs >= 2)
+		APR(1);
+	APR(0);
+}
+
 void vgic_hw_load(struct vcpu *v)
 {
 	if (gic_host.version == 3) {
 		write_sysreg(ICH_VMCR_EL2, v->arch.vmcr);
-		write_sysreg(ICH_AP0R0_EL2, v->arch.ap0r);
-		write_sysreg(ICH_AP1R0_EL2, v->arch.ap1r);
+		v3_aprs(true, v->arch.ap0r, v->arch.ap1r);
 	} else {
 		mmio_write32(gic_host.gich + GICH_VMCR, (u32)v->arch.vmcr);
-		mmio_write32(gic_host.gich + GICH_APR, (u32)v->arch.ap1r);
+		mmio_write32(gic_host.gich + GICH_APR, (u32)v->arch.ap1r[0]);
 	}
 }
 
@@ -165,10 +194,9 @@ void vgic_hw_put(struct vcpu *v)
 {
 	if (gic_host.version == 3) {
 		v->arch.vmcr = read_sysreg(ICH_VMCR_EL2);
-		v->arch.ap0r = read_sysreg(ICH_AP0R0_EL2);
-		v->arch.ap1r = read_sysreg(ICH_AP1R0_EL2);
+		v3_aprs(false, v->arch.ap0r, v->arch.ap1r);
 	} else {
 		v->arch.vmcr = mmio_read32(gic_host.gich + GICH_VMCR);
-		v->arch.ap1r = mmio_read32(gic_host.gich + GICH_APR);
+		v->arch.ap1r[0] = mmio_read32(gic_host.gich + GICH_APR);
 	}
 }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # arm64: the exceptions a guest can provoke get a machine's answer, handled by the guest
 # itself, and the VM runs on (tests/guest/arm64/exceptions.c): an instruction fetch from
-# an address with no memory and from a device, a load pair from no device, a plain load.
+# an address with no memory and from a device, a load pair from no device, a plain load,
+# cache maintenance on no device and on a device.
 . "$(dirname "$0")/lib.sh"
 export ARCH=aarch64 GIC=3
 ESP_FILES="$TOP/build/aarch64/guests-test/exceptions.img=/guests/exceptions.img"
@@ -9,7 +10,7 @@ boot "[vm x]
 kernel = /guests/exceptions.img
 vcpus = 1
 memory = 64M" 120 1
-for what in fetch ldp ldr mmio-pc; do
+for what in fetch ldp ldr mmio-pc dc; do
 	expect_vm x "$what: the guest's own handler saw what a machine gives" "EXCEPTIONS $what ok"
 done
 expect_not "no guest failure" "EXCEPTIONS FAIL"

@@ -7,7 +7,9 @@
  *   ldp      a load pair (no instruction syndrome) from an address with no device: a data
  *            abort, EC 0x25, DFSC 0x10, FAR the address;
  *   ldr      a plain load from there: no exception, all ones;
- *   mmio-pc  a fetch from a device (the UART's registers): a prefetch abort too.
+ *   mmio-pc  a fetch from a device (the UART's registers): a prefetch abort too;
+ *   dc       cache maintenance by address (DC CIVAC) on no device and on a device: no
+ *            exception (nothing is cached there).
  * Each prints over the PL011
  *   EXCEPTIONS fetch ok esr=0x0000000086000010 far=0x000000000a000000
  * (or "FAIL ..."), then "EXCEPTIONS DONE", and powers off. */
@@ -102,6 +104,13 @@ void __attribute__((noreturn)) guest_main(const u8 *fdt)
 
 	fetch_from(uart);
 	expect_abort("mmio-pc", 0x21, uart);
+
+	exceptions = seen_esr = seen_far = 0;
+	asm volatile("dc civac, %0\n\tdc civac, %1\n\tdsb sy"
+		     :
+		     : "r"(NO_DEVICE), "r"(uart)
+		     : "memory");
+	report("dc", exceptions == 0, 0);
 
 	puts_(failed ? "EXCEPTIONS FAILED\n" : "EXCEPTIONS DONE\n");
 	power_off();

@@ -73,7 +73,5 @@ static inline u64 smc_call(u64 fn, u64 a1, u64 a2, u64 a3)
 #define ICH_MISR_EL2 S3_4_C12_C11_2
 #define ICH_ELRSR_EL2 S3_4_C12_C11_5
 #define ICH_VMCR_EL2 S3_4_C12_C11_7
-#define ICH_AP0R0_EL2 S3_4_C12_C8_0
-#define ICH_AP1R0_EL2 S3_4_C12_C9_0
 
 #endif

@@ -27,7 +27,10 @@ struct arch_vcpu {
 	struct guest_regs regs;
 	struct el1_state el1;
 	u8 fpsimd[528] __attribute__((aligned(16))); /* Q0-Q31, FPSR, FPCR */
-	u64 vmcr, ap0r, ap1r;		  /* virtual CPU interface state while descheduled */
+	/* The virtual CPU interface while descheduled: VMCR and the active priorities
+	 * (GICv3 ICH_AP0R<n>/AP1R<n>, as many as the CPU's priority bits need; GICv2 GICH_APR
+	 * in ap1r[0]). */
+	u64 vmcr, ap0r[4], ap1r[4];
 	bool loaded;			  /* its EL1/GIC state is in this pCPU's registers */
 	u32 nlrs_used;			  /* list registers filled at the last entry */
 	struct vgic_lr lrs[VGIC_MAX_LRS]; /* what they held */
