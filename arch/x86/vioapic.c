@@ -28,13 +28,21 @@ static void deliver(struct vioapic *io, unsigned pin)
 	u64 e = io->rte[pin];
 	u32 dest = IOAPIC_RTE_DEST(e);
 	bool level = rte_level(e);
+	u8 mode = (u8)IOAPIC_RTE_DELMODE(e);
+
+	/* 82093AA 3.2.4: delivery modes 011 and 110 are reserved (110 is an APIC's STARTUP,
+	 * which no IOAPIC sends): such an entry sends nothing. */
+	if (mode == 3 || mode == 6) {
+		io->reserved_mode++;
+		return;
+	}
 
 	if (level)
 		io->rte[pin] |= IOAPIC_RTE_REMOTE_IRR;
 	io->deliveries++;
 	if (io->ops && io->ops->deliver)
-		io->ops->deliver(io->ctx, e & IOAPIC_RTE_VECTOR, (u8)IOAPIC_RTE_DELMODE(e),
-				 e & IOAPIC_RTE_LOGICAL, dest == 0xff ? 0xffffffffu : dest, level);
+		io->ops->deliver(io->ctx, e & IOAPIC_RTE_VECTOR, mode, e & IOAPIC_RTE_LOGICAL,
+				 dest == 0xff ? 0xffffffffu : dest, level);
 }
 
 /* A level entry fires while its line is asserted, it is unmasked and no earlier

@@ -60,7 +60,8 @@ struct vioapic {
 	u32 lines; /* bit per pin: line asserted */
 	const struct vioapic_ops *ops;
 	void *ctx;
-	u64 deliveries; /* deliver calls */
+	u64 deliveries;	   /* deliver calls */
+	u64 reserved_mode; /* messages not sent: an entry with a reserved delivery mode */
 };
 
 /* Reset state: every entry masked (0x10000), ID = id. */

@@ -274,8 +274,31 @@ static void test_io_callbacks(void)
 	CHECK_EQ(vioapic_io_read(&io, IOAPIC_WINDOW, 4), 0x00170011);
 }
 
+/* Delivery modes 3 and 6 are reserved in an IOAPIC entry: nothing is sent (6 would be a
+ * STARTUP IPI from a device line). */
+static void test_reserved_modes(void)
+{
+	struct vioapic io;
+
+	vioapic_init(&io, 2, &mock_ops, NULL);
+	ndeliv = 0;
+	set_rte(&io, 3, 0x600 | 0x30, 1); /* mode 110, vector 0x30 */
+	vioapic_set_irq(&io, 3, true);
+	vioapic_set_irq(&io, 3, false);
+	set_rte(&io, 4, 0x300 | 0x31, 1); /* mode 011 */
+	vioapic_set_irq(&io, 4, true);
+	CHECK_EQ(ndeliv, 0);
+	CHECK_EQ(io.reserved_mode, 2);
+	set_rte(&io, 5, 0x500, 1); /* INIT (101) is valid */
+	vioapic_set_irq(&io, 5, true);
+	CHECK_EQ(ndeliv, 1);
+	CHECK_EQ(last.mode, 5);
+	ndeliv = 0;
+}
+
 int main(void)
 {
+	test_reserved_modes();
 	test_io_callbacks();
 	test_registers();
 	test_edge();
