@@ -29,9 +29,7 @@ export ARCH=aarch64
 run() {
 	LOG=$OUT/arm64-$1-v$2-$3.log
 	if [ "$1" = bare ]; then
-		timeout 300 qemu-system-aarch64 -nodefaults -machine virt,accel=tcg,gic-version="$2" \
-			-cpu max,pauth-impdef=on -smp 2 -m 64M -nographic -serial mon:stdio -no-reboot \
-			-kernel "$IMG" -append "$CMDLINE" < /dev/null > "$LOG" 2>&1
+		boot_bare "$IMG" "$CMDLINE" 300 2 "$2"
 	else
 		GIC=$2 ESP_FILES="$IMG=/guests/sgistress.img" boot "[vm b]
 kernel = /guests/sgistress.img

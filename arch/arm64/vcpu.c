@@ -7,6 +7,7 @@
 #include "arch/arm64/id_regs.h"
 #include "arch/arm64/gic_host.h"
 #include "arch/arm64/pcpu.h"
+#include "arch/arm64/ptimer.h"
 #include "arch/arm64/pvtime.h"
 #include "arch/arm64/smccc.h"
 #include "arch/arm64/vcpu_mpidr.h"
@@ -24,11 +25,6 @@ u64 guest_enter(struct guest_regs *r);
 void fpsimd_save(void *buf);
 void fpsimd_load(const void *buf);
 
-/* The EL1 physical timer registers (op0 3, op1 3, CRn 14, CRm 2): trapped by
- * CNTHCTL_EL2.EL1PCEN = 0. */
-#define SYSREG_CNTP_TVAL_EL0 ESR_SYSREG(3, 3, 14, 2, 0)
-#define SYSREG_CNTP_CTL_EL0 ESR_SYSREG(3, 3, 14, 2, 1)
-#define SYSREG_CNTP_CVAL_EL0 ESR_SYSREG(3, 3, 14, 2, 2)
 #define ESR_EC_SVE 0x19 /* SVE access trapped by CPTR_EL2.TZ */
 #define ESR_EC_SME 0x1D /* SME access trapped by CPTR_EL2.TSM */
 #define VECTOR_SYNC 0
@@ -76,6 +72,7 @@ void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
 	memset(&v->arch.regs, 0, sizeof v->arch.regs);
 	memset(&v->arch.el1, 0, sizeof v->arch.el1);
 	memset(v->arch.fpsimd, 0, sizeof v->arch.fpsimd);
+	memset(&v->arch.ptimer, 0, sizeof v->arch.ptimer);
 	v->arch.regs.x[0] = x0;
 	v->arch.regs.elr = entry;
 	v->arch.regs.spsr = PSTATE_EL1H_MASKED;
@@ -219,6 +216,13 @@ static void reg_write(struct vcpu *v, u32 rt, u64 val)
 		v->arch.regs.x[rt] = val;
 }
 
+/* Both timers' lines into the vGIC (vtimer.h, ptimer.h). */
+static void timers_sync(struct vcpu *v, u64 now)
+{
+	vtimer_sync(v, now);
+	vgic_set_level(&v->vm->arch.vgic, v->id, INTID_PTIMER, ptimer_line(&v->arch.ptimer, now));
+}
+
 static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 {
 	u64 ipa = 0;
@@ -295,23 +299,18 @@ static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
 			  id_reg_sanitise(e->sys.id, read_id_reg(e->sys.crm, e->sys.op2)));
 		return;
 	}
-	switch (e->sys.id) {
-	case ESR_SYSREG_ICC_SGI1R_EL1:
-	case ESR_SYSREG_ICC_ASGI1R_EL1:
-		if (!e->sys.read) {
-			v->stats.ipi_icr++;
-			v->stats.ipi_fixed += vgic_v3_send_sgi(&v->vm->arch.vgic, v->id,
-							       reg_read(v, e->sys.rt));
-			return;
-		}
-		break;
-	case SYSREG_CNTP_CTL_EL0:
-	case SYSREG_CNTP_CVAL_EL0:
-	case SYSREG_CNTP_TVAL_EL0:
-		/* The EL1 physical timer is not offered (the device tree's guests use the
-		 * virtual one): reads as zero, writes ignored. */
+	if ((e->sys.id == ESR_SYSREG_ICC_SGI1R_EL1 || e->sys.id == ESR_SYSREG_ICC_ASGI1R_EL1) &&
+	    !e->sys.read) {
+		v->stats.ipi_icr++;
+		v->stats.ipi_fixed += vgic_v3_send_sgi(&v->vm->arch.vgic, v->id,
+						       reg_read(v, e->sys.rt));
+		return;
+	}
+	u64 val = e->sys.read ? 0 : reg_read(v, e->sys.rt), now = arch_time_now();
+	if (ptimer_access(&v->arch.ptimer, e->sys.id, e->sys.read, &val, now)) {
 		if (e->sys.read)
-			reg_write(v, e->sys.rt, 0);
+			reg_write(v, e->sys.rt, val);
+		timers_sync(v, now);
 		return;
 	}
 	v->arch.regs.elr -= 4;
@@ -424,7 +423,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		u64 vector = guest_enter(r);
 		sched_left_guest(v);
 		vgic_hw_sync(v);
-		vtimer_sync(v, arch_time_now());
+		timers_sync(v, arch_time_now());
 		if (vector == VECTOR_IRQ) {
 			v->stats.exits[EXIT_HOST_IRQ]++;
 			/* Taken here rather than as an exception in the scheduler's irq
@@ -515,7 +514,7 @@ void arch_vcpu_poll(struct vcpu *v, u64 now)
 		v->state = VCPU_RUNNABLE;
 	}
 	if (v->state != VCPU_WAIT_START)
-		vtimer_sync(v, now);
+		timers_sync(v, now);
 }
 
 bool arch_vcpu_wants_to_run(struct vcpu *v)
@@ -525,7 +524,11 @@ bool arch_vcpu_wants_to_run(struct vcpu *v)
 
 u64 arch_vcpu_next_timer(struct vcpu *v)
 {
-	return v->state == VCPU_WAIT_START ? 0 : vtimer_deadline(v, arch_time_now());
+	if (v->state == VCPU_WAIT_START)
+		return 0;
+	u64 now = arch_time_now(), vt = vtimer_deadline(v, now),
+	    pt = ptimer_deadline(&v->arch.ptimer, now);
+	return !vt || (pt && pt < vt) ? pt : vt;
 }
 
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)

@@ -44,6 +44,15 @@ boot() {
 	rm -f "$cfg" "$esp" "$esp.vars" "$fifo"
 }
 
+# boot_bare IMAGE CMDLINE TIMEOUT SMP GIC: an arm64 test guest (tests/guest/arm64/) on QEMU's
+# virt machine without the hypervisor, the same CPU model; the console goes to $LOG.
+boot_bare() {
+	timeout "$3" qemu-system-aarch64 -nodefaults -machine virt,accel=tcg,gic-version="$5" \
+		-cpu max,pauth-impdef=on -smp "$4" -m 64M -nographic -serial mon:stdio -no-reboot \
+		-kernel "$1" -append "$2" < /dev/null > "$LOG" 2>&1
+	echo "qemu exit $? (bare)" >> "$LOG"
+}
+
 # expect DESCRIPTION FIXED_STRING: the log must contain the string
 expect() {
 	if grep -qF -- "$2" "$LOG"; then

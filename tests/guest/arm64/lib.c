@@ -228,3 +228,64 @@ const char *fdt_scan(const u8 *fdt)
 	}
 	return bootargs;
 }
+
+void gic_dist_init(void)
+{
+	if (gic == 3) {
+		WSR(ICC_SRE_EL1, RSR(ICC_SRE_EL1) | 1);
+		asm volatile("isb");
+		w32(gicd + GICD_CTLR, 1u << 4 | 1u << 1); /* ARE, EnableGrp1 */
+	} else {
+		w32(gicd + GICD_CTLR, 3); /* EnableGrp0, EnableGrp1 */
+	}
+}
+
+/* This CPU's GIC CPU interface and private interrupts: priority 0xA0, mask 0xF0, Group 1
+ * on GICv3 (the group its ICC_IGRPEN1_EL1 enables; they reset to Group 0), Group 0 on
+ * GICv2 (the reset value, the group GICC_CTLR.EnableGrp0 enables). */
+void gic_cpu_init(u32 cpu, u32 enable)
+{
+	u64 sgi = gicd;
+
+	if (gic == 3) {
+		u64 rd = gicr + cpu * GICR_STRIDE;
+
+		WSR(ICC_SRE_EL1, RSR(ICC_SRE_EL1) | 1);
+		asm volatile("isb");
+		w32(rd + GICR_WAKER, r32(rd + GICR_WAKER) & ~2u); /* ProcessorSleep = 0 */
+		for (u32 i = 0; i < 1000000 && (r32(rd + GICR_WAKER) & 4); i++)
+			;
+		sgi = rd + GICR_SGI;
+		w32(sgi + GICD_IGROUPR0, 0xFFFFFFFF);
+	}
+	for (u32 i = 0; i < 8; i++)
+		w32(sgi + GICD_IPRIORITYR + 4 * i, 0xA0A0A0A0);
+	w32(sgi + GICD_ISENABLER0, enable);
+	if (gic == 3) {
+		WSR(ICC_PMR_EL1, 0xF0);
+		WSR(ICC_IGRPEN1_EL1, 1);
+		asm volatile("isb");
+	} else {
+		w32(gicc + GICC_PMR, 0xF0);
+		w32(gicc + GICC_CTLR, 1); /* EnableGrp0: the vGIC's GICv2 interrupts are Group 0 */
+	}
+}
+
+u32 gic_ack(u32 *iar)
+{
+	if (gic == 3) {
+		*iar = (u32)RSR(ICC_IAR1_EL1);
+		return *iar & 0xFFFFFF;
+	}
+	*iar = r32(gicc + GICC_IAR);
+	return *iar & 0x3FF;
+}
+
+void gic_eoi(u32 iar)
+{
+	/* EOImode 0: the EOI drops the priority and deactivates. */
+	if (gic == 3)
+		WSR(ICC_EOIR1_EL1, iar);
+	else
+		w32(gicc + GICC_EOIR, iar);
+}

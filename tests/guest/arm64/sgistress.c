@@ -34,32 +34,9 @@
 #define SGI_BROADCAST 2
 #define SGI_RACE 3
 
-#define GICR_STRIDE 0x20000ul /* GICv3: RD_base and SGI_base frames per CPU */
-#define GICR_SGI 0x10000ul
 /* No device here in the hypervisor's guest memory map; on QEMU's virt machine (bare runs)
  * the first virtio-mmio transport, which answers reads without a backend. */
 #define NO_DEVICE 0x0A000000ul
-
-#define GICD_CTLR 0x000
-#define GICD_IGROUPR0 0x080
-#define GICD_ISENABLER0 0x100
-#define GICD_IPRIORITYR 0x400
-#define GICD_SGIR 0xF00
-#define GICR_WAKER 0x014
-#define GICC_CTLR 0x00
-#define GICC_PMR 0x04
-#define GICC_IAR 0x0C
-#define GICC_EOIR 0x10
-
-#define GICD_TYPER 0x004
-
-/* GICv3 CPU interface registers by encoding (IHI 0069 12.1). */
-#define ICC_PMR_EL1 S3_0_C4_C6_0
-#define ICC_IAR1_EL1 S3_0_C12_C12_0
-#define ICC_EOIR1_EL1 S3_0_C12_C12_1
-#define ICC_SGI1R_EL1 S3_0_C12_C11_5
-#define ICC_SRE_EL1 S3_0_C12_C12_5
-#define ICC_IGRPEN1_EL1 S3_0_C12_C12_7
 
 void secondary_entry(void);
 
@@ -86,21 +63,11 @@ void irq_handler(void)
 	u64 entered = timing ? ticks() : 0;
 
 	for (;;) {
-		if (gic == 3) {
-			iar = (u32)RSR(ICC_IAR1_EL1);
-			id = iar & 0xFFFFFF;
-		} else {
-			iar = r32(gicc + GICC_IAR);
-			id = iar & 0x3FF;
-		}
+		id = gic_ack(&iar);
 		if (id >= 1020)
 			return; /* spurious: nothing (more) pending */
-		/* EOImode 0: the EOI drops the priority and deactivates. */
 		u64 t0 = timing ? ticks() : 0;
-		if (gic == 3)
-			WSR(ICC_EOIR1_EL1, iar);
-		else
-			w32(gicc + GICC_EOIR, iar);
+		gic_eoi(iar);
 		if (timing && id == SGI_UNICAST) {
 			eoi_ticks[cpu] = eoi_ticks[cpu] + (ticks() - t0);
 			latency_ticks[cpu] = latency_ticks[cpu] + (entered - sent_at);
@@ -114,37 +81,6 @@ void irq_handler(void)
 	}
 }
 
-/* This CPU's GIC CPU interface and SGIs: enabled at priority 0xA0, mask 0xF0, in Group 1
- * on GICv3 (the group its ICC_IGRPEN1_EL1 enables; they reset to Group 0), Group 0 on
- * GICv2 (the reset value, the group GICC_CTLR.EnableGrp0 enables). */
-static void gic_cpu_init(u32 cpu)
-{
-	u64 sgi = gicd;
-
-	if (gic == 3) {
-		u64 rd = gicr + cpu * GICR_STRIDE;
-
-		WSR(ICC_SRE_EL1, RSR(ICC_SRE_EL1) | 1);
-		asm volatile("isb");
-		w32(rd + GICR_WAKER, r32(rd + GICR_WAKER) & ~2u); /* ProcessorSleep = 0 */
-		for (u32 i = 0; i < 1000000 && (r32(rd + GICR_WAKER) & 4); i++)
-			;
-		sgi = rd + GICR_SGI;
-		w32(sgi + GICD_IGROUPR0, 0xFFFFFFFF);
-	}
-	for (u32 i = 0; i < 4; i++)
-		w32(sgi + GICD_IPRIORITYR + 4 * i, 0xA0A0A0A0);
-	w32(sgi + GICD_ISENABLER0, 0xFFFF);
-	if (gic == 3) {
-		WSR(ICC_PMR_EL1, 0xF0);
-		WSR(ICC_IGRPEN1_EL1, 1);
-		asm volatile("isb");
-	} else {
-		w32(gicc + GICC_PMR, 0xF0);
-		w32(gicc + GICC_CTLR, 1); /* EnableGrp0: the vGIC's GICv2 interrupts are Group 0 */
-	}
-}
-
 /* One trapped access: a GICD_CTLR read, emulated by the hypervisor (an exit, an entry). */
 static void trapped_access(void) { (void)r32(gicd + GICD_CTLR); }
 
@@ -152,7 +88,7 @@ void __attribute__((noreturn)) secondary_main(u64 cpu)
 {
 	u64 seen = 0, t0;
 
-	gic_cpu_init((u32)cpu);
+	gic_cpu_init((u32)cpu, 0xFFFF);
 	/* The fastest of a few: the first ones also pay for the emulator translating the
 	 * hypervisor's exit path. */
 	exit_ticks[cpu] = ~0ul;
@@ -380,13 +316,7 @@ void __attribute__((noreturn)) guest_main(const u8 *fdt)
 		puts_("SGISTRESS FAIL needs at least 2 CPUs\n");
 		power_off();
 	}
-	if (gic == 3) {
-		WSR(ICC_SRE_EL1, RSR(ICC_SRE_EL1) | 1);
-		asm volatile("isb");
-		w32(gicd + GICD_CTLR, 1u << 4 | 1u << 1); /* ARE, EnableGrp1 */
-	} else {
-		w32(gicd + GICD_CTLR, 3); /* EnableGrp0, EnableGrp1 */
-	}
+	gic_dist_init();
 	for (u32 c = 1; c < ncpus; c++) {
 		u64 mpidr = (u64)(c / 16) << 8 | c % 16;
 		u64 r = hvc(PSCI_CPU_ON, mpidr, (u64)secondary_entry, c);

@@ -5,6 +5,7 @@
 
 #include "hv/types.h"
 #include "hv/dev/vpl011.h"
+#include "arch/arm64/ptimer.h"
 #include "arch/arm64/vgic.h"
 
 /* Guest general registers as entry.S saves them (offsets fixed there). */
@@ -41,7 +42,8 @@ struct arch_vcpu {
 	bool suspend;	/* PSCI CPU_SUSPEND: wait like WFI */
 	u64 pvtime_ipa; /* its DEN0057A stolen-time record */
 	u64 steal_published;
-	u64 last_esr; /* of the last synchronous exit (for vm_dump) */
+	u64 last_esr;	      /* of the last synchronous exit (for vm_dump) */
+	struct ptimer ptimer; /* the EL1 physical timer, emulated */
 };
 
 struct arch_vm {
