@@ -26,7 +26,7 @@ aarch64)
 	# AAVMF's pflash images are 64 MiB each; the VARS copy is sparse.
 	cp --sparse=always /usr/share/AAVMF/AAVMF_VARS.fd "$VARS"
 	exec qemu-system-aarch64 -nodefaults -machine virt,accel=tcg,virtualization=on,gic-version="${GIC:-3}" \
-		-cpu max,pauth-impdef=on -smp "${SMP:-2}" -m "${MEM:-2048}" \
+		-cpu "${CPU:-max,pauth-impdef=on}" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd \
 		-drive if=pflash,format=raw,unit=1,file="$VARS" \
 		-drive file="$ESP",format=raw,if=virtio \
