@@ -15,7 +15,7 @@ VARS=$ESP.vars
 case "$ARCH" in
 x86_64)
 	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$VARS"
-	exec qemu-system-x86_64 -nodefaults -machine q35,accel=tcg -cpu max -smp "${SMP:-2}" -m "${MEM:-2048}" \
+	exec qemu-system-x86_64 -nodefaults -machine q35,accel=tcg -cpu "${CPU:-max}" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive if=pflash,format=raw,file="$VARS" \
 		-drive file="$ESP",format=raw,if=ide \
