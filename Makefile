@@ -56,8 +56,9 @@ objs-$(ARCH) :=
 include boot/objects.mk hv/objects.mk hv/dev/objects.mk drivers/objects.mk $(ARCH_DIR)/objects.mk
 OBJS := $(addprefix $(BUILD)/,$(objs-y) $(objs-$(ARCH)))
 # Third-party code fetched at build time, each tree with its own make fragment.
-include lib/libfdt/libfdt.mk
-CFLAGS += $(LIBFDT_INC)
+include lib/libfdt/libfdt.mk lib/zlib/zlib.mk
+CFLAGS += $(LIBFDT_INC) $(ZLIB_INC)
+OBJS += $(ZLIB_OBJS)
 ifeq ($(ARCH),aarch64)
 OBJS += $(LIBFDT_OBJS)
 endif
@@ -71,8 +72,8 @@ all: $(BUILD)/hv.efi
 deps:
 	@scripts/deps.sh
 
-# Any object may include <libfdt.h>: the source is fetched first.
-$(OBJS): | $(LIBFDT_SRC)/libfdt.h
+# Any object may include <libfdt.h> or <zlib.h>: the sources are fetched first.
+$(OBJS): | $(LIBFDT_SRC)/libfdt.h $(ZLIB_SRC)/zlib.h
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -111,11 +112,11 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 UNIT_SANITIZE = $(if $(findstring _race_,$(notdir $@)),-fsanitize=thread -pthread,\
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined)
 UNIT_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -I$(if $(filter test_a64_%,$(notdir $@)),arch/arm64,arch/x86)/include \
-	$(UNIT_SANITIZE) -fno-omit-frame-pointer -DHV_UNIT_TEST $(LIBFDT_INC)
-build/unit/%: tests/unit/%.c $(LIBFDT_UNIT)
+	$(UNIT_SANITIZE) -fno-omit-frame-pointer -DHV_UNIT_TEST $(LIBFDT_INC) $(ZLIB_INC)
+build/unit/%: tests/unit/%.c $(LIBFDT_UNIT) $(ZLIB_UNIT)
 	@mkdir -p build/unit
 	@echo "  CC $< (unit test)"
-	@gcc $(UNIT_CFLAGS) $(DEPFLAGS) $< $(LIBFDT_UNIT) -o $@
+	@gcc $(UNIT_CFLAGS) $(DEPFLAGS) $< $(LIBFDT_UNIT) $(ZLIB_UNIT) -o $@
 -include $(UNIT_BINS:%=%.d)
 
 unit: $(UNIT_BINS)

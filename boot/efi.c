@@ -35,6 +35,14 @@ void *efi_alloc_pages(u64 npages, u64 max_addr)
 
 void efi_free(void *p) { efi_st->BootServices->FreePool(p); }
 
+void *efi_alloc(u64 bytes)
+{
+	void *p = NULL;
+	if (EFI_ERROR(efi_st->BootServices->AllocatePool(EfiLoaderData, bytes, &p)))
+		return NULL;
+	return p;
+}
+
 static EFI_FILE_HANDLE boot_volume(const char **why)
 {
 	EFI_GUID lip = EFI_LOADED_IMAGE_PROTOCOL_GUID, sfsp = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;

@@ -13,6 +13,7 @@ extern EFI_HANDLE efi_image;
  * returns NULL and sets *why. The buffer is firmware pool memory (efi_free). */
 void *efi_read_file(const char *path, u64 *len, const char **why);
 void efi_free(void *p);
+void *efi_alloc(u64 bytes); /* firmware pool memory (efi_free), NULL on failure */
 /* Pages of memory the firmware will not touch again; NULL on failure. */
 void *efi_alloc_pages(u64 npages, u64 max_addr);
 void efi_stall_us(u64 us);

@@ -9,6 +9,7 @@
 #include "hv/arch.h"
 #include "hv/arch_boot.h"
 #include "hv/console.h"
+#include "hv/gunzip.h"
 #include "hv/lib.h"
 #include "hv/mem.h"
 #include "hv/pv_features.h"
@@ -48,12 +49,38 @@ static void *load_file(const char *path, u64 *len)
 	return p;
 }
 
+/* A gzip'd kernel (the vmlinuz of most arm64 distributions) is inflated here, where a bad
+ * file can still be reported before the machine is taken over. */
+static bool inflate_kernel(const char *path, struct guest_images *img)
+{
+	if (!gzip_is(img->kernel, img->kernel_len))
+		return true;
+	u64 size = gzip_size(img->kernel, img->kernel_len), got = 0;
+	const char *why = "gzip: the trailer gives no size";
+	u8 *out = size ? efi_alloc(size) : NULL;
+	if (size && !out)
+		why = "gzip: no memory for what its trailer says it inflates to";
+	if (!out || gunzip(img->kernel, img->kernel_len, out, size, &got, &why)) {
+		printk("hv: %s: %s\n", path, why);
+		if (out)
+			efi_free(out);
+		return false;
+	}
+	printk("hv: %s: gzip, inflated %llu KiB to %llu KiB\n", path,
+	       (unsigned long long)(img->kernel_len >> 10), (unsigned long long)(got >> 10));
+	efi_free((void *)img->kernel);
+	img->kernel = out;
+	img->kernel_len = got;
+	return true;
+}
+
 static int create_vms(void)
 {
 	for (u32 i = 0; i < cfg.nvms; i++) {
 		struct vm_config *vc = &cfg.vms[i];
 		struct guest_images img = { 0 };
-		if (!(img.kernel = load_file(vc->kernel, &img.kernel_len)))
+		if (!(img.kernel = load_file(vc->kernel, &img.kernel_len)) ||
+		    !inflate_kernel(vc->kernel, &img))
 			goto bad;
 		if (vc->initrd[0] && !(img.initrd = load_file(vc->initrd, &img.initrd_len)))
 			goto bad;
