@@ -16,7 +16,7 @@
 struct guest_acpi_params {
 	u64 gpa;	    /* where buf will be placed; tables reference each other by GPA */
 	u32 nvcpus;	    /* local x2APIC entries, APIC IDs and UIDs 0..nvcpus-1, enabled */
-	u32 ioapic_id;	    /* one IOAPIC at GSI base 0 (the caller uses id = nvcpus) */
+	u32 ioapic_id;	    /* one IOAPIC at GSI base 0, with the ID its register reads */
 	u64 ioapic_addr;    /* 0xFEC00000; must be below 4 GiB (MADT field is 32-bit) */
 	u16 pm1a_evt_port;  /* 0x600: PM1a event block, 4 bytes (status, enable) */
 	u16 pm1a_cnt_port;  /* 0x604: PM1a control block, 2 bytes; SLP_TYP|SLP_EN to power off */

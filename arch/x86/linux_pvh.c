@@ -96,7 +96,7 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 	struct guest_acpi_params acpi = {
 		.gpa = GPA_ACPI,
 		.nvcpus = vm->nvcpus,
-		.ioapic_id = vm->nvcpus,
+		.ioapic_id = vm->arch.ioapic.id, /* what its ID register reads (4 bits) */
 		.ioapic_addr = GPA_IOAPIC,
 		.pm1a_evt_port = PORT_PM_BASE,
 		.pm1a_cnt_port = PORT_PM_BASE + 4,
