@@ -31,3 +31,8 @@ u64 stats_exits(const struct vcpu_stats *s)
 		n += s->exits[k];
 	return n;
 }
+
+u64 wake_latency_mean_ns(const struct vcpu_stats *s)
+{
+	return s->wake_latency_n ? s->wake_latency_sum_ns / s->wake_latency_n : 0;
+}

@@ -42,6 +42,7 @@ struct vcpu_stats {
 
 const char *exit_kind_name(enum exit_kind k);
 void stats_add(struct vcpu_stats *sum, const struct vcpu_stats *v);
-u64 stats_exits(const struct vcpu_stats *s); /* all kinds */
+u64 stats_exits(const struct vcpu_stats *s);	      /* all kinds */
+u64 wake_latency_mean_ns(const struct vcpu_stats *s); /* 0 when none was timed */
 
 #endif
