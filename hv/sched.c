@@ -273,6 +273,39 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target)
 	return true;
 }
 
+/* Racy, as a hint: its pCPU runs another vCPU, or decides. */
+static bool preempted(const struct vcpu *v)
+{
+	return __atomic_load_n(&v->state, __ATOMIC_RELAXED) == VCPU_RUNNABLE &&
+	       !__atomic_load_n(&v->in_guest, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&pcpus[v->pcpu].current, __ATOMIC_RELAXED) != v;
+}
+
+bool sched_watch_spin(struct vcpu *v)
+{
+	if (!sched_ops->watch_spins || arch_time_now() < v->spin_quiet_until)
+		return false;
+	for (u32 i = 0; i < v->vm->nvcpus; i++)
+		if (v->vm->vcpus[i] != v && preempted(v->vm->vcpus[i]))
+			return true;
+	return false;
+}
+
+bool sched_spin_exit(struct vcpu *v)
+{
+	struct vm *vm = v->vm;
+	v->stats.spin_exits++;
+	v->spin_quiet_until = arch_time_now() + sched_us(SCHED_SPIN_QUIET_US);
+	for (u32 i = 1; i <= vm->nvcpus; i++) {
+		struct vcpu *t = vm->vcpus[(v->spin_next + i) % vm->nvcpus];
+		if (t != v && sched_yield_to(v, t)) {
+			v->spin_next = t->id;
+			return true;
+		}
+	}
+	return false;
+}
+
 void sched_spin_hint(struct vcpu *self)
 {
 	struct pcpu *p = &pcpus[self->pcpu];

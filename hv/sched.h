@@ -51,6 +51,15 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target);
 /* A spin-wait hint (arm64 WFE): the caller's turn ends, so that the next runnable vCPU
  * of its pCPU, if any, runs now (perhaps the one the caller waits for). */
 void sched_spin_hint(struct vcpu *self);
+/* Spin detection (the x86 PAUSE intercept): whether to watch v's spin-waits at its next
+ * guest entry: when the policy does (aware), while another vCPU of v's VM is preempted,
+ * and not within SCHED_SPIN_QUIET_US of v's last spin exit (QEMU's SVM has no pause
+ * filter: every intercepted PAUSE exits, so the rate is limited here). */
+bool sched_watch_spin(struct vcpu *v);
+/* v spun while watched: directed yield to a preempted vCPU of its VM (round robin over
+ * them; sched_yield_to's rules). False when none could take it. */
+bool sched_spin_exit(struct vcpu *v);
+#define SCHED_SPIN_QUIET_US 100
 /* Called by the backend right before and after guest mode: false means work is pending
  * for some vCPU of this pCPU (a kick) and the guest must not be entered now. */
 bool sched_enter_guest(struct vcpu *v);

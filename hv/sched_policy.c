@@ -130,4 +130,5 @@ const struct sched_ops sched_aware = {
 	.name = "aware",
 	.next_turn = aware_next_turn,
 	.wake = aware_wake,
+	.watch_spins = true,
 };

@@ -27,6 +27,8 @@ struct sched_ops {
 	 * (`slept`), or preempted and kicked. May cut the current turn short. NULL: a
 	 * wakeup changes nothing (the vCPU waits for its turn). */
 	void (*wake)(struct pcpu *p, struct vcpu *v, bool slept, u64 now);
+	/* Spin-waits (x86 PAUSE) are watched and lead to directed yield (sched_watch_spin). */
+	bool watch_spins;
 };
 
 extern const struct sched_ops sched_rr, sched_aware;

@@ -37,6 +37,7 @@ struct vcpu_stats {
 	 * or preempted with a new interrupt, to its next guest entry. */
 	u64 wake_latency_sum_ns, wake_latency_n, wake_latency_max_ns;
 	u64 wake_preempts; /* turns of a runnable vCPU cut short for its wakeup (aware) */
+	u64 spin_exits;	   /* spin-waits seen (x86 PAUSE), each leading to a directed yield try */
 	u64 bad_accesses;  /* guest errors answered with a fault or all-ones (the first logged) */
 };
 

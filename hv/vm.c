@@ -102,7 +102,7 @@ static void report(struct vm *vm)
 	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; "
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
 	       "lazy-eois=%llu kicks=%llu wakeups=%llu yields=%llu steal=%llums "
-	       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
+	       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu spin-exits=%llu "
 	       "bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected,
 	       (unsigned long long)sum.nmis_injected, (unsigned long long)sum.ipi_fixed,
@@ -114,8 +114,8 @@ static void report(struct vm *vm)
 	       (unsigned long long)(sum.steal_ns / 1000000),
 	       (unsigned long long)(sum.wake_latency_max_ns / 1000),
 	       (unsigned long long)(wake_latency_mean_ns(&sum) / 1000),
-	       (unsigned long long)sum.wake_preempts, (unsigned long long)sum.bad_accesses,
-	       (unsigned long long)vm->bus.unclaimed);
+	       (unsigned long long)sum.wake_preempts, (unsigned long long)sum.spin_exits,
+	       (unsigned long long)sum.bad_accesses, (unsigned long long)vm->bus.unclaimed);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
 		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu "

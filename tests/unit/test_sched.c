@@ -41,7 +41,7 @@ u64 arch_time_hz = 1000000000;
 
 /* ---- scripts ---- */
 
-enum op_kind { OP_RUN, OP_HALT, OP_TIMER, OP_KICK, OP_YIELD, OP_SPIN, OP_STOP };
+enum op_kind { OP_RUN, OP_HALT, OP_TIMER, OP_KICK, OP_YIELD, OP_SPIN, OP_PAUSE, OP_STOP };
 struct op {
 	enum op_kind kind;
 	u64 arg;
@@ -53,6 +53,7 @@ struct op {
 #define KICK(i) { OP_KICK, (i) }   /* an interrupt to vCPU i of its VM */
 #define YIELD(i) { OP_YIELD, (i) } /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
 #define SPIN { OP_SPIN, 0 }        /* a spin-wait hint (WFE) */
+#define PAUSE { OP_PAUSE, 0 }      /* a PAUSE: exits when the backend watches spins */
 #define STOP { OP_STOP, 0 }        /* power the VM off */
 /* clang-format on */
 /* A script starts over when it ends. */
@@ -78,6 +79,7 @@ struct sim_vcpu {
 	u64 max_wait;	    /* the longest of them */
 	u64 lat_n, lat_sum; /* its wake-up latency counters at its last guest entry */
 	u32 yields_refused;
+	u32 pauses_watched; /* PAUSEs that exited (sched_watch_spin) */
 };
 
 enum wait { READY, IN_GUEST, ASLEEP }; /* READY: to start, or running now */
@@ -442,6 +444,12 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case OP_SPIN:
 			sched_spin_hint(v);
 			return RUN_PREEMPTED;
+		case OP_PAUSE: /* as svm.c: watched at the entry, an exit to sched_spin_exit */
+			if (sched_watch_spin(v)) {
+				s->pauses_watched++;
+				sched_spin_exit(v);
+			}
+			break;
 		case OP_STOP: /* vm_request_stop() */
 			v->vm->stop_reason = VM_POWEROFF;
 			for (u32 i = 0; i < v->vm->nvcpus; i++)
@@ -968,6 +976,50 @@ static void test_fair_two_vms(void)
 	settle();
 }
 
+/* Spin detection: vcpu0 waits in a PAUSE loop for vcpu2, preempted behind it on pcpu0,
+ * and vcpu1 for vcpu3 on pcpu1. Under aware the first watched PAUSE hands the turn to
+ * the waited-for vCPU (on the same pCPU, and on the other one from vcpu1's spin: its
+ * pCPU moves on), and the next spins are watched once per SCHED_SPIN_QUIET_US at most;
+ * under rr nothing is watched. */
+static void test_spin_detection(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(4); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1, vcpu3 */
+	struct vcpu *v0 = vm->vcpus[0], *v2 = vm->vcpus[2];
+	SCRIPT(v0, RUN(MS(1)), PAUSE, RUN(US(10)), PAUSE, RUN(US(10)), PAUSE, RUN(US(10)));
+	run_until(AT(100));
+	if (policy == SCHED_AWARE) {
+		CHECK(running(0, AT(1)) == v2);
+		CHECK(v0->stats.spin_exits >= 10);
+		CHECK_EQ(v0->stats.spin_exits, S(v0)->pauses_watched);
+		/* Spins watched at most once per quiet time (and the turns it spends). */
+		CHECK(v0->stats.spin_exits <= ran(v0) / US(SCHED_SPIN_QUIET_US) + 1);
+		CHECK(v0->stats.yields >= 10);
+	} else {
+		CHECK(running(0, AT(1)) == v0);
+		CHECK_EQ(S(v0)->pauses_watched, 0);
+		CHECK_EQ(v0->stats.yields, 0);
+	}
+	settle();
+}
+
+/* A spin yields within its VM only: a1 waits behind b0 on pcpu1, so a0's spins find no
+ * vCPU to yield to, and b0 keeps its share. */
+static void test_spin_detection_confined(void)
+{
+	machine(2);
+	struct vm *a = vm_new(2), *b = vm_new(1); /* pcpu0: a0; pcpu1: a1, b0 */
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *b0 = b->vcpus[0];
+	SCRIPT(a0, RUN(US(30)), PAUSE);
+	run_until(AT(100));
+	CHECK_EQ(a0->stats.yields, 0);
+	CHECK(near(ran(b0), MS(50), MS(1)));
+	CHECK(near(ran(a1), MS(50), MS(1)));
+	if (policy == SCHED_AWARE)
+		CHECK(a0->stats.spin_exits > 100);
+	settle();
+}
+
 /* Every scenario runs under both policies (some check what differs). */
 static void (*const tests[])(void) = {
 	test_placement,
@@ -991,6 +1043,8 @@ static void (*const tests[])(void) = {
 	test_vm_stop,
 	test_starvation_bound,
 	test_fair_two_vms,
+	test_spin_detection,
+	test_spin_detection_confined,
 };
 
 int main(void)
