@@ -85,8 +85,10 @@ static bool any_kick_pending(struct pcpu *p)
  * guest entry from then, and the policy says when that is. */
 static void woke(struct pcpu *p, struct vcpu *v, bool slept, u64 at, u64 now)
 {
+	/* Atomic: spinning vCPUs of its VM read it (sched_spin_exit). Another pCPU's
+	 * clock may be a little ahead. */
 	if (!v->woken_at)
-		v->woken_at = MIN(at, now); /* another pCPU's clock may be a little ahead */
+		__atomic_store_n(&v->woken_at, MIN(at, now), __ATOMIC_RELAXED);
 	if (sched_ops->wake)
 		sched_ops->wake(p, v, slept, now);
 }
@@ -231,7 +233,7 @@ bool sched_enter_guest(struct vcpu *v)
 		s->wake_latency_sum_ns += ns;
 		s->wake_latency_n++;
 		s->wake_latency_max_ns = MAX(s->wake_latency_max_ns, ns);
-		v->woken_at = 0;
+		__atomic_store_n(&v->woken_at, 0, __ATOMIC_RELAXED);
 	}
 	return true;
 }
@@ -296,13 +298,17 @@ bool sched_spin_exit(struct vcpu *v)
 	struct vm *vm = v->vm;
 	v->stats.spin_exits++;
 	v->spin_quiet_until = arch_time_now() + sched_us(SCHED_SPIN_QUIET_US);
-	for (u32 i = 1; i <= vm->nvcpus; i++) {
-		struct vcpu *t = vm->vcpus[(v->spin_next + i) % vm->nvcpus];
-		if (t != v && sched_yield_to(v, t)) {
-			v->spin_next = t->id;
-			return true;
+	/* First a vCPU that an interrupt made runnable and that has not run since (read
+	 * racily): most likely the one the spinner waits for, the target of its IPI. */
+	for (int woken = 1; woken >= 0; woken--)
+		for (u32 i = 1; i <= vm->nvcpus; i++) {
+			struct vcpu *t = vm->vcpus[(v->spin_next + i) % vm->nvcpus];
+			if (t != v && (!woken || __atomic_load_n(&t->woken_at, __ATOMIC_RELAXED)) &&
+			    sched_yield_to(v, t)) {
+				v->spin_next = t->id;
+				return true;
+			}
 		}
-	}
 	return false;
 }
 

@@ -56,8 +56,9 @@ void sched_spin_hint(struct vcpu *self);
  * and not within SCHED_SPIN_QUIET_US of v's last spin exit (QEMU's SVM has no pause
  * filter: every intercepted PAUSE exits, so the rate is limited here). */
 bool sched_watch_spin(struct vcpu *v);
-/* v spun while watched: directed yield to a preempted vCPU of its VM (round robin over
- * them; sched_yield_to's rules). False when none could take it. */
+/* v spun while watched: directed yield to a preempted vCPU of its VM (sched_yield_to's
+ * rules), one woken by an interrupt first, round robin over them. False when none could
+ * take it. */
 bool sched_spin_exit(struct vcpu *v);
 #define SCHED_SPIN_QUIET_US 100
 /* Called by the backend right before and after guest mode: false means work is pending

@@ -1003,6 +1003,28 @@ static void test_spin_detection(void)
 	settle();
 }
 
+/* A spin yields first to a vCPU woken by an interrupt that has not run since. At 11.2 ms
+ * vcpu0 sends to vcpu3 and spins; vcpu3, woken while vcpu1 is 0.2 ms into its turn, is
+ * due at 11.4 ms (after vcpu1's minimum slice), and vcpu2 waits behind vcpu0 unwoken:
+ * the spin hands vcpu1's turn to vcpu3 at once. */
+static void test_spin_detection_prefers_woken(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(4); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1, vcpu3 */
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1], *v3 = vm->vcpus[3];
+	SCRIPT(v0, RUN(US(6200)), KICK(3), RUN(1), PAUSE, RUN(NEVER)); /* 0-5, 10-11.2 ms */
+	SCRIPT(v1, RUN(MS(1)), TIMER(MS(10)), HALT, RUN(NEVER));
+	run_until(AT(13));
+	if (policy == SCHED_AWARE) {
+		CHECK(running(1, AT(11)) == v1);
+		CHECK(running(1, T0 + US(11200)) == v1);
+		CHECK(running(1, T0 + US(11200) + 1) == v3);
+		CHECK_EQ(v0->stats.spin_exits, 1);
+		CHECK_EQ(v0->stats.yields, 1);
+	}
+	settle();
+}
+
 /* A spin yields within its VM only: a1 waits behind b0 on pcpu1, so a0's spins find no
  * vCPU to yield to, and b0 keeps its share. */
 static void test_spin_detection_confined(void)
@@ -1044,6 +1066,7 @@ static void (*const tests[])(void) = {
 	test_starvation_bound,
 	test_fair_two_vms,
 	test_spin_detection,
+	test_spin_detection_prefers_woken,
 	test_spin_detection_confined,
 };
 
