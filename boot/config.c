@@ -13,16 +13,17 @@ struct slice {
 
 enum section { SEC_NONE, SEC_HV, SEC_VM };
 
-enum key { K_PCPUS, K_CONSOLE, K_KERNEL, K_INITRD, K_CMDLINE, K_VCPUS, K_MEMORY, K_PV };
+enum key { K_PCPUS, K_CONSOLE, K_SCHED, K_KERNEL, K_INITRD, K_CMDLINE, K_VCPUS, K_MEMORY, K_PV };
 
 static const struct {
 	const char *name;
 	enum section sec;
 } keys[] = {
-	[K_PCPUS] = { "pcpus", SEC_HV },     [K_CONSOLE] = { "console", SEC_HV },
-	[K_KERNEL] = { "kernel", SEC_VM },   [K_INITRD] = { "initrd", SEC_VM },
-	[K_CMDLINE] = { "cmdline", SEC_VM }, [K_VCPUS] = { "vcpus", SEC_VM },
-	[K_MEMORY] = { "memory", SEC_VM },   [K_PV] = { "pv", SEC_VM },
+	[K_PCPUS] = { "pcpus", SEC_HV },   [K_CONSOLE] = { "console", SEC_HV },
+	[K_SCHED] = { "sched", SEC_HV },   [K_KERNEL] = { "kernel", SEC_VM },
+	[K_INITRD] = { "initrd", SEC_VM }, [K_CMDLINE] = { "cmdline", SEC_VM },
+	[K_VCPUS] = { "vcpus", SEC_VM },   [K_MEMORY] = { "memory", SEC_VM },
+	[K_PV] = { "pv", SEC_VM },
 };
 
 struct parser {
@@ -214,6 +215,20 @@ static int set_memory(struct parser *ps, struct slice v)
 	return 0;
 }
 
+static int set_sched(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+
+	if (slice_eq(v, "aware"))
+		ps->cfg->sched = SCHED_AWARE;
+	else if (slice_eq(v, "rr"))
+		ps->cfg->sched = SCHED_RR;
+	else
+		return fail(ps, ps->line, "bad value '%s' for sched: expected aware or rr",
+			    show(buf, v));
+	return 0;
+}
+
 /* Longest pv value: every item spelled out, with blanks, fits easily. */
 #define PV_VALUE_MAX 128
 
@@ -319,6 +334,8 @@ static int parse_key(struct parser *ps, struct slice l)
 	case K_CONSOLE:
 		ps->console_line = ps->line;
 		return set_str(ps, cfg->console, sizeof(cfg->console), v, name);
+	case K_SCHED:
+		return set_sched(ps, v);
 	case K_KERNEL:
 		return set_str(ps, ps->vm->kernel, sizeof(ps->vm->kernel), v, name);
 	case K_INITRD:
@@ -382,6 +399,7 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 	u32 i;
 
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->sched = SCHED_AWARE;
 	if (err) {
 		err->line = 0;
 		err->msg[0] = 0;

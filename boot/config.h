@@ -5,6 +5,7 @@
  *   [hv]
  *   pcpus = 4                 # 0 or absent: every CPU the firmware lists
  *   console = linux0          # VM that gets serial input first (default: first VM)
+ *   sched = aware             # scheduling policy: aware (default) or rr (hv/sched_policy.h)
  *   [vm linux0]
  *   kernel = \vmlinux         # required
  *   initrd = \initrd.gz
@@ -25,6 +26,7 @@
 #define BOOT_CONFIG_H
 
 #include "hv/types.h"
+#include "hv/sched_policy.h"
 
 #define CFG_MAX_VMS 8
 #define CFG_NAME_MAX 32
@@ -51,6 +53,7 @@ struct vm_config {
 struct hv_config {
 	u32 pcpus;		    /* 1..256; 0 (default) = all the firmware lists */
 	char console[CFG_NAME_MAX]; /* VM that gets serial input first */
+	enum sched_policy sched;    /* default SCHED_AWARE */
 	u32 nvms;
 	struct vm_config vms[CFG_MAX_VMS];
 };

@@ -147,7 +147,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	efi_free(text);
 
 	/* The boot CPU is pCPU 0; the others follow in the firmware's order, up to `pcpus`. */
-	sched_init(cfg.pcpus && cfg.pcpus < (u32)ncpus ? cfg.pcpus : (u32)ncpus);
+	sched_init(cfg.pcpus && cfg.pcpus < (u32)ncpus ? cfg.pcpus : (u32)ncpus, cfg.sched);
 
 	void *pool = efi_alloc_pages(HV_POOL_BYTES / PAGE_SIZE, 0);
 	if (!pool)
@@ -167,9 +167,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	arch_boot_takeover();
 	console_set_sink(uart_write);
 	u32 up = arch_boot_start_secondaries(cpu_ids, npcpus, ap_main);
-	printk("hv: %u of %u pCPUs running; starting %u VM%s (Ctrl-T moves console input to the "
-	       "next VM)\n",
-	       up, npcpus, cfg.nvms, cfg.nvms == 1 ? "" : "s");
+	printk("hv: %u of %u pCPUs running, sched %s; starting %u VM%s (Ctrl-T moves console input "
+	       "to the next VM)\n",
+	       up, npcpus, sched_ops->name, cfg.nvms, cfg.nvms == 1 ? "" : "s");
 	if (up < npcpus) {
 		printk("hv: FATAL: vCPUs were placed on pCPUs that did not start\n");
 		arch_power_off();

@@ -11,7 +11,9 @@
  * buffer is not in the VM's RAM, -KVM_EPERM (-1) from user mode. */
 #define HV_HC_GET_STATS 0x48560001u
 
-#define HV_STATS_VERSION 1
+/* Version 2 appended the scheduler's fields (from wake_latency_sum_ns); a buffer of
+ * version 1's size still gets version 1's fields. */
+#define HV_STATS_VERSION 2
 #define HV_STATS_EXIT_KINDS \
 	11 /* host-irq io mmio msr cpuid halt hypercall irq-window exception shutdown other */
 
@@ -27,6 +29,12 @@ struct hv_guest_stats {
 	unsigned long long kicks;    /* host IPIs sent to make another pCPU look at a vCPU */
 	unsigned long long yields;   /* KVM_HC_SCHED_YIELD calls that took effect */
 	unsigned long long steal_ns; /* time vCPUs were runnable but not running */
+	/* Wake-up latency: from the kick (or timer) that made a vCPU runnable, from halt or
+	 * preempted with a new interrupt, to its next guest entry. */
+	unsigned long long wake_latency_sum_ns;
+	unsigned long long wakes;		/* wakeups timed (the mean's divisor) */
+	unsigned long long wake_latency_max_ns; /* of any vCPU */
+	unsigned long long wake_preempts;	/* turns cut short for a woken vCPU */
 };
 
 #endif

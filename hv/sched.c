@@ -1,31 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-pCPU scheduling. Each pCPU owns a fixed list of vCPUs (placed before start) and
- * gives the runnable ones turns round robin, a time slice each when they share the pCPU.
- * A halted vCPU costs nothing: the pCPU sleeps in arch_idle() until a host interrupt (its
- * timer or a kick) arrives. Other pCPUs never touch a vCPU's state; they set
- * kick_pending (plus whatever atomic state the backend keeps) and kick.
+ * gives the runnable ones turns, a time slice each when they share the pCPU; the policy
+ * (hv/sched_policy.c, `sched` in [hv]) decides who owns the next turn and what a wakeup
+ * does. A halted vCPU costs nothing: the pCPU sleeps in arch_idle() until a host
+ * interrupt (its timer or a kick) arrives. Other pCPUs never touch a vCPU's state; they
+ * set kick_pending (plus whatever atomic state the backend keeps) and kick.
  *
- * Directed yield hands the rest of a turn to a preempted vCPU of the same VM, on this
- * pCPU or another one: a VM can trade its own time between its vCPUs, never take another
- * VM's. */
+ * Run time is charged to the owner of the turn it was spent in (vruntime). Directed
+ * yield hands the rest of a turn to a preempted vCPU of the same VM, on this pCPU or
+ * another one, and the owner stays charged: a VM can trade its own time between its
+ * vCPUs, never take another VM's. */
 #include "sched.h"
-#include "arch.h"
 #include "console.h"
 #include "vm.h"
 
 struct pcpu pcpus[MAX_PCPUS];
 u32 npcpus;
+const struct sched_ops *sched_ops = &sched_aware;
 static u32 vms_alive;
 static bool pcpu_idle[MAX_PCPUS];     /* sleeping in arch_idle() */
 static bool pcpu_in_guest[MAX_PCPUS]; /* running one of its vCPUs in guest mode */
 
 #define CONSOLE_POLL_US 2000
 
-static u64 us_to_ticks(u64 us) { return arch_time_hz / 1000000 * us; }
+static u64 ticks_to_ns(u64 t) { return t * 1000 / (arch_time_hz / 1000000); }
 
-void sched_init(u32 n)
+void sched_init(u32 n, enum sched_policy policy)
 {
 	npcpus = n;
+	sched_ops = policy == SCHED_RR ? &sched_rr : &sched_aware;
 	for (u32 i = 0; i < n; i++)
 		pcpus[i].id = i;
 }
@@ -48,6 +51,11 @@ void sched_place(struct vcpu *v)
 
 void vcpu_kick(struct vcpu *v)
 {
+	/* The first kick since its pCPU last looked dates a wakeup (wake-up latency). */
+	u64 none = 0;
+	if (!__atomic_load_n(&v->kicked_at, __ATOMIC_RELAXED))
+		__atomic_compare_exchange_n(&v->kicked_at, &none, arch_time_now(), false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->kick_pending, true, __ATOMIC_SEQ_CST);
 	if (v->pcpu == arch_pcpu_id())
 		return; /* this pCPU looks at it before its next guest entry */
@@ -73,6 +81,18 @@ static bool any_kick_pending(struct pcpu *p)
 	return false;
 }
 
+/* v became runnable through an interrupt at `at` (its kick, or now): it waits for its
+ * guest entry from then, and the policy says when that is. */
+static void woke(struct pcpu *p, struct vcpu *v, bool slept, u64 at, u64 now)
+{
+	/* Atomic: spinning vCPUs of its VM read it (sched_spin_exit). Another pCPU's
+	 * clock may be a little ahead. */
+	if (!v->woken_at)
+		__atomic_store_n(&v->woken_at, MIN(at, now), __ATOMIC_RELAXED);
+	if (sched_ops->wake)
+		sched_ops->wake(p, v, slept, now);
+}
+
 /* Brings every vCPU of this pCPU up to date; returns the earliest timer among them. */
 static u64 poll_vcpus(struct pcpu *p, u64 now)
 {
@@ -80,7 +100,8 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 	for (struct vcpu *v = p->runq; v; v = v->rq_next) {
 		/* Cleared for stopped vCPUs too: a stale kick would keep this pCPU out of
 		 * guest mode for good (sched_enter_guest looks at all of them). */
-		__atomic_store_n(&v->kick_pending, false, __ATOMIC_SEQ_CST);
+		bool kicked = __atomic_exchange_n(&v->kick_pending, false, __ATOMIC_SEQ_CST);
+		u64 at = __atomic_exchange_n(&v->kicked_at, 0, __ATOMIC_RELAXED);
 		if (v->state == VCPU_STOPPED)
 			continue;
 		if (vm_stopping(v->vm)) {
@@ -88,11 +109,20 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 			vm_vcpu_stopped(v);
 			continue;
 		}
+		bool starting = v->state == VCPU_WAIT_START;
 		arch_vcpu_poll(v, now);
 		if (v->state == VCPU_HALTED && arch_vcpu_wants_to_run(v)) {
 			v->state = VCPU_RUNNABLE;
 			v->wait_since = now;
 			v->stats.wakeups++;
+			woke(p, v, true, at ? at : now, now);
+		} else if (v->state == VCPU_RUNNABLE &&
+			   (starting || (kicked && v != p->current &&
+					 v != __atomic_load_n(&p->yield_to, __ATOMIC_RELAXED)))) {
+			/* Started (INIT/SIPI, PSCI CPU_ON), or preempted and kicked: an
+			 * interrupt for it. A kick that comes with a yield hint for it is
+			 * the yield's (pick_next). */
+			woke(p, v, starting, at ? at : now, now);
 		}
 		u64 t = arch_vcpu_next_timer(v);
 		if (t && t < earliest)
@@ -102,7 +132,7 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 }
 
 /* The vCPU to run now: the one running in the current turn, a yield target that takes
- * over the rest of it, or the next runnable one round robin after the turn's owner. */
+ * over the rest of it, or the owner of a new turn (the policy's choice). */
 static struct vcpu *pick_next(struct pcpu *p, u64 now)
 {
 	struct vcpu *turn = p->turn, *cur = p->current;
@@ -118,21 +148,9 @@ static struct vcpu *pick_next(struct pcpu *p, u64 now)
 		return cur;
 	if (in_turn && turn->state == VCPU_RUNNABLE)
 		return turn;
-	struct vcpu *start = turn && turn->rq_next ? turn->rq_next : p->runq;
-	struct vcpu *v = start;
-	do {
-		if (v->state == VCPU_RUNNABLE) {
-			/* The turn's owner, runnable alone, runs on in its spent turn: a
-			 * vCPU that wakes up takes the pCPU at once. */
-			if (v != turn) {
-				p->turn = v;
-				p->slice_end = now + us_to_ticks(SCHED_SLICE_US);
-			}
-			return v;
-		}
-		v = v->rq_next ? v->rq_next : p->runq;
-	} while (v != start);
-	return NULL;
+	struct vcpu *v = sched_ops->next_turn(p, now);
+	p->skip = NULL;
+	return v;
 }
 
 static u32 runnable_count(struct pcpu *p)
@@ -151,9 +169,13 @@ NORETURN void sched_loop(void)
 		if (p->id == 0)
 			console_poll_input();
 		u64 now = arch_time_now();
+		if (p->run_start) {
+			p->turn->vruntime += now - p->run_start;
+			p->run_start = 0;
+		}
 		u64 deadline = poll_vcpus(p, now);
 		if (p->id == 0)
-			deadline = MIN(deadline, now + us_to_ticks(CONSOLE_POLL_US));
+			deadline = MIN(deadline, now + sched_us(CONSOLE_POLL_US));
 		if (!p->runq) {
 			arch_timer_arm(deadline == ~0ull ? 0 : deadline);
 			arch_idle();
@@ -184,13 +206,13 @@ NORETURN void sched_loop(void)
 			p->switches++;
 		}
 		if (v->wait_since) {
-			v->stats.steal_ns += (now - v->wait_since) * 1000 /
-					     (arch_time_hz / 1000000);
+			v->stats.steal_ns += ticks_to_ns(now - v->wait_since);
 			v->wait_since = 0;
 		}
 		if (runnable_count(p) > 1)
 			deadline = MIN(deadline, p->slice_end);
 		arch_timer_arm(deadline == ~0ull ? 0 : deadline);
+		p->run_start = now;
 		if (arch_vcpu_run(v) == RUN_HALTED && !arch_vcpu_wants_to_run(v))
 			v->state = VCPU_HALTED;
 	}
@@ -204,6 +226,14 @@ bool sched_enter_guest(struct vcpu *v)
 	if (any_kick_pending(p) || vm_stopping(v->vm)) {
 		sched_left_guest(v);
 		return false;
+	}
+	if (v->woken_at) {
+		struct vcpu_stats *s = &v->stats;
+		u64 ns = ticks_to_ns(arch_time_now() - v->woken_at);
+		s->wake_latency_sum_ns += ns;
+		s->wake_latency_n++;
+		s->wake_latency_max_ns = MAX(s->wake_latency_max_ns, ns);
+		__atomic_store_n(&v->woken_at, 0, __ATOMIC_RELAXED);
 	}
 	return true;
 }
@@ -238,13 +268,56 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target)
 		 * another vCPU meanwhile, if it has one. The kick makes the target's pCPU
 		 * decide now (the hint is stored before kick_pending). */
 		own->slice_end = arch_time_now();
+		own->skip = self;
 		vcpu_kick(target);
 	}
 	vcpu_kick(self); /* back to this pCPU's scheduler before the next guest entry */
 	return true;
 }
 
-void sched_spin_hint(struct vcpu *self) { pcpus[self->pcpu].slice_end = arch_time_now(); }
+/* Racy, as a hint: its pCPU runs another vCPU, or decides. */
+static bool preempted(const struct vcpu *v)
+{
+	return __atomic_load_n(&v->state, __ATOMIC_RELAXED) == VCPU_RUNNABLE &&
+	       !__atomic_load_n(&v->in_guest, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&pcpus[v->pcpu].current, __ATOMIC_RELAXED) != v;
+}
+
+bool sched_watch_spin(struct vcpu *v)
+{
+	if (!sched_ops->watch_spins || arch_time_now() < v->spin_quiet_until)
+		return false;
+	for (u32 i = 0; i < v->vm->nvcpus; i++)
+		if (v->vm->vcpus[i] != v && preempted(v->vm->vcpus[i]))
+			return true;
+	return false;
+}
+
+bool sched_spin_exit(struct vcpu *v)
+{
+	struct vm *vm = v->vm;
+	v->stats.spin_exits++;
+	v->spin_quiet_until = arch_time_now() + sched_us(SCHED_SPIN_QUIET_US);
+	/* First a vCPU that an interrupt made runnable and that has not run since (read
+	 * racily): most likely the one the spinner waits for, the target of its IPI. */
+	for (int woken = 1; woken >= 0; woken--)
+		for (u32 i = 1; i <= vm->nvcpus; i++) {
+			struct vcpu *t = vm->vcpus[(v->spin_next + i) % vm->nvcpus];
+			if (t != v && (!woken || __atomic_load_n(&t->woken_at, __ATOMIC_RELAXED)) &&
+			    sched_yield_to(v, t)) {
+				v->spin_next = t->id;
+				return true;
+			}
+		}
+	return false;
+}
+
+void sched_spin_hint(struct vcpu *self)
+{
+	struct pcpu *p = &pcpus[self->pcpu];
+	p->slice_end = arch_time_now();
+	p->skip = self;
+}
 
 void sched_vm_gone(void)
 {

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The per-pCPU scheduler: every physical CPU runs its own list of vCPUs round robin. */
+/* The per-pCPU scheduler: every physical CPU runs its own list of vCPUs, in turns that a
+ * policy (hv/sched_policy.h: rr or aware) hands out. */
 #ifndef HV_SCHED_H
 #define HV_SCHED_H
 
 #include "types.h"
+#include "arch.h"
 #include "arch/pcpu.h"
+#include "sched_policy.h"
 
 struct vcpu;
 
@@ -15,8 +18,14 @@ struct pcpu {
 	struct vcpu *runq;    /* vCPUs placed on this pCPU (singly linked, fixed after start) */
 	struct vcpu *current; /* the vCPU it runs or ran last (other pCPUs read it racily) */
 	u32 nvcpus;
-	struct vcpu *turn;	  /* whose round-robin turn it is (owner only) */
-	u64 slice_end;		  /* when that turn ends (owner only) */
+	/* The turn: its owner is charged for the run time of the turn, whichever vCPU of
+	 * its VM a yield hands it to. All owner only. */
+	struct vcpu *turn;
+	u64 turn_start, slice_end;
+	u64 run_start;		  /* when the vCPU running now entered arch_vcpu_run (0: none) */
+	u64 min_vruntime;	  /* aware: the least vruntime of its runnable vCPUs, monotonic */
+	struct vcpu *wake_next;	  /* aware: a woken vCPU that takes the next turn */
+	struct vcpu *skip;	  /* gave its turn away (spin hint, yield): not the next owner */
 	struct vcpu *yield_to;	  /* run this vCPU next: set by any pCPU, taken by the owner */
 	u64 idle_ticks, switches; /* sleeps with nothing to run, vCPU switches */
 	struct arch_pcpu arch;
@@ -24,8 +33,12 @@ struct pcpu {
 
 extern struct pcpu pcpus[];
 extern u32 npcpus;
+extern const struct sched_ops *sched_ops;
 
-void sched_init(u32 npcpus);	  /* before any VM is created */
+/* Ticks of arch_time_hz in `us` microseconds. */
+static inline u64 sched_us(u64 us) { return arch_time_hz / 1000000 * us; }
+
+void sched_init(u32 npcpus, enum sched_policy policy); /* before any VM is created */
 void sched_place(struct vcpu *v); /* put a vCPU on the least loaded pCPU (before start) */
 NORETURN void sched_loop(void);	  /* the pCPU's loop; never returns */
 void sched_vm_gone(void);	  /* a VM finished: power off when none is left */
@@ -38,6 +51,16 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target);
 /* A spin-wait hint (arm64 WFE): the caller's turn ends, so that the next runnable vCPU
  * of its pCPU, if any, runs now (perhaps the one the caller waits for). */
 void sched_spin_hint(struct vcpu *self);
+/* Spin detection (the x86 PAUSE intercept): whether to watch v's spin-waits at its next
+ * guest entry: when the policy does (aware), while another vCPU of v's VM is preempted,
+ * and not within SCHED_SPIN_QUIET_US of v's last spin exit (QEMU's SVM has no pause
+ * filter: every intercepted PAUSE exits, so the rate is limited here). */
+bool sched_watch_spin(struct vcpu *v);
+/* v spun while watched: directed yield to a preempted vCPU of its VM (sched_yield_to's
+ * rules), one woken by an interrupt first, round robin over them. False when none could
+ * take it. */
+bool sched_spin_exit(struct vcpu *v);
+#define SCHED_SPIN_QUIET_US 100
 /* Called by the backend right before and after guest mode: false means work is pending
  * for some vCPU of this pCPU (a kick) and the guest must not be entered now. */
 bool sched_enter_guest(struct vcpu *v);

@@ -16,10 +16,12 @@ const char *exit_kind_name(enum exit_kind k)
 
 void stats_add(struct vcpu_stats *sum, const struct vcpu_stats *v)
 {
+	u64 max = MAX(sum->wake_latency_max_ns, v->wake_latency_max_ns);
 	const u64 *src = (const u64 *)v;
 	u64 *dst = (u64 *)sum;
 	for (size_t i = 0; i < sizeof(*v) / sizeof(u64); i++)
 		dst[i] += src[i];
+	sum->wake_latency_max_ns = max; /* the one counter that is not a sum */
 }
 
 u64 stats_exits(const struct vcpu_stats *s)
@@ -28,4 +30,9 @@ u64 stats_exits(const struct vcpu_stats *s)
 	for (int k = 0; k < EXIT_KINDS; k++)
 		n += s->exits[k];
 	return n;
+}
+
+u64 wake_latency_mean_ns(const struct vcpu_stats *s)
+{
+	return s->wake_latency_n ? s->wake_latency_sum_ns / s->wake_latency_n : 0;
 }

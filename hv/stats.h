@@ -33,11 +33,17 @@ struct vcpu_stats {
 	u64 steal_ns;	  /* time runnable but not running */
 	u64 kicks_sent;	  /* host IPIs this vCPU's actions sent to other pCPUs */
 	u64 wakeups;	  /* halted -> runnable */
-	u64 bad_accesses; /* guest errors answered with a fault or all-ones (the first logged) */
+	/* Wake-up latency: from the kick (or timer) that made it runnable, woken from halt
+	 * or preempted with a new interrupt, to its next guest entry. */
+	u64 wake_latency_sum_ns, wake_latency_n, wake_latency_max_ns;
+	u64 wake_preempts; /* turns of a runnable vCPU cut short for its wakeup (aware) */
+	u64 spin_exits;	   /* spin-waits seen (x86 PAUSE), each leading to a directed yield try */
+	u64 bad_accesses;  /* guest errors answered with a fault or all-ones (the first logged) */
 };
 
 const char *exit_kind_name(enum exit_kind k);
 void stats_add(struct vcpu_stats *sum, const struct vcpu_stats *v);
-u64 stats_exits(const struct vcpu_stats *s); /* all kinds */
+u64 stats_exits(const struct vcpu_stats *s);	      /* all kinds */
+u64 wake_latency_mean_ns(const struct vcpu_stats *s); /* 0 when none was timed */
 
 #endif

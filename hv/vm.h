@@ -32,6 +32,11 @@ struct vcpu {
 	bool in_guest;	       /* true while its pCPU is in guest mode running it */
 	bool kick_pending;     /* someone queued work for it: re-evaluate before the next entry */
 	u64 wait_since;	       /* when it became runnable without running (0: not waiting) */
+	u64 vruntime;	       /* run time its turns were charged (aware: the fair-share clock) */
+	u64 kicked_at;	       /* the first kick since its pCPU last looked (0: none) */
+	u64 woken_at;	       /* when an interrupt made it runnable, until its guest entry */
+	u64 spin_quiet_until;  /* its spin-waits are not watched before (sched_watch_spin) */
+	u32 spin_next;	       /* the vCPU of its VM its last spin exit yielded to */
 	struct vcpu *rq_next;  /* the pCPU's run list */
 	struct vcpu_stats stats;
 	struct arch_vcpu arch;

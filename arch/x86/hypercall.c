@@ -62,6 +62,10 @@ static s64 get_stats(struct vcpu *v, u64 gpa, u64 len)
 	st.kicks = sum.kicks_sent;
 	st.yields = sum.yields;
 	st.steal_ns = sum.steal_ns;
+	st.wake_latency_sum_ns = sum.wake_latency_sum_ns;
+	st.wakes = sum.wake_latency_n;
+	st.wake_latency_max_ns = sum.wake_latency_max_ns;
+	st.wake_preempts = sum.wake_preempts;
 	len = MIN(len, sizeof st);
 	void *dst = gpa_to_hva(vm, gpa, len);
 	if (!dst) {

@@ -35,6 +35,11 @@
  * One line per benchmark:
  *
  *   ipibench: NAME ops=N ns/op=X exits/op=Y.YY ipis_pv/op=Y.YY ipis_icr/op=Y.YY
+ *             wake_us=Z.ZZ wake_preempts/op=Y.YY
+ *
+ * wake_us: the mean wake-up latency of the VM's vCPUs during the benchmark (from the
+ * interrupt that made a vCPU runnable to its guest entry); wake_preempts/op: turns the
+ * scheduler cut short for a woken vCPU (stats version 2; "n/a" before).
  *
  * or "ipibench: NAME skipped: needs N online cpus", after a first line "ipibench: cpus=..
  * iters=.. stats=yes|no stats-overhead=..".
@@ -205,7 +210,7 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct c
 {
 	struct hv_guest_stats *before = &ipib_stats[0], *after = &ipib_stats[1];
 	struct task_struct **tasks;
-	char exits[24] = "n/a", pv[24] = "n/a", icr[24] = "n/a";
+	char exits[24] = "n/a", pv[24] = "n/a", icr[24] = "n/a", wake[24] = "n/a", wpre[24] = "n/a";
 	struct ipib_run run = {
 		.kind = kind,
 		.target = target,
@@ -260,9 +265,20 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct c
 		ipib_per_op(pv, sizeof(pv), after->ipis_pv - before->ipis_pv, ops);
 		ipib_per_op(icr, sizeof(icr), after->ipis_icr - before->ipis_icr, ops);
 	}
-	pr_info("ipibench: %s ops=%llu ns/op=%llu exits/op=%s ipis_pv/op=%s ipis_icr/op=%s\n",
+	/* Version 2: the scheduler's wake-up latency (mean, in us) and preemptions. */
+	if (stats && after->size >= offsetofend(struct hv_guest_stats, wake_preempts)) {
+		u64 wakes = after->wakes - before->wakes;
+
+		if (wakes)
+			ipib_per_op(wake, sizeof(wake),
+				    after->wake_latency_sum_ns - before->wake_latency_sum_ns,
+				    wakes * 1000);
+		ipib_per_op(wpre, sizeof(wpre), after->wake_preempts - before->wake_preempts, ops);
+	}
+	pr_info("ipibench: %s ops=%llu ns/op=%llu exits/op=%s ipis_pv/op=%s ipis_icr/op=%s "
+		"wake_us=%s wake_preempts/op=%s\n",
 		ipib_names[kind], ops, div64_u64(atomic64_read(&run.ns) + ops / 2, ops), exits, pv,
-		icr);
+		icr, wake, wpre);
 	return 0;
 }
 

@@ -27,6 +27,7 @@
 #ifndef TESTS_UNIT_RACE_H
 #define TESTS_UNIT_RACE_H
 
+#include "../../hv/sched_policy.c" /* the policies hv/sched.c, included before, refers to */
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>

@@ -87,6 +87,7 @@ static void test_defaults_and_syntax(void)
 	CHECK_EQ(parse("[vm a]\nkernel = k"), 0);
 	CHECK_EQ(cfg.pcpus, 0);
 	CHECK_STR(cfg.console, "a");
+	CHECK_EQ(cfg.sched, SCHED_AWARE);
 	CHECK_EQ(cfg.nvms, 1);
 	CHECK_EQ(cfg.vms[0].vcpus, 1);
 	CHECK_EQ(cfg.vms[0].memory, 256 * MiB);
@@ -448,6 +449,21 @@ static void test_pv(void)
 	CHECK_ERR(text, 3, "value too long for pv (max 127 characters)");
 }
 
+static void test_sched(void)
+{
+	CHECK_EQ(parse("[hv]\nsched = rr\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.sched, SCHED_RR);
+	CHECK_EQ(parse("[vm a]\nkernel=k\n[hv]\nsched=aware # the default\n"), 0);
+	CHECK_EQ(cfg.sched, SCHED_AWARE);
+	CHECK_ERR("[hv]\nsched = cfs\n[vm a]\nkernel=k\n", 2,
+		  "bad value 'cfs' for sched: expected aware or rr");
+	CHECK_ERR("[hv]\nsched = RR\n[vm a]\nkernel=k\n", 2,
+		  "bad value 'RR' for sched: expected aware or rr");
+	CHECK_ERR("[hv]\npcpus=2\nsched=\n", 3, "empty value for sched");
+	CHECK_ERR("[hv]\nsched=rr\nsched=rr\n[vm a]\nkernel=k\n", 3, "duplicate key 'sched'");
+	CHECK_ERR("[vm a]\nkernel=k\nsched=rr\n", 3, "unknown key 'sched' in [vm a]");
+}
+
 int main(void)
 {
 	test_full();
@@ -456,5 +472,6 @@ int main(void)
 	test_errors();
 	test_lengths();
 	test_pv();
+	test_sched();
 	return test_summary();
 }

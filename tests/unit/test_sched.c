@@ -17,11 +17,18 @@
  * hypercall, an interrupt sent, a halt), the simulated pCPU passes through the scheduler
  * first, at the same instant, and the exit happens at the vCPU's next guest entry.
  *
- * Invariants checked all along: a pCPU only loads and runs its own vCPUs, and at every
- * guest entry a vCPU's steal time equals the time the simulation saw it wait. */
+ * Invariants checked all along: a pCPU only loads and runs its own vCPUs, at every guest
+ * entry a vCPU's steal time equals the time the simulation saw it wait, and a vCPU woken
+ * from halt has its wake-up latency counted as the time from its interrupt to that entry.
+ *
+ * Every scenario runs under both policies, rr and aware: most must behave alike; where
+ * aware differs on purpose (a woken vCPU waits for the turn to end under rr, not under
+ * aware) the scenario checks each, and aware's bounds (wake-up latency, starvation,
+ * fair shares) are checked under aware. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include "../../hv/sched.c"
+#include "../../hv/sched_policy.c"
 #include "test.h"
 
 #define US(x) ((u64)(x)*1000)
@@ -34,7 +41,7 @@ u64 arch_time_hz = 1000000000;
 
 /* ---- scripts ---- */
 
-enum op_kind { OP_RUN, OP_HALT, OP_TIMER, OP_KICK, OP_YIELD, OP_SPIN, OP_STOP };
+enum op_kind { OP_RUN, OP_HALT, OP_TIMER, OP_KICK, OP_YIELD, OP_SPIN, OP_PAUSE, OP_STOP };
 struct op {
 	enum op_kind kind;
 	u64 arg;
@@ -46,6 +53,7 @@ struct op {
 #define KICK(i) { OP_KICK, (i) }   /* an interrupt to vCPU i of its VM */
 #define YIELD(i) { OP_YIELD, (i) } /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
 #define SPIN { OP_SPIN, 0 }        /* a spin-wait hint (WFE) */
+#define PAUSE { OP_PAUSE, 0 }      /* a PAUSE: exits when the backend watches spins */
 #define STOP { OP_STOP, 0 }        /* power the VM off */
 /* clang-format on */
 /* A script starts over when it ends. */
@@ -61,14 +69,17 @@ struct sim_vcpu {
 	struct vcpu v; /* first: S(v) finds the rest */
 	const struct op *script;
 	u32 nops, pc;
-	u64 left;	 /* of the RUN at pc */
-	bool irq;	 /* an interrupt is pending (a kick or its timer) */
-	u64 timer;	 /* its timer (0: none) */
-	bool halted;	 /* the guest waits in HALT */
-	u64 ran;	 /* time in guest mode */
-	u64 ready_since; /* runnable out of guest mode since (0: not waiting) */
-	u64 waited;	 /* the sum of those waits */
+	u64 left;	    /* of the RUN at pc */
+	bool irq;	    /* an interrupt is pending (a kick or its timer) */
+	u64 timer;	    /* its timer (0: none) */
+	bool halted;	    /* the guest waits in HALT */
+	u64 ran;	    /* time in guest mode */
+	u64 ready_since;    /* runnable out of guest mode since (0: not waiting) */
+	u64 waited;	    /* the sum of those waits */
+	u64 max_wait;	    /* the longest of them */
+	u64 lat_n, lat_sum; /* its wake-up latency counters at its last guest entry */
 	u32 yields_refused;
+	u32 pauses_watched; /* PAUSEs that exited (sched_watch_spin) */
 };
 
 enum wait { READY, IN_GUEST, ASLEEP }; /* READY: to start, or running now */
@@ -99,7 +110,7 @@ static struct {
 	struct vm vms[4];
 	struct sim_vcpu vcpus[16];
 	u32 nvms, nvcpus;
-	struct run runs[16384]; /* every arch_vcpu_run(), in order */
+	struct run runs[65536]; /* every arch_vcpu_run(), in order */
 	u32 nruns;
 	u32 errors; /* broken invariants (the first ones printed) */
 	bool powered_off;
@@ -207,6 +218,8 @@ static void run_until(u64 end)
 	sim.now = end;
 }
 
+static enum sched_policy policy; /* of the machines the tests build */
+
 static void machine(u32 n)
 {
 	memset(&sim, 0, sizeof sim);
@@ -214,7 +227,7 @@ static void machine(u32 n)
 	memset(pcpu_idle, 0, sizeof pcpu_idle);
 	memset(pcpu_in_guest, 0, sizeof pcpu_in_guest);
 	vms_alive = 0;
-	sched_init(n);
+	sched_init(n, policy);
 	sim.now = T0;
 	for (u32 i = 0; i < n; i++)
 		sim.pcpu[i].wake = T0;
@@ -365,10 +378,20 @@ void arch_vcpu_put(struct vcpu *v)
 
 static void entered_guest(struct sim_vcpu *s)
 {
-	if (s->ready_since) {
-		s->waited += sim.now - s->ready_since;
-		s->ready_since = 0;
-	}
+	u64 wait = s->ready_since ? sim.now - s->ready_since : 0;
+	s->waited += wait;
+	s->max_wait = MAX(s->max_wait, wait);
+	s->ready_since = 0;
+	struct vcpu_stats *st = &s->v.stats;
+	if (s->halted &&
+	    (st->wake_latency_n != s->lat_n + 1 || st->wake_latency_sum_ns - s->lat_sum != wait))
+		sim_error(
+			"vcpu%u of VM %u: woken %llu ns ago, latency counted %llu ns (%llu times)",
+			s->v.id, s->v.vm->id, (unsigned long long)wait,
+			(unsigned long long)(st->wake_latency_sum_ns - s->lat_sum),
+			(unsigned long long)(st->wake_latency_n - s->lat_n));
+	s->lat_n = st->wake_latency_n;
+	s->lat_sum = st->wake_latency_sum_ns;
 	if (s->v.stats.steal_ns != s->waited)
 		sim_error("vcpu%u of VM %u: steal %llu ns, waited %llu ns", s->v.id, s->v.vm->id,
 			  (unsigned long long)s->v.stats.steal_ns, (unsigned long long)s->waited);
@@ -421,6 +444,12 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case OP_SPIN:
 			sched_spin_hint(v);
 			return RUN_PREEMPTED;
+		case OP_PAUSE: /* as svm.c: watched at the entry, an exit to sched_spin_exit */
+			if (sched_watch_spin(v)) {
+				s->pauses_watched++;
+				sched_spin_exit(v);
+			}
+			break;
 		case OP_STOP: /* vm_request_stop() */
 			v->vm->stop_reason = VM_POWEROFF;
 			for (u32 i = 0; i < v->vm->nvcpus; i++)
@@ -559,7 +588,9 @@ static void test_wake_by_timer(void)
 	settle();
 }
 
-/* Steal time is the time a runnable vCPU waited for its pCPU. */
+/* Steal time is the time a runnable vCPU waited for its pCPU. Woken at 2 ms in vcpu0's
+ * turn, vcpu2 waits for the turn to end at 5 ms under rr; under aware (woken from halt
+ * with a sleeper's credit) it preempts vcpu0 at once, and vcpu0 waits instead. */
 static void test_steal(void)
 {
 	machine(2);
@@ -569,12 +600,17 @@ static void test_steal(void)
 	SCRIPT(v2, RUN(MS(1)), HALT);
 	start_halted(v2);
 	run_until(AT(20));
-	/* Woken at 2 ms in vcpu0's turn, vcpu2 waits for the turn to end at 5 ms. */
+	bool aware = policy == SCHED_AWARE;
+	u64 woken = aware ? AT(2) : AT(5);
 	CHECK_EQ(sim.pcpu[0].kicks, 1);
-	CHECK(running(0, AT(5) - 1) == v0);
-	CHECK(running(0, AT(5)) == v2);
-	CHECK_EQ(v2->stats.steal_ns, MS(3));
-	CHECK_EQ(v0->stats.steal_ns, MS(1)); /* back at 6 ms, when vcpu2 halted */
+	CHECK(running(0, woken - 1) == v0);
+	CHECK(running(0, woken) == v2);
+	CHECK(running(0, woken + MS(1)) == v0); /* back when vcpu2 halted */
+	CHECK_EQ(v2->stats.steal_ns, woken - AT(2));
+	CHECK_EQ(v2->stats.wake_latency_n, 1);
+	CHECK_EQ(v2->stats.wake_latency_max_ns, woken - AT(2));
+	CHECK_EQ(v2->stats.wake_preempts, aware);
+	CHECK_EQ(v0->stats.steal_ns, MS(1));
 	CHECK_EQ(ran(v0), MS(19));
 	CHECK_EQ(v1->stats.kicks_sent, 1);
 	settle();
@@ -785,6 +821,17 @@ static void test_spin_hint(void)
 	CHECK(running(v0->pcpu, AT(1) - 1) == v0);
 	CHECK(running(v0->pcpu, AT(1)) == v2); /* at once, not at 5 ms */
 	CHECK(running(v1->pcpu, AT(2)) == v1);
+
+	/* The spinner has run less than the other (woken at 10 ms with a sleeper's credit
+	 * under aware): the other runs all the same. */
+	machine(1);
+	vm = vm_new(2);
+	v0 = vm->vcpus[0], v1 = vm->vcpus[1];
+	SCRIPT(v0, TIMER(MS(10)), HALT, RUN(MS(1)), SPIN, RUN(NEVER));
+	run_until(AT(12));
+	CHECK(running(0, AT(10)) == v0);
+	CHECK(v0->vruntime < v1->vruntime || policy == SCHED_RR);
+	CHECK(running(0, AT(11)) == v1);
 	settle();
 }
 
@@ -808,24 +855,228 @@ static void test_vm_stop(void)
 	settle();
 }
 
+/* The longest wake-up latency of v (from its kick or timer to its guest entry). */
+static u64 max_latency(struct vcpu *v) { return v->stats.wake_latency_max_ns; }
+
+/* A sender that keeps its pCPU busy sends an interrupt to a halted vCPU of its own pCPU
+ * and goes on: under aware the target runs at once each time (the sender is preempted),
+ * under rr it waits for the sender's turn to end. */
+static void test_wake_latency_same_pcpu(void)
+{
+	machine(1);
+	struct vm *vm = vm_new(2);
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1];
+	SCRIPT(v0, RUN(US(700)), KICK(1));
+	SCRIPT(v1, RUN(US(40)), HALT);
+	start_halted(v1);
+	run_until(AT(200));
+	CHECK(v1->stats.wake_latency_n > (policy == SCHED_AWARE ? 250 : 35));
+	if (policy == SCHED_AWARE) {
+		CHECK_EQ(max_latency(v1), 0);
+		CHECK_EQ(v1->stats.wake_preempts, v1->stats.wake_latency_n);
+	} else {
+		CHECK(max_latency(v1) > MS(4));
+		CHECK_EQ(v1->stats.wake_preempts, 0);
+	}
+	settle();
+}
+
+/* As `make bench`'s multicast at 4 vCPUs on 2 pCPUs: vcpu0 sends to the other three over
+ * and over; vcpu1 and vcpu2 handle it and halt, vcpu3 is busy and shares pcpu1 with
+ * vcpu1. Under aware every wakeup of vcpu1 and vcpu2 enters the guest within
+ * MIN_SLICE_US; the busy vcpu3 still gets most of its pCPU. */
+static void test_wake_latency_multicast(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(4); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1, vcpu3 */
+	struct vcpu *v1 = vm->vcpus[1], *v2 = vm->vcpus[2], *v3 = vm->vcpus[3];
+	SCRIPT(vm->vcpus[0], RUN(US(300)), KICK(1), KICK(2), KICK(3));
+	SCRIPT(v1, RUN(US(50)), HALT);
+	SCRIPT(v2, RUN(US(50)), HALT);
+	start_halted(v1);
+	start_halted(v2);
+	run_until(AT(200));
+	u64 n = policy == SCHED_AWARE ? 500 : 35;
+	CHECK(v1->stats.wake_latency_n > n && v2->stats.wake_latency_n > n);
+	if (policy == SCHED_AWARE) {
+		CHECK(max_latency(v1) <= US(MIN_SLICE_US));
+		CHECK(max_latency(v2) <= US(MIN_SLICE_US));
+		CHECK(ran(v3) > MS(150));
+	} else {
+		CHECK(max_latency(v1) > MS(4));
+		CHECK(max_latency(v2) > MS(4));
+	}
+	settle();
+}
+
+/* The longest a runnable vCPU waited for its pCPU. */
+static u64 max_wait(struct vcpu *v)
+{
+	struct sim_vcpu *s = S(v);
+	return MAX(s->max_wait, s->ready_since ? sim.now - s->ready_since : 0);
+}
+
+/* |a - b| <= tolerance */
+static bool near(u64 a, u64 b, u64 tolerance) { return a <= b + tolerance && b <= a + tolerance; }
+
+/* Starvation: pcpu1 runs two busy vCPUs and one that is woken in a tight loop (every
+ * 100 us by a vCPU of pcpu0) and runs 1 ms each time. No runnable vCPU waits more than
+ * three slices; under aware the woken one gets its third of the pCPU, not more. */
+static void test_starvation_bound(void)
+{
+	machine(2);
+	struct vm *a = vm_new(2), *b = vm_new(2), *c = vm_new(2);
+	struct vcpu *w = a->vcpus[1], *b0 = b->vcpus[0], *c1 = c->vcpus[1];
+	CHECK(w->pcpu == 1 && b0->pcpu == 1 && c1->pcpu == 1 && pcpus[1].nvcpus == 3);
+	SCRIPT(a->vcpus[0], RUN(US(100)), KICK(1));
+	SCRIPT(w, RUN(MS(1)), HALT);
+	run_until(AT(600));
+	u64 bound = 3 * MS(SCHED_SLICE_US / 1000);
+	CHECK(max_wait(w) <= bound && max_wait(b0) <= bound && max_wait(c1) <= bound);
+	if (policy == SCHED_AWARE) {
+		CHECK(near(ran(w), MS(200), MS(6)));
+		CHECK(near(ran(b0), MS(200), MS(6)));
+		CHECK(near(ran(c1), MS(200), MS(6)));
+		CHECK(w->stats.wakeups > 150);
+	} else {
+		CHECK(ran(w) < MS(100)); /* rr: it gives up the rest of its turn at every halt */
+	}
+	settle();
+}
+
+/* Two VMs share a pCPU: one busy vCPU, and one woken by its own timer every time it
+ * halts, wanting 90% of the pCPU. Under aware each gets half within a few %; under rr
+ * the sleeper loses the rest of its turn at every halt and gets less. A VM whose vCPU
+ * wants less than its share gets all it wants, promptly. */
+static void test_fair_two_vms(void)
+{
+	machine(1);
+	struct vm *a = vm_new(1), *b = vm_new(1);
+	struct vcpu *a0 = a->vcpus[0], *b0 = b->vcpus[0];
+	SCRIPT(b0, TIMER(US(100)), HALT, RUN(US(900)));
+	run_until(AT(400));
+	if (policy == SCHED_AWARE) {
+		CHECK(near(ran(a0), MS(200), MS(8)));
+		CHECK(near(ran(b0), MS(200), MS(8)));
+	} else {
+		CHECK(ran(a0) > MS(300));
+	}
+	CHECK_EQ(ran(a0) + ran(b0), MS(400));
+
+	machine(1);
+	a = vm_new(1), b = vm_new(1);
+	a0 = a->vcpus[0], b0 = b->vcpus[0];
+	SCRIPT(b0, TIMER(MS(1)), HALT, RUN(US(100)));
+	run_until(AT(400));
+	if (policy == SCHED_AWARE) {
+		CHECK(ran(b0) > MS(35)); /* 100 us of every 1.1 ms */
+		CHECK(max_latency(b0) <= US(MIN_SLICE_US));
+	}
+	CHECK_EQ(ran(a0) + ran(b0), MS(400));
+	settle();
+}
+
+/* Spin detection: vcpu0 waits in a PAUSE loop for vcpu2, preempted behind it on pcpu0,
+ * and vcpu1 for vcpu3 on pcpu1. Under aware the first watched PAUSE hands the turn to
+ * the waited-for vCPU (on the same pCPU, and on the other one from vcpu1's spin: its
+ * pCPU moves on), and the next spins are watched once per SCHED_SPIN_QUIET_US at most;
+ * under rr nothing is watched. */
+static void test_spin_detection(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(4); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1, vcpu3 */
+	struct vcpu *v0 = vm->vcpus[0], *v2 = vm->vcpus[2];
+	SCRIPT(v0, RUN(MS(1)), PAUSE, RUN(US(10)), PAUSE, RUN(US(10)), PAUSE, RUN(US(10)));
+	run_until(AT(100));
+	if (policy == SCHED_AWARE) {
+		CHECK(running(0, AT(1)) == v2);
+		CHECK(v0->stats.spin_exits >= 10);
+		CHECK_EQ(v0->stats.spin_exits, S(v0)->pauses_watched);
+		/* Spins watched at most once per quiet time (and the turns it spends). */
+		CHECK(v0->stats.spin_exits <= ran(v0) / US(SCHED_SPIN_QUIET_US) + 1);
+		CHECK(v0->stats.yields >= 10);
+	} else {
+		CHECK(running(0, AT(1)) == v0);
+		CHECK_EQ(S(v0)->pauses_watched, 0);
+		CHECK_EQ(v0->stats.yields, 0);
+	}
+	settle();
+}
+
+/* A spin yields first to a vCPU woken by an interrupt that has not run since. At 11.2 ms
+ * vcpu0 sends to vcpu3 and spins; vcpu3, woken while vcpu1 is 0.2 ms into its turn, is
+ * due at 11.4 ms (after vcpu1's minimum slice), and vcpu2 waits behind vcpu0 unwoken:
+ * the spin hands vcpu1's turn to vcpu3 at once. */
+static void test_spin_detection_prefers_woken(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(4); /* pcpu0: vcpu0, vcpu2; pcpu1: vcpu1, vcpu3 */
+	struct vcpu *v0 = vm->vcpus[0], *v1 = vm->vcpus[1], *v3 = vm->vcpus[3];
+	SCRIPT(v0, RUN(US(6200)), KICK(3), RUN(1), PAUSE, RUN(NEVER)); /* 0-5, 10-11.2 ms */
+	SCRIPT(v1, RUN(MS(1)), TIMER(MS(10)), HALT, RUN(NEVER));
+	run_until(AT(13));
+	if (policy == SCHED_AWARE) {
+		CHECK(running(1, AT(11)) == v1);
+		CHECK(running(1, T0 + US(11200)) == v1);
+		CHECK(running(1, T0 + US(11200) + 1) == v3);
+		CHECK_EQ(v0->stats.spin_exits, 1);
+		CHECK_EQ(v0->stats.yields, 1);
+	}
+	settle();
+}
+
+/* A spin yields within its VM only: a1 waits behind b0 on pcpu1, so a0's spins find no
+ * vCPU to yield to, and b0 keeps its share. */
+static void test_spin_detection_confined(void)
+{
+	machine(2);
+	struct vm *a = vm_new(2), *b = vm_new(1); /* pcpu0: a0; pcpu1: a1, b0 */
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *b0 = b->vcpus[0];
+	SCRIPT(a0, RUN(US(30)), PAUSE);
+	run_until(AT(100));
+	CHECK_EQ(a0->stats.yields, 0);
+	CHECK(near(ran(b0), MS(50), MS(1)));
+	CHECK(near(ran(a1), MS(50), MS(1)));
+	if (policy == SCHED_AWARE)
+		CHECK(a0->stats.spin_exits > 100);
+	settle();
+}
+
+/* Every scenario runs under both policies (some check what differs). */
+static void (*const tests[])(void) = {
+	test_placement,
+	test_round_robin,
+	test_halted_costs_nothing,
+	test_wake_by_kick,
+	test_wake_by_timer,
+	test_steal,
+	test_wake_latency_same_pcpu,
+	test_wake_latency_multicast,
+	test_yield_same_pcpu,
+	test_yield_other_pcpu,
+	test_yield_caller_alone,
+	test_yield_noop,
+	test_yield_behind_other_vm,
+	test_yield_hint_checked_by_owner,
+	test_yield_two_callers,
+	test_yield_ping_pong_is_fair,
+	test_yield_cross_pcpu_is_fair,
+	test_spin_hint,
+	test_vm_stop,
+	test_starvation_bound,
+	test_fair_two_vms,
+	test_spin_detection,
+	test_spin_detection_prefers_woken,
+	test_spin_detection_confined,
+};
+
 int main(void)
 {
-	test_placement();
-	test_round_robin();
-	test_halted_costs_nothing();
-	test_wake_by_kick();
-	test_wake_by_timer();
-	test_steal();
-	test_yield_same_pcpu();
-	test_yield_other_pcpu();
-	test_yield_caller_alone();
-	test_yield_noop();
-	test_yield_behind_other_vm();
-	test_yield_hint_checked_by_owner();
-	test_yield_two_callers();
-	test_yield_ping_pong_is_fair();
-	test_yield_cross_pcpu_is_fair();
-	test_spin_hint();
-	test_vm_stop();
+	static const enum sched_policy policies[] = { SCHED_RR, SCHED_AWARE };
+	for (u32 p = 0; p < ARRAY_SIZE(policies); p++)
+		for (u32 i = 0; i < ARRAY_SIZE(tests); i++) {
+			policy = policies[p];
+			tests[i]();
+		}
 	return test_summary();
 }

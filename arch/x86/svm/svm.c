@@ -430,6 +430,10 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			v->arch.flush_tlb = false;
 			p->last_vcpu = v;
 		}
+		if (sched_watch_spin(v))
+			V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_PAUSE;
+		else
+			V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_PAUSE;
 		svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
 		sched_left_guest(v);
 		V32(vmcb, VMCB_TLB_CTL) = 0;
@@ -499,6 +503,11 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			return RUN_PREEMPTED;
 		case SVM_EXIT_INVD:
 			advance(v, 2);
+			break;
+		case SVM_EXIT_PAUSE:
+			/* Intercepted before it runs; it runs unwatched at the next entry (in
+			 * the quiet time sched_spin_exit starts), so RIP stays. */
+			sched_spin_exit(v);
 			break;
 		default:
 			if (code == (u64)-1 || (u32)code == 0xFFFFFFFFu) {
