@@ -14,6 +14,9 @@
 #include "hv/mem.h"
 #include "hv/sched.h"
 
+#define VEC_DB 1  /* debug exception */
+#define VEC_AC 17 /* alignment check */
+
 static u8 *msrpm, *iopm;
 static u32 max_asid;
 static bool has_nrips;
@@ -141,6 +144,9 @@ void svm_vcpu_sipi(struct vcpu *v, u8 vector)
 	v->arch.flush_tlb = true;
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
 	v->arch.nmi_masked = v->arch.nmi_iret_seen = false; /* INIT unblocks NMIs */
+	/* No event of the old life is delivered again (inject_pending reads these). */
+	V64(vmcb, VMCB_EXITINTINFO) = 0;
+	V64(vmcb, VMCB_EVENTINJ) = 0;
 }
 
 int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info)
@@ -153,7 +159,13 @@ int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info)
 				     ICPT_TASK_SWITCH | ICPT_SHUTDOWN;
 	V32(vmcb, VMCB_ICPT_MISC2) = ICPT2_VMRUN | ICPT2_VMMCALL | ICPT2_VMLOAD | ICPT2_VMSAVE |
 				     ICPT2_STGI | ICPT2_CLGI | ICPT2_SKINIT | ICPT2_ICEBP |
-				     ICPT2_MONITOR | ICPT2_MWAIT | ICPT2_XSETBV;
+				     ICPT2_MONITOR | ICPT2_MWAIT | ICPT2_XSETBV | ICPT2_RDTSCP |
+				     ICPT2_WBINVD;
+	/* #DB and #AC: an exception raised while the CPU delivers the same one repeats
+	 * inside the CPU without end (CVE-2015-8104, CVE-2015-5307), which hangs the pCPU
+	 * and every VM on it. Intercepted, each one is an exit, and goes back to the guest
+	 * (reflect_exception). */
+	V32(vmcb, VMCB_ICPT_EXC) = BIT(VEC_DB) | BIT(VEC_AC);
 	V64(vmcb, VMCB_IOPM) = (u64)(uintptr_t)iopm;
 	V64(vmcb, VMCB_MSRPM) = (u64)(uintptr_t)msrpm;
 	V32(vmcb, VMCB_ASID) = vm->arch.asid;
@@ -198,6 +210,13 @@ static void inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
 static unsigned long long rip(struct vcpu *v) { return V64(v->arch.vmcb, VMCB_RIP); }
 
 static void inject_ud(struct vcpu *v) { inject_exception(v, 6, false, 0); }
+
+/* An intercepted #DB or #AC, back to the guest as the CPU raised it: DR6 in the VMCB has
+ * the #DB's status already (APM 15.12); #AC's error code is 0. */
+static void reflect_exception(struct vcpu *v, u8 vector)
+{
+	inject_exception(v, vector, vector == VEC_AC, 0);
+}
 static void inject_gp(struct vcpu *v) { inject_exception(v, 13, true, 0); }
 
 static void handle_cpuid(struct vcpu *v)
@@ -502,7 +521,14 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			vm_request_stop(v->vm, VM_TRIPLE_FAULT);
 			return RUN_PREEMPTED;
 		case SVM_EXIT_INVD:
+		case SVM_EXIT_WBINVD:
+			/* No cache the guest could see is incoherent (no device DMA): as KVM
+			 * does without assigned devices, nothing to do. */
 			advance(v, 2);
+			break;
+		case SVM_EXIT_EXC_BASE + VEC_DB:
+		case SVM_EXIT_EXC_BASE + VEC_AC:
+			reflect_exception(v, (u8)(code - SVM_EXIT_EXC_BASE));
 			break;
 		case SVM_EXIT_PAUSE:
 			/* Intercepted before it runs; it runs unwatched at the next entry (in
@@ -517,7 +543,8 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 				vm_request_stop(v->vm, VM_FATAL);
 				return RUN_PREEMPTED;
 			}
-			/* SVM instructions, MONITOR/MWAIT, XSETBV, task switches: not offered. */
+			/* SVM instructions, MONITOR/MWAIT, XSETBV, RDTSCP, task switches: not
+			 * offered (CPUID hides them), so #UD as on a CPU without them. */
 			vcpu_bad_access(
 				v,
 				"unsupported instruction (exit %llx, info1 %llx): #UD at rip %llx",

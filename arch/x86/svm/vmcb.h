@@ -76,7 +76,9 @@
 #define ICPT2_STGI BIT(4)
 #define ICPT2_CLGI BIT(5)
 #define ICPT2_SKINIT BIT(6)
+#define ICPT2_RDTSCP BIT(7)
 #define ICPT2_ICEBP BIT(8)
+#define ICPT2_WBINVD BIT(9)
 #define ICPT2_MONITOR BIT(10)
 #define ICPT2_MWAIT BIT(11)
 #define ICPT2_XSETBV BIT(13)
@@ -93,7 +95,7 @@
 #define EVENT_TYPE_EXC (3u << 8)
 
 enum svm_exit {
-	SVM_EXIT_EXC_BASE = 0x40,
+	SVM_EXIT_EXC_BASE = 0x40, /* + the vector: an intercepted exception */
 	SVM_EXIT_INTR = 0x60,
 	SVM_EXIT_NMI = 0x61,
 	SVM_EXIT_SMI = 0x62,
@@ -116,7 +118,9 @@ enum svm_exit {
 	SVM_EXIT_STGI = 0x84,
 	SVM_EXIT_CLGI = 0x85,
 	SVM_EXIT_SKINIT = 0x86,
+	SVM_EXIT_RDTSCP = 0x87,
 	SVM_EXIT_ICEBP = 0x88,
+	SVM_EXIT_WBINVD = 0x89,
 	SVM_EXIT_MONITOR = 0x8A,
 	SVM_EXIT_MWAIT = 0x8B,
 	SVM_EXIT_XSETBV = 0x8D,
