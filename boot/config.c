@@ -399,7 +399,7 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 	u32 i;
 
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->sched = SCHED_AWARE;
+	cfg->sched = SCHED_RR;
 	if (err) {
 		err->line = 0;
 		err->msg[0] = 0;
