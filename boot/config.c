@@ -13,7 +13,18 @@ struct slice {
 
 enum section { SEC_NONE, SEC_HV, SEC_VM };
 
-enum key { K_PCPUS, K_CONSOLE, K_SCHED, K_KERNEL, K_INITRD, K_CMDLINE, K_VCPUS, K_MEMORY, K_PV };
+enum key {
+	K_PCPUS,
+	K_CONSOLE,
+	K_SCHED,
+	K_KERNEL,
+	K_INITRD,
+	K_CMDLINE,
+	K_VCPUS,
+	K_MEMORY,
+	K_PV,
+	K_VM_PCPUS
+};
 
 static const struct {
 	const char *name;
@@ -23,7 +34,7 @@ static const struct {
 	[K_SCHED] = { "sched", SEC_HV },   [K_KERNEL] = { "kernel", SEC_VM },
 	[K_INITRD] = { "initrd", SEC_VM }, [K_CMDLINE] = { "cmdline", SEC_VM },
 	[K_VCPUS] = { "vcpus", SEC_VM },   [K_MEMORY] = { "memory", SEC_VM },
-	[K_PV] = { "pv", SEC_VM },
+	[K_PV] = { "pv", SEC_VM },	   [K_VM_PCPUS] = { "pcpus", SEC_VM },
 };
 
 struct parser {
@@ -229,6 +240,42 @@ static int set_sched(struct parser *ps, struct slice v)
 	return 0;
 }
 
+/* A list of pCPU numbers and ranges: "0-3,6". */
+static int set_pcpu_set(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+	u64 set = 0;
+	size_t i = 0;
+
+	while (i <= v.n) {
+		size_t end = i;
+		while (end < v.n && v.s[end] != ',')
+			end++;
+		struct slice item = trim(v.s + i, end - i);
+		size_t dash = 0;
+		while (dash < item.n && item.s[dash] != '-')
+			dash++;
+		u64 lo, hi;
+		if (parse_u64(trim(item.s, dash), &lo) ||
+		    (dash < item.n ? parse_u64(trim(item.s + dash + 1, item.n - dash - 1), &hi)
+				   : (hi = lo, 0)) ||
+		    lo > hi)
+			return fail(
+				ps, ps->line,
+				"bad item '%s' in pcpus: expected N or N-M (N <= M), e.g. 0-3,6",
+				show(buf, item));
+		if (hi >= CFG_MAX_PCPU_SET)
+			return fail(ps, ps->line, "pCPU %llu in pcpus: this build runs pCPUs 0..%u",
+				    (unsigned long long)hi, (unsigned int)CFG_MAX_PCPU_SET - 1);
+		for (u64 c = lo; c <= hi; c++)
+			set |= 1ull << c;
+		i = end + 1;
+	}
+	ps->vm->pcpu_set = set;
+	ps->vm->pcpus_line = ps->line;
+	return 0;
+}
+
 /* Longest pv value: every item spelled out, with blanks, fits easily. */
 #define PV_VALUE_MAX 128
 
@@ -348,6 +395,8 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_memory(ps, v);
 	case K_PV:
 		return set_pv(ps, v);
+	case K_VM_PCPUS:
+		return set_pcpu_set(ps, v);
 	}
 	return 0;
 }

@@ -13,6 +13,7 @@
  *   vcpus = 2                 # 1..64, default 1
  *   memory = 512M             # N, NK, NM, NG; 16M..64G, multiple of 4K; default 256M
  *   pv = all,-ipi             # paravirtual features offered (default: all), below
+ *   pcpus = 0-1,3             # the pCPUs its vCPUs may run on (default: all)
  *
  * pv is a comma-separated list applied left to right to the empty set: `all`, `none`,
  * a feature name or `+name` (adds it), `-name` (removes it). Features: clock (kvmclock),
@@ -35,6 +36,7 @@
 
 #define CFG_MAX_VCPUS 64
 #define CFG_MAX_PCPUS 256
+#define CFG_MAX_PCPU_SET 64 /* pCPUs a [vm] pcpus list can name: 0..63 */
 #define CFG_DEFAULT_MEMORY (256 * MiB)
 #define CFG_MIN_MEMORY (16 * MiB)
 #define CFG_MAX_MEMORY (64 * GiB)
@@ -47,6 +49,8 @@ struct vm_config {
 	u32 vcpus;		       /* 1..64, default 1 */
 	u64 memory;		       /* bytes, 16M..64G, multiple of 4K, default 256M */
 	u32 pv;			       /* BIT(enum pv_feature) set, default all */
+	u64 pcpu_set;		       /* bit N: it may run on pCPU N; 0 (default): any */
+	int pcpus_line;		       /* line of its pcpus key */
 	int line;		       /* line of the [vm ...] header */
 };
 

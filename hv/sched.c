@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Per-pCPU scheduling. Each pCPU owns a fixed list of vCPUs (placed before start) and
- * gives the runnable ones turns, a time slice each when they share the pCPU; the policy
- * (hv/sched_policy.c, `sched` in [hv]) decides who owns the next turn and what a wakeup
- * does. A halted vCPU costs nothing: the pCPU sleeps in arch_idle() until a host
- * interrupt (its timer or a kick) arrives. Other pCPUs never touch a vCPU's state; they
- * set kick_pending (plus whatever atomic state the backend keeps) and kick.
+/* Per-pCPU scheduling. Each pCPU owns a list of vCPUs (placed before start; under aware
+ * they move, see "Migration") and gives the runnable ones turns, a time slice each when
+ * they share the pCPU; the policy (hv/sched_policy.c, `sched` in [hv]) decides who owns
+ * the next turn and what a wakeup does. A halted vCPU costs nothing: the pCPU sleeps in
+ * arch_idle() until a host interrupt (its timer or a kick) arrives. Other pCPUs never
+ * touch a vCPU's state; they set kick_pending (plus whatever atomic state the backend
+ * keeps) and kick.
  *
  * Run time is charged to the owner of the turn it was spent in (vruntime). Directed
  * yield hands the rest of a turn to a preempted vCPU of the same VM, on this pCPU or
@@ -33,18 +34,29 @@ void sched_init(u32 n, enum sched_policy policy)
 		pcpus[i].id = i;
 }
 
-void sched_place(struct vcpu *v)
+static bool allowed(const struct vcpu *v, u32 pcpu) { return v->affinity >> pcpu & 1; }
+
+static void runq_append(struct pcpu *p, struct vcpu *v)
 {
-	struct pcpu *best = &pcpus[(v->vm->id + v->id) % npcpus];
-	for (u32 i = 0; i < npcpus; i++)
-		if (pcpus[i].nvcpus < best->nvcpus)
-			best = &pcpus[i];
-	v->pcpu = best->id;
-	struct vcpu **tail = &best->runq;
+	struct vcpu **tail = &p->runq;
 	while (*tail)
 		tail = &(*tail)->rq_next;
 	*tail = v;
-	best->nvcpus++;
+	p->nvcpus++;
+}
+
+void sched_place(struct vcpu *v)
+{
+	/* The least loaded allowed pCPU; on a tie the first from a start that spreads the
+	 * vCPUs of a VM and the VMs. */
+	struct pcpu *best = NULL;
+	for (u32 k = 0; k < npcpus; k++) {
+		struct pcpu *p = &pcpus[(v->vm->id + v->id + k) % npcpus];
+		if (allowed(v, p->id) && (!best || p->nvcpus < best->nvcpus))
+			best = p;
+	}
+	v->pcpu = best->id;
+	runq_append(best, v);
 	if (v->id == 0)
 		__atomic_fetch_add(&vms_alive, 1, __ATOMIC_RELAXED);
 }
@@ -153,12 +165,124 @@ static struct vcpu *pick_next(struct pcpu *p, u64 now)
 	return v;
 }
 
-static u32 runnable_count(struct pcpu *p)
+/* Counts p's runnable vCPUs and publishes, for idle pCPUs, how many there are and where
+ * the ones that wait could go (their affinities, to_move's rule but the time gap). */
+static u32 publish_load(struct pcpu *p)
 {
 	u32 n = 0;
+	u64 movable = 0;
 	for (struct vcpu *v = p->runq; v; v = v->rq_next)
-		n += v->state == VCPU_RUNNABLE;
+		if (v->state == VCPU_RUNNABLE) {
+			n++;
+			if (v != p->current && v != p->turn)
+				movable |= v->affinity;
+		}
+	__atomic_store_n(&p->nrunnable, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->movable, movable, __ATOMIC_RELAXED);
 	return n;
+}
+
+/* ---- Migration (aware) ----
+ * A pCPU that runs out of work asks the pCPU with the most runnable vCPUs for one (a
+ * kick, so that it decides now rather than at the end of its turn). A pCPU with a
+ * runnable vCPU waiting for a turn hands it to an idle pCPU of the vCPU's affinity,
+ * through that pCPU's inbox. Only a waiting vCPU moves: not the one the pCPU runs or ran
+ * last (the backend may still hold its state), not the turn's owner; the one that has
+ * waited longest goes first, and none moves more than once per MIGRATE_GAP_US, so that
+ * no vCPU bounces at every wakeup. Its lead over the least vruntime of its pCPU travels
+ * with it; its steal time and wake-up latency run on (wait_since, woken_at). */
+#define MIGRATE_GAP_US 500
+
+static struct vcpu *to_move(struct pcpu *p, u32 to, u64 now)
+{
+	struct vcpu *best = NULL;
+	for (struct vcpu *v = p->runq; v; v = v->rq_next)
+		if (v->state == VCPU_RUNNABLE && v != p->current && v != p->turn &&
+		    allowed(v, to) && now - v->moved_at >= sched_us(MIGRATE_GAP_US) &&
+		    (!best || v->wait_since < best->wait_since))
+			best = v;
+	return best;
+}
+
+static void move(struct pcpu *p, struct vcpu *v, struct pcpu *to, u64 now)
+{
+	struct vcpu **link = &p->runq;
+	while (*link != v)
+		link = &(*link)->rq_next;
+	*link = v->rq_next;
+	v->rq_next = NULL;
+	p->nvcpus--;
+	if (p->wake_next == v)
+		p->wake_next = NULL;
+	if (p->skip == v)
+		p->skip = NULL;
+	/* A yield hint for it here is dropped by pick_next (it is not this pCPU's). */
+	v->vruntime -= p->min_vruntime; /* to.min_vruntime is added on arrival */
+	v->moved_at = now;
+	v->stats.migrations++;
+	/* Kickers read pcpu after setting kick_pending: one that still sees this pCPU
+	 * interrupts it for nothing, and the new owner looks at every kick_pending of the
+	 * vCPUs it takes in. */
+	__atomic_store_n(&v->pcpu, to->id, __ATOMIC_SEQ_CST);
+	struct vcpu *head = __atomic_load_n(&to->inbox, __ATOMIC_RELAXED);
+	do
+		v->inbox_next = head;
+	while (!__atomic_compare_exchange_n(&to->inbox, &head, v, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
+	arch_send_kick(to->id);
+}
+
+/* Hands one waiting vCPU to an idle pCPU, if there is one it may run on; returns the
+ * runnable vCPUs left. */
+static u32 give_away(struct pcpu *p, u32 runnable, u64 now)
+{
+	if (!sched_ops->migrate || runnable < 2)
+		return runnable;
+	for (u32 i = 1; i < npcpus; i++) {
+		struct pcpu *to = &pcpus[(p->id + i) % npcpus];
+		if (!__atomic_load_n(&pcpu_idle[to->id], __ATOMIC_SEQ_CST) ||
+		    __atomic_load_n(&to->nrunnable, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&to->inbox, __ATOMIC_RELAXED))
+			continue;
+		struct vcpu *v = to_move(p, to->id, now);
+		if (v) {
+			move(p, v, to, now);
+			return publish_load(p);
+		}
+	}
+	return runnable;
+}
+
+/* Takes in the vCPUs other pCPUs handed over. */
+static void take_in(struct pcpu *p)
+{
+	struct vcpu *v = __atomic_exchange_n(&p->inbox, NULL, __ATOMIC_ACQUIRE);
+	for (struct vcpu *next; v; v = next) {
+		next = v->inbox_next;
+		v->vruntime += p->min_vruntime;
+		runq_append(p, v);
+	}
+}
+
+/* Idle (pcpu_idle set): asks the busiest pCPU that has a vCPU waiting that may run here
+ * for work. */
+static void ask_for_work(struct pcpu *p, u64 now)
+{
+	if (!sched_ops->migrate || now - p->asked_at < sched_us(MIGRATE_GAP_US))
+		return;
+	u32 busiest = p->id, most = 1;
+	for (u32 i = 0; i < npcpus; i++) {
+		u32 n = __atomic_load_n(&pcpus[i].nrunnable, __ATOMIC_RELAXED);
+		if (i != p->id && n > most &&
+		    __atomic_load_n(&pcpus[i].movable, __ATOMIC_RELAXED) >> p->id & 1) {
+			busiest = i;
+			most = n;
+		}
+	}
+	if (busiest == p->id)
+		return;
+	p->asked_at = now;
+	arch_send_kick(busiest);
 }
 
 NORETURN void sched_loop(void)
@@ -173,19 +297,17 @@ NORETURN void sched_loop(void)
 			p->turn->vruntime += now - p->run_start;
 			p->run_start = 0;
 		}
+		take_in(p);
 		u64 deadline = poll_vcpus(p, now);
 		if (p->id == 0)
 			deadline = MIN(deadline, now + sched_us(CONSOLE_POLL_US));
-		if (!p->runq) {
-			arch_timer_arm(deadline == ~0ull ? 0 : deadline);
-			arch_idle();
-			continue;
-		}
-		struct vcpu *v = pick_next(p, now);
+		u32 runnable = give_away(p, publish_load(p), now);
+		struct vcpu *v = p->runq ? pick_next(p, now) : NULL;
 		if (!v) {
 			arch_timer_arm(deadline == ~0ull ? 0 : deadline);
 			__atomic_store_n(&pcpu_idle[p->id], true, __ATOMIC_SEQ_CST);
-			if (!any_kick_pending(p)) {
+			if (!any_kick_pending(p) && !__atomic_load_n(&p->inbox, __ATOMIC_SEQ_CST)) {
+				ask_for_work(p, now);
 				p->idle_ticks++;
 				arch_idle();
 			}
@@ -209,7 +331,7 @@ NORETURN void sched_loop(void)
 			v->stats.steal_ns += ticks_to_ns(now - v->wait_since);
 			v->wait_since = 0;
 		}
-		if (runnable_count(p) > 1)
+		if (runnable > 1)
 			deadline = MIN(deadline, p->slice_end);
 		arch_timer_arm(deadline == ~0ull ? 0 : deadline);
 		p->run_start = now;
@@ -285,7 +407,18 @@ static bool preempted(const struct vcpu *v)
 
 bool sched_watch_spin(struct vcpu *v)
 {
-	if (!sched_ops->watch_spins || arch_time_now() < v->spin_quiet_until)
+	if (!sched_ops->watch_spins)
+		return false;
+	u64 now = arch_time_now();
+	if (v->spin_quiet_until == SPIN_QUIET_NEXT_ENTRY) {
+		/* The first entry since its spin exit: the intercepted PAUSE and its loop run
+		 * now. Quiet time counted from the exit could be over before the spinner runs
+		 * again (it yielded), and every entry would then stop it at the same PAUSE:
+		 * its loop would never look at what it waits for. */
+		v->spin_quiet_until = now + sched_us(SCHED_SPIN_QUIET_US);
+		return false;
+	}
+	if (now < v->spin_quiet_until)
 		return false;
 	for (u32 i = 0; i < v->vm->nvcpus; i++)
 		if (v->vm->vcpus[i] != v && preempted(v->vm->vcpus[i]))
@@ -297,7 +430,7 @@ bool sched_spin_exit(struct vcpu *v)
 {
 	struct vm *vm = v->vm;
 	v->stats.spin_exits++;
-	v->spin_quiet_until = arch_time_now() + sched_us(SCHED_SPIN_QUIET_US);
+	v->spin_quiet_until = SPIN_QUIET_NEXT_ENTRY;
 	/* First a vCPU that an interrupt made runnable and that has not run since (read
 	 * racily): most likely the one the spinner waits for, the target of its IPI. */
 	for (int woken = 1; woken >= 0; woken--)

@@ -15,7 +15,7 @@ struct vcpu;
 
 struct pcpu {
 	u32 id;		      /* first: the backends' per-CPU pointer reads it at offset 0 */
-	struct vcpu *runq;    /* vCPUs placed on this pCPU (singly linked, fixed after start) */
+	struct vcpu *runq;    /* its vCPUs (singly linked; owner only: aware moves them) */
 	struct vcpu *current; /* the vCPU it runs or ran last (other pCPUs read it racily) */
 	u32 nvcpus;
 	/* The turn: its owner is charged for the run time of the turn, whichever vCPU of
@@ -28,6 +28,14 @@ struct pcpu {
 	struct vcpu *skip;	  /* gave its turn away (spin hint, yield): not the next owner */
 	struct vcpu *yield_to;	  /* run this vCPU next: set by any pCPU, taken by the owner */
 	u64 idle_ticks, switches; /* sleeps with nothing to run, vCPU switches */
+	/* Migration (aware): vCPUs another pCPU handed over, not yet on runq (pushed by any
+	 * pCPU, taken by the owner); its runnable vCPUs at its last decision and the pCPUs
+	 * its waiting ones may move to (hints for idle pCPUs, hv/sched.c publish_load); when
+	 * it last asked a busy pCPU for work. */
+	struct vcpu *inbox;
+	u32 nrunnable;
+	u64 movable;
+	u64 asked_at;
 	struct arch_pcpu arch;
 };
 
@@ -39,9 +47,10 @@ extern const struct sched_ops *sched_ops;
 static inline u64 sched_us(u64 us) { return arch_time_hz / 1000000 * us; }
 
 void sched_init(u32 npcpus, enum sched_policy policy); /* before any VM is created */
-void sched_place(struct vcpu *v); /* put a vCPU on the least loaded pCPU (before start) */
-NORETURN void sched_loop(void);	  /* the pCPU's loop; never returns */
-void sched_vm_gone(void);	  /* a VM finished: power off when none is left */
+/* Puts a vCPU on the least loaded pCPU of its affinity (before start). */
+void sched_place(struct vcpu *v);
+NORETURN void sched_loop(void); /* the pCPU's loop; never returns */
+void sched_vm_gone(void);	/* a VM finished: power off when none is left */
 /* Directed yield (PV sched yield, pause loops), on self's pCPU while it runs self: when
  * `target` is preempted (runnable, its pCPU running another vCPU of its VM), its pCPU
  * runs it next for the rest of that turn, and self's pCPU moves on to another runnable
@@ -53,9 +62,11 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target);
 void sched_spin_hint(struct vcpu *self);
 /* Spin detection (the x86 PAUSE intercept): whether to watch v's spin-waits at its next
  * guest entry: when the policy does (aware), while another vCPU of v's VM is preempted,
- * and not within SCHED_SPIN_QUIET_US of v's last spin exit (QEMU's SVM has no pause
- * filter: every intercepted PAUSE exits, so the rate is limited here). */
+ * and neither at v's first entry after a spin exit nor for SCHED_SPIN_QUIET_US from then
+ * (QEMU's SVM has no pause filter: every intercepted PAUSE exits, so the rate is limited
+ * here, and the spinner always gets to run its loop again). */
 bool sched_watch_spin(struct vcpu *v);
+#define SPIN_QUIET_NEXT_ENTRY (~0ull)
 /* v spun while watched: directed yield to a preempted vCPU of its VM (sched_yield_to's
  * rules), one woken by an interrupt first, round robin over them. False when none could
  * take it. */

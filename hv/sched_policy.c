@@ -131,4 +131,5 @@ const struct sched_ops sched_aware = {
 	.next_turn = aware_next_turn,
 	.wake = aware_wake,
 	.watch_spins = true,
+	.migrate = true,
 };

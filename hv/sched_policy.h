@@ -29,6 +29,8 @@ struct sched_ops {
 	void (*wake)(struct pcpu *p, struct vcpu *v, bool slept, u64 now);
 	/* Spin-waits (x86 PAUSE) are watched and lead to directed yield (sched_watch_spin). */
 	bool watch_spins;
+	/* vCPUs move between pCPUs to keep them busy (hv/sched.c, "Migration"). */
+	bool migrate;
 };
 
 extern const struct sched_ops sched_rr, sched_aware;

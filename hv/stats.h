@@ -38,6 +38,7 @@ struct vcpu_stats {
 	u64 wake_latency_sum_ns, wake_latency_n, wake_latency_max_ns;
 	u64 wake_preempts; /* turns of a runnable vCPU cut short for its wakeup (aware) */
 	u64 spin_exits;	   /* spin-waits seen (x86 PAUSE), each leading to a directed yield try */
+	u64 migrations;	   /* moves to another pCPU (aware) */
 	u64 bad_accesses;  /* guest errors answered with a fault or all-ones (the first logged) */
 };
 

@@ -18,10 +18,19 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 	vm->ram_size = cfg->memory;
 	vm->nvcpus = cfg->vcpus;
 	vm->pv = cfg->pv & arch_pv_features;
+	u64 present = npcpus >= 64 ? ~0ull : (1ull << npcpus) - 1;
+	u64 affinity = (cfg->pcpu_set ? cfg->pcpu_set : ~0ull) & present;
+	if (!affinity) {
+		printk("hv: VM '%s': pcpus (line %d) names no pCPU of the %u that run here "
+		       "(0..%u)\n",
+		       vm->name, cfg->pcpus_line, npcpus, npcpus - 1);
+		return NULL;
+	}
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu *v = alloc_zeroed(sizeof(*v));
 		v->vm = vm;
 		v->id = i;
+		v->affinity = affinity;
 		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_WAIT_START;
 		vm->vcpus[i] = v;
 	}
@@ -103,7 +112,7 @@ static void report(struct vm *vm)
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
 	       "lazy-eois=%llu kicks=%llu wakeups=%llu yields=%llu steal=%llums "
 	       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu spin-exits=%llu "
-	       "bad-accesses=%llu unclaimed-io=%llu\n",
+	       "migrations=%llu bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected,
 	       (unsigned long long)sum.nmis_injected, (unsigned long long)sum.ipi_fixed,
 	       (unsigned long long)sum.ipi_nmi, (unsigned long long)sum.ipi_init,
@@ -115,18 +124,21 @@ static void report(struct vm *vm)
 	       (unsigned long long)(sum.wake_latency_max_ns / 1000),
 	       (unsigned long long)(wake_latency_mean_ns(&sum) / 1000),
 	       (unsigned long long)sum.wake_preempts, (unsigned long long)sum.spin_exits,
-	       (unsigned long long)sum.bad_accesses, (unsigned long long)vm->bus.unclaimed);
+	       (unsigned long long)sum.migrations, (unsigned long long)sum.bad_accesses,
+	       (unsigned long long)vm->bus.unclaimed);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
 		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu "
-		       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu steal=%llums\n",
+		       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu steal=%llums "
+		       "migrations=%llu\n",
 		       vm->name, i, vm->vcpus[i]->pcpu, (unsigned long long)stats_exits(s),
 		       (unsigned long long)s->irqs_injected,
 		       (unsigned long long)s->exits[EXIT_HALT],
 		       (unsigned long long)(s->wake_latency_max_ns / 1000),
 		       (unsigned long long)(wake_latency_mean_ns(s) / 1000),
 		       (unsigned long long)s->wake_preempts,
-		       (unsigned long long)(s->steal_ns / 1000000));
+		       (unsigned long long)(s->steal_ns / 1000000),
+		       (unsigned long long)s->migrations);
 	}
 }
 

@@ -27,17 +27,21 @@ struct vm_config;
 struct vcpu {
 	struct vm *vm;
 	u32 id;
-	u32 pcpu;	       /* the physical CPU it runs on */
-	enum vcpu_state state; /* written by its own pCPU only */
-	bool in_guest;	       /* true while its pCPU is in guest mode running it */
-	bool kick_pending;     /* someone queued work for it: re-evaluate before the next entry */
-	u64 wait_since;	       /* when it became runnable without running (0: not waiting) */
-	u64 vruntime;	       /* run time its turns were charged (aware: the fair-share clock) */
-	u64 kicked_at;	       /* the first kick since its pCPU last looked (0: none) */
-	u64 woken_at;	       /* when an interrupt made it runnable, until its guest entry */
-	u64 spin_quiet_until;  /* its spin-waits are not watched before (sched_watch_spin) */
-	u32 spin_next;	       /* the vCPU of its VM its last spin exit yielded to */
-	struct vcpu *rq_next;  /* the pCPU's run list */
+	u32 pcpu;		 /* the physical CPU it runs on (aware: changes when it moves) */
+	u64 affinity;		 /* the pCPUs it may run on (bit N: pCPU N), set before start */
+	u64 moved_at;		 /* when it last moved to another pCPU (aware) */
+	struct vcpu *inbox_next; /* in a pCPU's inbox, moving there */
+	enum vcpu_state state;	 /* written by its own pCPU only */
+	bool in_guest;		 /* true while its pCPU is in guest mode running it */
+	bool kick_pending;	 /* someone queued work for it: re-evaluate before the next entry */
+	u64 wait_since;		 /* when it became runnable without running (0: not waiting) */
+	u64 vruntime;		 /* run time its turns were charged (aware: the fair-share clock) */
+	u64 kicked_at;		 /* the first kick since its pCPU last looked (0: none) */
+	u64 woken_at;		 /* when an interrupt made it runnable, until its guest entry */
+	u64 spin_quiet_until;	 /* its spin-waits are not watched before (sched_watch_spin);
+				* SPIN_QUIET_NEXT_ENTRY: the quiet time starts at its next entry */
+	u32 spin_next;		 /* the vCPU of its VM its last spin exit yielded to */
+	struct vcpu *rq_next;	 /* the pCPU's run list */
 	struct vcpu_stats stats;
 	struct arch_vcpu arch;
 };

@@ -184,6 +184,32 @@ $(guest c 1 none)" 150
 	expect "machine powered off when the last VM stopped" "hv: no VM left, powering off"
 }
 
+# migration: under sched = aware a vCPU waiting for a turn moves to a pCPU that has
+# nothing to run, and a VM's pcpus keeps its vCPUs where it says (ARCH picks the guest).
+# Placed, pcpu0 runs free's vcpu0 and vcpu1, pcpu1 pinned's vcpu0 and free's vcpu2.
+migration() {
+	if [ "${ARCH:-x86_64}" = aarch64 ]; then
+		kernel=/guests/Image console=ttyAMA0
+	else
+		kernel=/guests/vmlinux console=ttyS0
+	fi
+	guest() { # name vcpus extra-line
+		printf '\n[vm %s]\nkernel = %s\ninitrd = /guests/initrd.gz\ncmdline = console=%s quiet hv.mode=test\nvcpus = %s\nmemory = 192M\n%s\n' "$1" "$kernel" "$console" "$2" "$3"
+	}
+	boot "[hv]
+sched = aware
+$(guest pinned 1 'pcpus = 1')
+$(guest free 3 '')" 400
+	expect_guest_ok pinned 1
+	expect_guest_ok free 3
+	if tr -d '\r' < "$LOG" | grep -q "^hv: VM 'pinned' vcpu0 (pcpu1): .* migrations=0$"; then
+		echo "ok:   pinned (pcpus = 1): ran on pcpu1 only"
+	else
+		echo "FAIL: pinned (pcpus = 1): moved or left pcpu1"; failed=1
+	fi
+	expect_counter "free: its vCPUs moved to idle pCPUs" free migrations 1
+}
+
 # arm64_sgi_stress GIC_VERSION: the SGI stress guest (tests/guest/arm64/sgistress.c), whose
 # receivers spin with IRQs unmasked and never leave the guest on their own, so a lost SGI
 # stays lost. Boot 1: 2 vCPUs on 2 pCPUs, 100000 SGIs from vCPU 0 to vCPU 1, then 10000

@@ -464,6 +464,35 @@ static void test_sched(void)
 	CHECK_ERR("[vm a]\nkernel=k\nsched=rr\n", 3, "unknown key 'sched' in [vm a]");
 }
 
+static void test_vm_pcpus(void)
+{
+	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.vms[0].pcpu_set, 0); /* any */
+	CHECK_EQ(parse("[hv]\npcpus = 4\n[vm a]\nkernel=k\npcpus = 0-1, 3\n"), 0);
+	CHECK_EQ(cfg.pcpus, 4);
+	CHECK_EQ(cfg.vms[0].pcpu_set, 0xBull);
+	CHECK_EQ(cfg.vms[0].pcpus_line, 5);
+	CHECK_EQ(parse("[vm a]\nkernel=k\npcpus = 63,2-2,0x10\n"), 0);
+	CHECK_EQ(cfg.vms[0].pcpu_set, BIT(63) | BIT(2) | BIT(16));
+	CHECK_EQ(parse("[vm a]\nkernel=k\npcpus = 0-63\n"), 0);
+	CHECK_EQ(cfg.vms[0].pcpu_set, ~0ull);
+	CHECK_ERR("[vm a]\nkernel=k\npcpus = 64\n", 3,
+		  "pCPU 64 in pcpus: this build runs pCPUs 0..63");
+	CHECK_ERR("[vm a]\nkernel=k\npcpus = 3-1\n", 3,
+		  "bad item '3-1' in pcpus: expected N or N-M (N <= M), e.g. 0-3,6");
+	CHECK_ERR("[vm a]\nkernel=k\npcpus = 1,,2\n", 3,
+		  "bad item '' in pcpus: expected N or N-M (N <= M), e.g. 0-3,6");
+	CHECK_ERR("[vm a]\nkernel=k\npcpus = 1-\n", 3,
+		  "bad item '1-' in pcpus: expected N or N-M (N <= M), e.g. 0-3,6");
+	CHECK_ERR("[vm a]\nkernel=k\npcpus = two\n", 3,
+		  "bad item 'two' in pcpus: expected N or N-M (N <= M), e.g. 0-3,6");
+	CHECK_ERR("[vm a]\nkernel=k\npcpus = 0\npcpus = 1\n", 4, "duplicate key 'pcpus'");
+	CHECK_ERR("[vm a]\nkernel=k\npcpus =\n", 3, "empty value for pcpus");
+	/* [hv] pcpus stays a count. */
+	CHECK_ERR("[hv]\npcpus = 0-1\n[vm a]\nkernel=k\n", 2,
+		  "bad value '0-1' for pcpus: expected a number 1..256");
+}
+
 int main(void)
 {
 	test_full();
@@ -473,5 +502,6 @@ int main(void)
 	test_lengths();
 	test_pv();
 	test_sched();
+	test_vm_pcpus();
 	return test_summary();
 }

@@ -79,7 +79,8 @@ struct sim_vcpu {
 	u64 max_wait;	    /* the longest of them */
 	u64 lat_n, lat_sum; /* its wake-up latency counters at its last guest entry */
 	u32 yields_refused;
-	u32 pauses_watched; /* PAUSEs that exited (sched_watch_spin) */
+	u32 pauses_watched; /* PAUSEs that exited (sched_watch_spin), before they ran */
+	u32 pauses_done;    /* PAUSEs that ran */
 };
 
 enum wait { READY, IN_GUEST, ASLEEP }; /* READY: to start, or running now */
@@ -233,8 +234,9 @@ static void machine(u32 n)
 		sim.pcpu[i].wake = T0;
 }
 
-/* A VM of n vCPUs placed by the scheduler, runnable and busy for good. */
-static struct vm *vm_new(u32 n)
+/* A VM of n vCPUs placed by the scheduler on the pCPUs of `affinity`, runnable and busy
+ * for good. */
+static struct vm *vm_new_on(u32 n, u64 affinity)
 {
 	static const struct op busy[] = { RUN(NEVER) };
 	struct vm *vm = &sim.vms[sim.nvms];
@@ -245,12 +247,15 @@ static struct vm *vm_new(u32 n)
 		s->v.vm = vm;
 		s->v.id = i;
 		s->v.state = VCPU_RUNNABLE;
+		s->v.affinity = affinity;
 		set_script(&s->v, busy, ARRAY_SIZE(busy));
 		vm->vcpus[i] = &s->v;
 		sched_place(&s->v);
 	}
 	return vm;
 }
+
+static struct vm *vm_new(u32 n) { return vm_new_on(n, ~0ull); }
 
 /* A vCPU that starts halted, waiting for an interrupt. */
 static void start_halted(struct vcpu *v)
@@ -366,6 +371,10 @@ void arch_vcpu_load(struct vcpu *v)
 {
 	if (v->pcpu != sim.cpu)
 		sim_error("loads vcpu%u of VM %u, a vCPU of pcpu%u", v->id, v->vm->id, v->pcpu);
+	for (u32 i = 0; i < npcpus; i++)
+		if (i != sim.cpu && sim.pcpu[i].loaded == v)
+			sim_error("loads vcpu%u of VM %u, which pcpu%u has loaded", v->id,
+				  v->vm->id, i);
 	here()->loaded = v;
 }
 
@@ -417,7 +426,8 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			return RUN_PREEMPTED;
 		}
 		entered_guest(s);
-		const struct op *op = &s->script[s->pc];
+		u32 at = s->pc;
+		const struct op *op = &s->script[at];
 		if (op->kind == OP_RUN)
 			in_guest(v, s->left == NEVER ? NEVER : sim.now + s->left);
 		sched_left_guest(v);
@@ -444,10 +454,15 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case OP_SPIN:
 			sched_spin_hint(v);
 			return RUN_PREEMPTED;
-		case OP_PAUSE: /* as svm.c: watched at the entry, an exit to sched_spin_exit */
+		case OP_PAUSE:
+			/* As svm.c: watched at the entry, it exits before it runs, to
+			 * sched_spin_exit, and the guest is back at it after the exit. */
 			if (sched_watch_spin(v)) {
 				s->pauses_watched++;
+				s->pc = at;
 				sched_spin_exit(v);
+			} else {
+				s->pauses_done++;
 			}
 			break;
 		case OP_STOP: /* vm_request_stop() */
@@ -1042,6 +1057,100 @@ static void test_spin_detection_confined(void)
 	settle();
 }
 
+/* A watched PAUSE exits before it runs, and the spinner is back at it after its yield:
+ * its next entry runs it and its loop, so that a spinner always looks at what it waits
+ * for again. (Counted from the exit, the quiet time would be over when the spinner runs
+ * again, and it would stop at the same PAUSE for good.) */
+static void test_spin_makes_progress(void)
+{
+	machine(1);
+	struct vm *vm = vm_new(2);
+	struct vcpu *v0 = vm->vcpus[0];
+	SCRIPT(v0, PAUSE, RUN(US(10)));
+	run_until(AT(100));
+	if (policy == SCHED_AWARE) {
+		CHECK(S(v0)->pauses_watched >= 5);
+		CHECK(S(v0)->pauses_done >= 5 * S(v0)->pauses_watched);
+	} else {
+		CHECK_EQ(S(v0)->pauses_watched, 0);
+		CHECK(near(ran(v0), MS(50), MS(6)));
+	}
+	settle();
+}
+
+/* Migration (aware): pcpu1's vCPUs sleep for good while two busy ones share pcpu0; the
+ * one waiting for its turn moves to pcpu1 at once, and only once. Under rr placement is
+ * fixed: they share pcpu0. */
+static void test_migrate_to_idle(void)
+{
+	machine(2);
+	struct vm *a = vm_new(2), *b = vm_new(2); /* pcpu0: a0, b1; pcpu1: a1, b0 */
+	struct vcpu *a0 = a->vcpus[0], *b1 = b->vcpus[1];
+	CHECK(a0->pcpu == 0 && b1->pcpu == 0);
+	start_halted(a->vcpus[1]);
+	SCRIPT(a->vcpus[1], HALT);
+	start_halted(b->vcpus[0]);
+	SCRIPT(b->vcpus[0], HALT);
+	run_until(AT(100));
+	if (policy == SCHED_AWARE) {
+		CHECK_EQ(a0->stats.migrations + b1->stats.migrations, 1);
+		CHECK_EQ(b1->pcpu, 1);
+		CHECK_EQ(ran(a0), MS(100));
+		CHECK_EQ(ran(b1), MS(100));
+		CHECK_EQ(pcpus[1].nvcpus, 3);
+	} else {
+		CHECK_EQ(b1->stats.migrations, 0);
+		CHECK(near(ran(a0), MS(50), MS(5)));
+		CHECK(near(ran(b1), MS(50), MS(5)));
+	}
+	settle();
+}
+
+/* Affinity (`pcpus` of a [vm]): placement and migration keep to it. */
+static void test_affinity(void)
+{
+	machine(2);
+	struct vm *a = vm_new_on(2, BIT(0)), *b = vm_new_on(1, BIT(1));
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *b0 = b->vcpus[0];
+	CHECK(a0->pcpu == 0 && a1->pcpu == 0 && b0->pcpu == 1);
+	start_halted(b0);
+	SCRIPT(b0, HALT);
+	run_until(AT(100));
+	CHECK_EQ(a0->stats.migrations + a1->stats.migrations, 0);
+	CHECK(near(ran(a0), MS(50), MS(5)));
+	CHECK(near(ran(a1), MS(50), MS(5)));
+	CHECK_EQ(asleep(1), MS(100));
+	settle();
+}
+
+/* Interrupt ping-pong in a VM of 4 vCPUs on 2 pCPUs, beside a busy VM on pcpu1: every
+ * vCPU halts and is woken again and again. Under aware the vCPUs stuck behind the busy
+ * one move to pcpu0 when it idles, once each (no bouncing at every wakeup), and then get
+ * their interrupts promptly; under rr they wait for the busy vCPU's turns. (The
+ * simulation checks steal time and wake-up latency at every guest entry, and that no
+ * vCPU is loaded on two pCPUs.) */
+static void test_migration_bounded(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(4), *busy = vm_new(1); /* pcpu0: v0, v2; pcpu1: v1, v3, busy */
+	SCRIPT(vm->vcpus[0], RUN(US(50)), KICK(1), KICK(2), KICK(3), TIMER(US(300)), HALT);
+	for (u32 i = 1; i < 4; i++)
+		SCRIPT(vm->vcpus[i], RUN(US(120)), KICK(0), HALT);
+	run_until(AT(200));
+	struct vcpu *v1 = vm->vcpus[1], *v3 = vm->vcpus[3];
+	if (policy == SCHED_AWARE) {
+		CHECK_EQ(v1->stats.migrations, 1);
+		CHECK_EQ(v3->stats.migrations, 1);
+		CHECK_EQ(vm->vcpus[0]->stats.migrations + vm->vcpus[2]->stats.migrations, 0);
+		CHECK(v1->stats.wakeups > 300 && v3->stats.wakeups > 300);
+	} else {
+		CHECK_EQ(v1->stats.migrations + v3->stats.migrations, 0);
+		CHECK(v1->stats.wakeups < 50 && v3->stats.wakeups < 50);
+	}
+	CHECK_EQ(busy->vcpus[0]->stats.migrations, 0);
+	settle();
+}
+
 /* Every scenario runs under both policies (some check what differs). */
 static void (*const tests[])(void) = {
 	test_placement,
@@ -1068,6 +1177,10 @@ static void (*const tests[])(void) = {
 	test_spin_detection,
 	test_spin_detection_prefers_woken,
 	test_spin_detection_confined,
+	test_spin_makes_progress,
+	test_migrate_to_idle,
+	test_affinity,
+	test_migration_bounded,
 };
 
 int main(void)

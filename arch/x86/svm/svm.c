@@ -443,11 +443,14 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		inject_pending(v);
 		steal_time_enter(v);
 		pv_eoi_enter(v);
-		if (v->arch.flush_tlb || p->last_vcpu != v) {
+		/* The ASID is the VM's: entries another vCPU of it left here, or this one's
+		 * from before it ran on another pCPU (where its INVLPGs went), are stale. */
+		if (v->arch.flush_tlb || p->last_vcpu != v || v->arch.ran_on != v->pcpu + 1) {
 			V32(vmcb,
 			    VMCB_TLB_CTL) = 1; /* flush everything: TCG has no flush-by-ASID */
 			v->arch.flush_tlb = false;
 			p->last_vcpu = v;
+			v->arch.ran_on = v->pcpu + 1;
 		}
 		if (sched_watch_spin(v))
 			V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_PAUSE;

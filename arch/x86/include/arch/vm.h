@@ -44,6 +44,7 @@ struct arch_vcpu {
 	bool init_pending;    /* INIT IPI received (atomic) */
 	s32 sipi_vector;      /* STARTUP vector received (atomic), -1 none */
 	bool flush_tlb;	      /* flush this ASID's TLB at next entry */
+	u32 ran_on;	      /* the pCPU it last ran on (+1; 0: none yet) */
 	u64 kvmclock_msr;     /* MSR_KVM_SYSTEM_TIME_NEW as the guest wrote it */
 	u64 steal_msr;	      /* MSR_KVM_STEAL_TIME */
 	u64 steal_published;  /* steal_ns last written to the guest's record */
