@@ -130,7 +130,7 @@ static void report(struct vm *vm)
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
 		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu "
 		       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu steal=%llums "
-		       "migrations=%llu\n",
+		       "spin-exits=%llu yields=%llu migrations=%llu\n",
 		       vm->name, i, vm->vcpus[i]->pcpu, (unsigned long long)stats_exits(s),
 		       (unsigned long long)s->irqs_injected,
 		       (unsigned long long)s->exits[EXIT_HALT],
@@ -138,6 +138,7 @@ static void report(struct vm *vm)
 		       (unsigned long long)(wake_latency_mean_ns(s) / 1000),
 		       (unsigned long long)s->wake_preempts,
 		       (unsigned long long)(s->steal_ns / 1000000),
+		       (unsigned long long)s->spin_exits, (unsigned long long)s->yields,
 		       (unsigned long long)s->migrations);
 	}
 }

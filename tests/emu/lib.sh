@@ -97,6 +97,23 @@ expect_guest_ok() {
 	expect "$1: ${3:-powered off} and reported" "hv: VM '$1' ${3:-powered off};"
 }
 
+# expect_steal_matches VM: the steal time the guest accounted (/proc/stat, read right
+# before it powers off) is within 5% of what the hypervisor counted for the VM (plus one
+# 10 ms tick per vCPU of rounding). The guest can only see less (the power-off comes
+# after its read, and it accounts steal at its ticks).
+expect_steal_matches() {
+	g=$(sed -n "s/^\[$1\] GUEST-FACT steal_ms=\([0-9]*\).*/\1/p" "$LOG" | head -n1)
+	h=$(counter "$1" steal | head -n1)
+	n=$(sed -n "s/^\[$1\] GUEST-READY cpus=\([0-9]*\).*/\1/p" "$LOG" | head -n1)
+	if [ -n "$g" ] && [ -n "$h" ] && [ "$h" -gt 0 ] &&
+		awk "BEGIN { exit !($g <= $h + 10 * ${n:-1} && $g >= $h * 0.95 - 10 * ${n:-1}) }"; then
+		echo "ok:   $1: guest steal ${g} ms, hypervisor ${h} ms"
+	else
+		echo "FAIL: $1: guest steal ${g:-missing} ms, hypervisor ${h:-missing} ms (within 5%)"
+		failed=1
+	fi
+}
+
 # counter VM NAME: a number from the hypervisor's report on that VM (pv, lazy-eois, ...)
 counter() {
 	sed -n "s/^hv: VM '$1' .* $2=\([0-9]*\).*/\1/p" "$LOG" | head -n1
@@ -169,6 +186,7 @@ $(guest c 1 none)" 150
 	expect_counter "a: SGIs sent" a fixed 1
 	expect_counter "b: SGIs sent" b fixed 1
 	expect_counter "b: steal time accounted (4 vCPUs on 2 pCPUs)" b steal 1
+	expect_steal_matches b
 	expect_counter "b: pCPUs kicked" b kicks 1
 	# Targeted injection: about one kick per SGI target at most (a little slack for the
 	# other interrupts that cross pCPUs: PSCI CPU_ON, the UART's line); kicking every

@@ -518,11 +518,28 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			x86_hypercall(v);
 			advance(v, 3);
 			break;
-		case SVM_EXIT_SHUTDOWN:
-			printk("hv: VM '%s' vcpu%u: triple fault at rip %llx\n", v->vm->name, v->id,
-			       (unsigned long long)V64(vmcb, VMCB_RIP));
+		case SVM_EXIT_SHUTDOWN: {
+			/* What a guest developer needs to find the fault that could not be
+			 * delivered (segment bases and limits at +8 and +4 of a descriptor). */
+			char state[256];
+			arch_vcpu_describe(v, state, sizeof state);
+			printk("hv: VM '%s' vcpu%u: triple fault at rip %llx: %s rsp=%llx cs=%x "
+			       "cr0=%llx cr2=%llx cr3=%llx cr4=%llx idt=%llx/%x gdt=%llx/%x "
+			       "tr=%x exitintinfo=%llx\n",
+			       v->vm->name, v->id, (unsigned long long)V64(vmcb, VMCB_RIP), state,
+			       (unsigned long long)V64(vmcb, VMCB_RSP), V16(vmcb, VMCB_CS),
+			       (unsigned long long)V64(vmcb, VMCB_CR0),
+			       (unsigned long long)V64(vmcb, VMCB_CR2),
+			       (unsigned long long)V64(vmcb, VMCB_CR3),
+			       (unsigned long long)V64(vmcb, VMCB_CR4),
+			       (unsigned long long)V64(vmcb, VMCB_IDTR + 8),
+			       V32(vmcb, VMCB_IDTR + 4),
+			       (unsigned long long)V64(vmcb, VMCB_GDTR + 8),
+			       V32(vmcb, VMCB_GDTR + 4), V16(vmcb, VMCB_TR),
+			       (unsigned long long)V64(vmcb, VMCB_EXITINTINFO));
 			vm_request_stop(v->vm, VM_TRIPLE_FAULT);
 			return RUN_PREEMPTED;
+		}
 		case SVM_EXIT_INVD:
 		case SVM_EXIT_WBINVD:
 			/* No cache the guest could see is incoherent (no device DMA): as KVM
