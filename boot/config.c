@@ -448,7 +448,7 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 	u32 i;
 
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->sched = SCHED_RR;
+	cfg->sched = SCHED_AWARE;
 	if (err) {
 		err->line = 0;
 		err->msg[0] = 0;

@@ -57,7 +57,7 @@ struct vm_config {
 struct hv_config {
 	u32 pcpus;		    /* 1..256; 0 (default) = all the firmware lists */
 	char console[CFG_NAME_MAX]; /* VM that gets serial input first */
-	enum sched_policy sched;    /* default SCHED_RR */
+	enum sched_policy sched;    /* default SCHED_AWARE */
 	u32 nvms;
 	struct vm_config vms[CFG_MAX_VMS];
 };

@@ -17,7 +17,7 @@
 
 struct pcpu pcpus[MAX_PCPUS];
 u32 npcpus;
-const struct sched_ops *sched_ops = &sched_rr;
+const struct sched_ops *sched_ops = &sched_aware;
 static u32 vms_alive;
 static bool pcpu_idle[MAX_PCPUS];     /* sleeping in arch_idle() */
 static bool pcpu_in_guest[MAX_PCPUS]; /* running one of its vCPUs in guest mode */

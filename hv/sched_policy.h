@@ -9,8 +9,8 @@
 #include "types.h"
 
 enum sched_policy {
-	SCHED_AWARE, /* fair share by run time, prompt wakeups */
-	SCHED_RR,    /* round robin, 5 ms turns; a woken vCPU waits for its turn (the default) */
+	SCHED_AWARE, /* fair share by run time, prompt wakeups, migration (the default) */
+	SCHED_RR,    /* round robin, 5 ms turns; a woken vCPU waits for its turn; fixed placement */
 };
 
 struct pcpu;

@@ -87,7 +87,7 @@ static void test_defaults_and_syntax(void)
 	CHECK_EQ(parse("[vm a]\nkernel = k"), 0);
 	CHECK_EQ(cfg.pcpus, 0);
 	CHECK_STR(cfg.console, "a");
-	CHECK_EQ(cfg.sched, SCHED_RR);
+	CHECK_EQ(cfg.sched, SCHED_AWARE);
 	CHECK_EQ(cfg.nvms, 1);
 	CHECK_EQ(cfg.vms[0].vcpus, 1);
 	CHECK_EQ(cfg.vms[0].memory, 256 * MiB);
@@ -453,7 +453,7 @@ static void test_sched(void)
 {
 	CHECK_EQ(parse("[hv]\nsched = rr\n[vm a]\nkernel=k\n"), 0);
 	CHECK_EQ(cfg.sched, SCHED_RR);
-	CHECK_EQ(parse("[vm a]\nkernel=k\n[hv]\nsched=aware # not the default\n"), 0);
+	CHECK_EQ(parse("[vm a]\nkernel=k\n[hv]\nsched=aware # the default, said\n"), 0);
 	CHECK_EQ(cfg.sched, SCHED_AWARE);
 	CHECK_ERR("[hv]\nsched = cfs\n[vm a]\nkernel=k\n", 2,
 		  "bad value 'cfs' for sched: expected aware or rr");
