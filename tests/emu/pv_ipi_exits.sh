@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # PV IPIs save exits, and steal time matches the guests' own account: the IPI
 # benchmark's multicast (a mask of 2 other CPUs, Linux's mask path) in a VM with the PV
-# IPI hypercall and in one without it, side by side. With it, each operation reaches its targets through one hypercall and needs no ICR write;
-# without it, each operation costs up to 2 ICR writes (one MSR exit each). (Linux skips
-# the IPI to a target that is already handling its queue, so counts are a bit under 2.)
+# IPI hypercall and in one without it, side by side. With it, each operation reaches its
+# targets through one hypercall and needs no ICR write; without it, each operation costs
+# up to 2 ICR writes (one MSR exit each). (Linux skips the IPI to a target that is
+# already handling its queue, so counts are a bit under 2.)
 . "$(dirname "$0")/lib.sh"
 bench="console=ttyS0 quiet hv.mode=test hv.modules=ipibench hv.ipibench=iters=50:mode=multicast"
 boot "[vm pvipi]
