@@ -11,9 +11,10 @@
  * buffer is not in the VM's RAM, -KVM_EPERM (-1) from user mode. */
 #define HV_HC_GET_STATS 0x48560001u
 
-/* Version 2 appended the scheduler's fields (from wake_latency_sum_ns); a buffer of
- * version 1's size still gets version 1's fields. */
-#define HV_STATS_VERSION 2
+/* Version 2 appended the scheduler's fields (from wake_latency_sum_ns), version 3 the
+ * spin and migration counters; a buffer of an older version's size still gets that
+ * version's fields. */
+#define HV_STATS_VERSION 3
 #define HV_STATS_EXIT_KINDS \
 	11 /* host-irq io mmio msr cpuid halt hypercall irq-window exception shutdown other */
 
@@ -35,6 +36,8 @@ struct hv_guest_stats {
 	unsigned long long wakes;		/* wakeups timed (the mean's divisor) */
 	unsigned long long wake_latency_max_ns; /* of any vCPU */
 	unsigned long long wake_preempts;	/* turns cut short for a woken vCPU */
+	unsigned long long spin_exits;		/* spin-waits seen (x86 PAUSE exits) */
+	unsigned long long migrations;		/* vCPU moves to another pCPU */
 };
 
 #endif

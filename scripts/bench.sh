@@ -42,7 +42,7 @@ pv = $pv$spinner" 900
 	if [ -n "$4" ] && grep -n "hv: VM '[a-z]*' powered off" "$LOG" | head -n1 | grep -q "'spin'"; then
 		echo "bench: the spinner stopped before the benchmark did: raise SPIN_S ($LOG)" >&2
 	fi
-	rows="$rows$(sed -n "s/^\[bench\] GUEST-ipibench ipibench: \([a-z-]*\) ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) ipis_pv\/op=\([0-9.n\/a]*\) ipis_icr\/op=\([0-9.n\/a]*\) wake_us=\([0-9.n\/a]*\) wake_preempts\/op=\([0-9.n\/a]*\).*/$label $sched $pv \1 \2 \3 \4 \5 \6 \7 \8/p" "$LOG")
+	rows="$rows$(sed -n "s/^\[bench\] GUEST-ipibench ipibench: \([a-z-]*\) ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) ipis_pv\/op=\([0-9.n\/a]*\) ipis_icr\/op=\([0-9.n\/a]*\) wake_us=\([0-9.n\/a]*\) wake_preempts\/op=\([0-9.n\/a]*\) migrations\/op=\([0-9.n\/a]*\).*/$label $sched $pv \1 \2 \3 \4 \5 \6 \7 \8 \9/p" "$LOG")
 "
 }
 for setup in "4 rr" "4 aware" "2 aware"; do
@@ -57,10 +57,10 @@ done
 # reached through the hypercall (one exit per call); icr-writes/op: IPIs sent by ICR
 # writes (one exit each); wake-us: the mean wake-up latency of the VM's vCPUs during the
 # benchmark (hv/sched.c: from the kick that made a vCPU runnable to its guest entry);
-# preempts/op: turns cut short for a woken vCPU.
-printf '\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s\n' vcpus sched pv \
-	benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op
-printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre; do
-	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s\n' \
-		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre"
+# preempts/op: turns cut short for a woken vCPU; moves/op: vCPU migrations.
+printf '\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' vcpus sched pv \
+	benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op moves/op
+printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv; do
+	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' \
+		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv"
 done

@@ -66,6 +66,8 @@ static s64 get_stats(struct vcpu *v, u64 gpa, u64 len)
 	st.wakes = sum.wake_latency_n;
 	st.wake_latency_max_ns = sum.wake_latency_max_ns;
 	st.wake_preempts = sum.wake_preempts;
+	st.spin_exits = sum.spin_exits;
+	st.migrations = sum.migrations;
 	len = MIN(len, sizeof st);
 	void *dst = gpa_to_hva(vm, gpa, len);
 	if (!dst) {

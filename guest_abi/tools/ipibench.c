@@ -35,11 +35,12 @@
  * One line per benchmark:
  *
  *   ipibench: NAME ops=N ns/op=X exits/op=Y.YY ipis_pv/op=Y.YY ipis_icr/op=Y.YY
- *             wake_us=Z.ZZ wake_preempts/op=Y.YY
+ *             wake_us=Z.ZZ wake_preempts/op=Y.YY migrations/op=Y.YY
  *
  * wake_us: the mean wake-up latency of the VM's vCPUs during the benchmark (from the
  * interrupt that made a vCPU runnable to its guest entry); wake_preempts/op: turns the
- * scheduler cut short for a woken vCPU (stats version 2; "n/a" before).
+ * scheduler cut short for a woken vCPU (stats version 2; "n/a" before); migrations/op:
+ * vCPU moves to another pCPU (version 3).
  *
  * or "ipibench: NAME skipped: needs N online cpus", after a first line "ipibench: cpus=..
  * iters=.. stats=yes|no stats-overhead=..".
@@ -210,7 +211,8 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct c
 {
 	struct hv_guest_stats *before = &ipib_stats[0], *after = &ipib_stats[1];
 	struct task_struct **tasks;
-	char exits[24] = "n/a", pv[24] = "n/a", icr[24] = "n/a", wake[24] = "n/a", wpre[24] = "n/a";
+	char exits[24] = "n/a", pv[24] = "n/a", icr[24] = "n/a", wake[24] = "n/a", wpre[24] = "n/a",
+	     moves[24] = "n/a";
 	struct ipib_run run = {
 		.kind = kind,
 		.target = target,
@@ -275,10 +277,13 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct c
 				    wakes * 1000);
 		ipib_per_op(wpre, sizeof(wpre), after->wake_preempts - before->wake_preempts, ops);
 	}
+	/* Version 3: vCPU migrations. */
+	if (stats && after->size >= offsetofend(struct hv_guest_stats, migrations))
+		ipib_per_op(moves, sizeof(moves), after->migrations - before->migrations, ops);
 	pr_info("ipibench: %s ops=%llu ns/op=%llu exits/op=%s ipis_pv/op=%s ipis_icr/op=%s "
-		"wake_us=%s wake_preempts/op=%s\n",
+		"wake_us=%s wake_preempts/op=%s migrations/op=%s\n",
 		ipib_names[kind], ops, div64_u64(atomic64_read(&run.ns) + ops / 2, ops), exits, pv,
-		icr, wake, wpre);
+		icr, wake, wpre, moves);
 	return 0;
 }
 
