@@ -138,8 +138,9 @@ test: deps $(UNIT_BINS)
 # guest's bench phase, bare TCG against the hypervisor with GICv3 and GICv2).
 bench: deps
 	@$(MAKE) --no-print-directory ARCH=x86_64 all guests
-	@$(MAKE) --no-print-directory ARCH=aarch64 all
+	@$(MAKE) --no-print-directory ARCH=aarch64 all guests
 	@scripts/bench.sh
+	@ARCH=aarch64 GIC=3 scripts/bench.sh
 	@scripts/bench_arm64.sh
 
 format-check:

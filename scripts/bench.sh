@@ -1,52 +1,53 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# make bench: the IPI microbenchmark (guest_abi/tools/ipibench.c) in a guest with the PV
-# IPI hypercall and in one without it (pv = all,-ipi), with 4 vCPUs on 2 pCPUs under each
-# scheduling policy (sched = rr, sched = aware) and with 2 on 2 (aware: the
-# no-overcommit check); then the 4-vCPU guest (pv = all) beside a VM whose 2 vCPUs spin
-# in user space for SPIN_S seconds (default 60; rows "4+2spin"), under each policy.
-# Prints one table: configuration x benchmark -> ns/op, exits/op,
-# the mean wake-up latency and preemptions by wakeup per op (from the hypervisor's own
-# counters, read by the guest through HV_HC_GET_STATS). Exit counts are exact; times
-# under QEMU TCG swing by 30-50% from run to run, so compare ratios within one table.
+# make bench, the overcommit table: the IPI microbenchmark (guest_abi/tools/ipibench.c;
+# x86 only, a guest module) and msgbench (tests/guest/linux/msgbench.c: hackbench-like
+# messaging over pipes, MSG_ARGS, default groups=2:fds=5:loops=100) in the default Linux
+# guest, with 4 vCPUs on 2 pCPUs under each scheduling policy (sched = rr, sched = aware)
+# and with 2 on 2 (aware: the no-overcommit check); then the 4-vCPU guest beside a VM
+# whose 2 vCPUs spin in user space for SPIN_S seconds (default 60; rows "4+2spin"), under
+# each policy. On x86 every setup runs once with the PV IPI hypercall and once without it
+# (pv = all,-ipi); ARCH=aarch64 (GIC=3 or 2) runs the arm64 guest, pv = all.
+# Prints two tables: configuration x IPI benchmark -> ns/op, exits/op, the mean wake-up
+# latency, preemptions by wakeup and migrations per op (from the hypervisor's own
+# counters, read by the guest through HV_HC_GET_STATS); configuration -> msgbench time.
+# Exit counts are exact; times under QEMU TCG swing by 30-50% from run to run, so compare
+# ratios within one table, on a quiet machine.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ITERS=${ITERS:-200}
 OUT=$TOP/build/bench
 mkdir -p "$OUT"
 . "$TOP/tests/emu/lib.sh" "$OUT/boot.log" > /dev/null
 SPIN_S=${SPIN_S:-60}
-rows=""
-# run VCPUS SCHED PV [SPINNER]: one boot; its rows join the table.
+MSG_ARGS=${MSG_ARGS:-groups=2:fds=5:loops=100}
+if [ "${ARCH:-x86_64}" = aarch64 ]; then
+	PVS=all TAG=arm64-v${GIC:-3}- IPIBENCH=""
+else
+	PVS="all all,-ipi" TAG="" IPIBENCH="hv.modules=ipibench hv.ipibench=iters=$ITERS "
+fi
+rows="" msgrows=""
+# run VCPUS SCHED PV [spin]: one boot; its rows join the tables.
 run() {
 	vcpus=$1 sched=$2 pv=$3 label=$1${4:++2spin}
-	LOG=$OUT/vcpus$label-$sched-$(echo "$pv" | tr -c 'a-z0-9\n' '_').log
-	echo "bench: $vcpus vCPUs on 2 pCPUs${4:+ beside 2 spinning}, sched = $sched, pv = $pv ..." >&2
+	LOG=$OUT/$TAG"vcpus$label-$sched-$(echo "$pv" | tr -c 'a-z0-9\n' '_').log"
+	echo "bench: ${ARCH:-x86_64}, $vcpus vCPUs on 2 pCPUs${4:+ beside 2 spinning}, sched = $sched, pv = $pv ..." >&2
 	spinner=""
-	[ -n "$4" ] && spinner="
-[vm spin]
-kernel = /guests/vmlinux
-initrd = /guests/initrd.gz
-cmdline = console=ttyS0 quiet hv.mode=spin hv.spin=$SPIN_S
-vcpus = 2
-memory = 128M"
+	[ -z "$4" ] || spinner=$(linux_vm spin 2 192M "hv.mode=spin hv.spin=$SPIN_S")
 	boot "[hv]
 sched = $sched
-[vm bench]
-kernel = /guests/vmlinux
-initrd = /guests/initrd.gz
-cmdline = console=ttyS0 quiet hv.mode=test hv.modules=ipibench hv.ipibench=iters=$ITERS
-vcpus = $vcpus
-memory = 256M
-pv = $pv$spinner" 900
-	grep -q "ipibench: done" "$LOG" || echo "bench: no result in $LOG" >&2
+$(linux_vm bench "$vcpus" 256M "hv.mode=test $IPIBENCH""hv.tools=msgbench hv.msgbench=$MSG_ARGS" "pv = $pv")
+$spinner" 900
+	grep -q "GUEST-msgbench msgbench: .* ns/msg=" "$LOG" || echo "bench: no result in $LOG" >&2
 	if [ -n "$4" ] && grep -n "hv: VM '[a-z]*' powered off" "$LOG" | head -n1 | grep -q "'spin'"; then
 		echo "bench: the spinner stopped before the benchmark did: raise SPIN_S ($LOG)" >&2
 	fi
+	msgrows="$msgrows$(sed -n "s/^\[bench\] GUEST-msgbench msgbench: .* messages=\([0-9]*\) ms=\([0-9.]*\) ns\/msg=\([0-9]*\).*/$label $sched $pv \1 \2 \3/p" "$LOG")
+"
 	rows="$rows$(sed -n "s/^\[bench\] GUEST-ipibench ipibench: \([a-z-]*\) ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) ipis_pv\/op=\([0-9.n\/a]*\) ipis_icr\/op=\([0-9.n\/a]*\) wake_us=\([0-9.n\/a]*\) wake_preempts\/op=\([0-9.n\/a]*\) migrations\/op=\([0-9.n\/a]*\).*/$label $sched $pv \1 \2 \3 \4 \5 \6 \7 \8 \9/p" "$LOG")
 "
 }
 for setup in "4 rr" "4 aware" "2 aware"; do
-	for pv in all all,-ipi; do
+	for pv in $PVS; do
 		run "${setup% *}" "${setup#* }" "$pv"
 	done
 done
@@ -58,9 +59,15 @@ done
 # writes (one exit each); wake-us: the mean wake-up latency of the VM's vCPUs during the
 # benchmark (hv/sched.c: from the kick that made a vCPU runnable to its guest entry);
 # preempts/op: turns cut short for a woken vCPU; moves/op: vCPU migrations.
-printf '\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' vcpus sched pv \
+[ -z "$IPIBENCH" ] || printf '\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' vcpus sched pv \
 	benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op moves/op
 printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv; do
 	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' \
 		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv"
+done
+# msgbench: the time for all messages of all groups, and per message.
+printf '\n%s: msgbench %s\n' "${ARCH:-x86_64}" "$MSG_ARGS"
+printf '%-8s %-6s %-10s %-16s %9s %12s %9s\n' vcpus sched pv benchmark messages ms ns/msg
+printf '%s' "$msgrows" | while read -r v s p m t n; do
+	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %9s %12s %9s\n' "$v" "$s" "$p" msgbench "$m" "$t" "$n"
 done

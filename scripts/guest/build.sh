@@ -4,8 +4,10 @@
 #   x86_64:  vmlinux    the kernel of the current linux-image-*-amd64, as a PVH-bootable ELF
 #            initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command
 #                       line) + the guest tools of guest_abi/tools as /lib/modules/*.ko
+#                       + tests/guest/linux/msgbench.c, static, as /bin/msgbench
 #   aarch64: Image      the raw arm64 Image of the current linux-image-*-arm64:arm64
-#            initrd.gz  busybox-static:arm64's busybox + scripts/guest/init (no modules yet)
+#            initrd.gz  busybox-static:arm64's busybox + scripts/guest/init + /bin/msgbench
+#                       (no modules yet)
 # The arm64 packages are downloaded and unpacked, never installed; they need
 # `dpkg --add-architecture arm64` and an apt-get update (done here when run as root).
 set -e
@@ -100,15 +102,24 @@ else
 	MODULES=$OUT/modules
 fi
 
-# The initramfs: rebuilt when init, busybox or a module changes.
+# The user-space tools, static (libc6-dev, libc6-dev-arm64-cross).
+if [ "$ARCH" = aarch64 ]; then CC=aarch64-linux-gnu-gcc; else CC=gcc; fi
+MSGBENCH=$OUT/msgbench
+if [ ! -s "$MSGBENCH" ] || [ "$TOP/tests/guest/linux/msgbench.c" -nt "$MSGBENCH" ]; then
+	$CC -static -O2 -Wall -Wextra -Werror -o "$MSGBENCH.tmp" "$TOP/tests/guest/linux/msgbench.c"
+	mv "$MSGBENCH.tmp" "$MSGBENCH"
+fi
+
+# The initramfs: rebuilt when init, busybox, a module or a tool changes.
 stale=0
-for f in "$TOP/scripts/guest/init" "$BUSYBOX" ${MODULES:+"$MODULES"/*.ko}; do
+for f in "$TOP/scripts/guest/init" "$BUSYBOX" "$MSGBENCH" ${MODULES:+"$MODULES"/*.ko}; do
 	[ "$f" -nt "$OUT/initrd.gz" ] && stale=1
 done
 if [ ! -s "$OUT/initrd.gz" ] || [ $stale = 1 ]; then
 	root=$(mktemp -d)
 	mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
 	cp "$BUSYBOX" "$root/bin/busybox"
+	cp "$MSGBENCH" "$root/bin/msgbench"
 	ln -s busybox "$root/bin/sh"
 	cp "$TOP/scripts/guest/init" "$root/init"
 	mkdir -p "$root/lib/modules"

@@ -202,22 +202,26 @@ $(guest c 1 none)" 150
 	expect "machine powered off when the last VM stopped" "hv: no VM left, powering off"
 }
 
+# linux_vm NAME VCPUS MEMORY CMDLINE [LINE]: a [vm] section for the default Linux guest of
+# ARCH, its console on the serial port, the command line after that (hv.mode=...).
+linux_vm() {
+	if [ "${ARCH:-x86_64}" = aarch64 ]; then
+		set -- "$1" "$2" "$3" "console=ttyAMA0 quiet $4" "$5" /guests/Image
+	else
+		set -- "$1" "$2" "$3" "console=ttyS0 quiet $4" "$5" /guests/vmlinux
+	fi
+	printf '\n[vm %s]\nkernel = %s\ninitrd = /guests/initrd.gz\ncmdline = %s\nvcpus = %s\nmemory = %s\n%s\n' "$1" "$6" "$4" "$2" "$3" "$5"
+}
+
 # migration: under sched = aware a vCPU waiting for a turn moves to a pCPU that has
 # nothing to run, and a VM's pcpus keeps its vCPUs where it says (ARCH picks the guest).
-# Placed, pcpu0 runs free's vcpu0 and vcpu1, pcpu1 pinned's vcpu0 and free's vcpu2.
+# Placed, pcpu0 runs free's vcpu0 and vcpu1, pcpu1 pinned's vcpu0 and free's vcpu2. The
+# free VM also runs msgbench (make bench's messaging benchmark), briefly.
 migration() {
-	if [ "${ARCH:-x86_64}" = aarch64 ]; then
-		kernel=/guests/Image console=ttyAMA0
-	else
-		kernel=/guests/vmlinux console=ttyS0
-	fi
-	guest() { # name vcpus extra-line
-		printf '\n[vm %s]\nkernel = %s\ninitrd = /guests/initrd.gz\ncmdline = console=%s quiet hv.mode=test\nvcpus = %s\nmemory = 192M\n%s\n' "$1" "$kernel" "$console" "$2" "$3"
-	}
 	boot "[hv]
 sched = aware
-$(guest pinned 1 'pcpus = 1')
-$(guest free 3 '')" 400
+$(linux_vm pinned 1 192M hv.mode=test 'pcpus = 1')
+$(linux_vm free 3 192M "hv.mode=test hv.tools=msgbench hv.msgbench=groups=1:fds=3:loops=20")" 400
 	expect_guest_ok pinned 1
 	expect_guest_ok free 3
 	if tr -d '\r' < "$LOG" | grep -q "^hv: VM 'pinned' vcpu0 (pcpu1): .* migrations=0$"; then
@@ -226,6 +230,7 @@ $(guest free 3 '')" 400
 		echo "FAIL: pinned (pcpus = 1): moved or left pcpu1"; failed=1
 	fi
 	expect_counter "free: its vCPUs moved to idle pCPUs" free migrations 1
+	expect_vm free "free: msgbench passed its 180 messages" "GUEST-msgbench msgbench: groups=1 fds=3 loops=20 messages=180 ms="
 }
 
 # arm64_sgi_stress GIC_VERSION: the SGI stress guest (tests/guest/arm64/sgistress.c), whose

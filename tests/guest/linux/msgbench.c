@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* msgbench: a messaging benchmark in the manner of hackbench, for the test guests (static,
+ * both architectures). `groups` groups of `fds` senders and `fds` receivers; each
+ * receiver has a pipe that every sender of its group writes to; each sender writes
+ * `loops` messages of 100 bytes to each receiver of its group. The time runs from the
+ * moment every process is ready (a start pipe) to the last receiver's last message: it
+ * measures how fast the scheduler below lets woken processes, and the vCPUs they run on,
+ * run. Output, one line:
+ *
+ *   msgbench: groups=G fds=N loops=L messages=M ms=T.TTT ns/msg=X
+ *
+ * Arguments: groups=G fds=N loops=L (defaults 2, 5, 100). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MSG 100
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* Reads exactly n bytes (a pipe hands out what the writers wrote, maybe in pieces). */
+static void read_full(int fd, char *buf, size_t n)
+{
+	while (n) {
+		ssize_t r = read(fd, buf, n);
+		if (r <= 0)
+			die("msgbench: read");
+		buf += r;
+		n -= (size_t)r;
+	}
+}
+
+static void write_full(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+		if (w <= 0)
+			die("msgbench: write");
+		buf += w;
+		n -= (size_t)w;
+	}
+}
+
+static long arg(int argc, char **argv, const char *name, long dflt)
+{
+	size_t n = strlen(name);
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
+			return strtol(argv[i] + n + 1, NULL, 0);
+	return dflt;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	long groups = arg(argc, argv, "groups", 2), fds = arg(argc, argv, "fds", 5),
+	     loops = arg(argc, argv, "loops", 100);
+	if (groups < 1 || fds < 1 || loops < 1 || groups * fds > 100) {
+		fprintf(stderr, "msgbench: groups=1.. fds=1.. (groups*fds <= 100) loops=1..\n");
+		return 1;
+	}
+	int ready[2], start[2];
+	if (pipe(ready) || pipe(start))
+		die("msgbench: pipe");
+	char buf[MSG];
+	memset(buf, 'm', sizeof buf);
+	long procs = 0;
+	for (long g = 0; g < groups; g++) {
+		int in[100][2];
+		for (long r = 0; r < fds; r++)
+			if (pipe(in[r]))
+				die("msgbench: pipe");
+		for (long r = 0; r < fds; r++, procs++) {
+			if (fork() == 0) { /* receiver: fds * loops messages */
+				write_full(ready[1], "r", 1);
+				read_full(start[0], buf, 1);
+				for (long m = 0; m < fds * loops; m++)
+					read_full(in[r][0], buf, MSG);
+				_exit(0);
+			}
+		}
+		for (long s = 0; s < fds; s++, procs++) {
+			if (fork() == 0) { /* sender: loops messages to each receiver */
+				write_full(ready[1], "s", 1);
+				read_full(start[0], buf, 1);
+				for (long m = 0; m < loops; m++)
+					for (long r = 0; r < fds; r++)
+						write_full(in[r][1], buf, MSG);
+				_exit(0);
+			}
+		}
+		for (long r = 0; r < fds; r++)
+			close(in[r][0]), close(in[r][1]);
+	}
+	for (long i = 0; i < procs; i++)
+		read_full(ready[0], buf, 1);
+	double t0 = now_ms();
+	for (long i = 0; i < procs; i++)
+		write_full(start[1], "g", 1);
+	int status, bad = 0;
+	for (long i = 0; i < procs; i++)
+		if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			bad = 1;
+	double ms = now_ms() - t0;
+	long messages = groups * fds * fds * loops;
+	if (bad) {
+		fprintf(stderr, "msgbench: a process failed\n");
+		return 1;
+	}
+	printf("msgbench: groups=%ld fds=%ld loops=%ld messages=%ld ms=%.3f ns/msg=%.0f\n", groups,
+	       fds, loops, messages, ms, ms * 1e6 / (double)messages);
+	return 0;
+}
