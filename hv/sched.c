@@ -43,6 +43,7 @@ static void runq_append(struct pcpu *p, struct vcpu *v)
 		tail = &(*tail)->rq_next;
 	*tail = v;
 	p->nvcpus++;
+	v->on_runq = true;
 }
 
 void sched_place(struct vcpu *v)
@@ -150,9 +151,12 @@ static struct vcpu *pick_next(struct pcpu *p, u64 now)
 	struct vcpu *turn = p->turn, *cur = p->current;
 	bool in_turn = turn && now < p->slice_end;
 	/* Posted by any pCPU (sched_yield_to) from a racy look: check it here, where the
-	 * state is known. A hint that does not hold now is dropped. */
+	 * state is known. A hint that does not hold now is dropped; one for a vCPU still in
+	 * this pCPU's inbox too (on_runq: false until take_in, and moving it away clears it
+	 * before its pcpu changes). */
 	struct vcpu *y = __atomic_exchange_n(&p->yield_to, NULL, __ATOMIC_ACQUIRE);
-	if (y && y->pcpu == p->id && y->state == VCPU_RUNNABLE && in_turn && y->vm == turn->vm)
+	if (y && __atomic_load_n(&y->pcpu, __ATOMIC_SEQ_CST) == p->id && y->on_runq &&
+	    y->state == VCPU_RUNNABLE && in_turn && y->vm == turn->vm)
 		return y;
 	/* cur is the turn's owner or the vCPU of its VM that a yield handed the turn to; the
 	 * owner gets the rest back when that one halts. */
@@ -211,6 +215,7 @@ static void move(struct pcpu *p, struct vcpu *v, struct pcpu *to, u64 now)
 		link = &(*link)->rq_next;
 	*link = v->rq_next;
 	v->rq_next = NULL;
+	v->on_runq = false;
 	p->nvcpus--;
 	if (p->wake_next == v)
 		p->wake_next = NULL;

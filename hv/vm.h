@@ -31,6 +31,7 @@ struct vcpu {
 	u64 affinity;		 /* the pCPUs it may run on (bit N: pCPU N), set before start */
 	u64 moved_at;		 /* when it last moved to another pCPU (aware) */
 	struct vcpu *inbox_next; /* in a pCPU's inbox, moving there */
+	bool on_runq;		 /* on the run list of pcpu (set and cleared by that list's pCPU) */
 	enum vcpu_state state;	 /* written by its own pCPU only */
 	bool in_guest;		 /* true while its pCPU is in guest mode running it */
 	bool kick_pending;	 /* someone queued work for it: re-evaluate before the next entry */
