@@ -169,18 +169,24 @@ static struct vcpu *pick_next(struct pcpu *p, u64 now)
 	return v;
 }
 
+/* A runnable vCPU of p that migration may move: not the one p runs or ran last (the
+ * backend may still hold its state), not the turn's owner. */
+static bool waiting(const struct pcpu *p, const struct vcpu *v)
+{
+	return v->state == VCPU_RUNNABLE && v != p->current && v != p->turn;
+}
+
 /* Counts p's runnable vCPUs and publishes, for idle pCPUs, how many there are and where
- * the ones that wait could go (their affinities, to_move's rule but the time gap). */
+ * the waiting ones could go (their affinities). */
 static u32 publish_load(struct pcpu *p)
 {
 	u32 n = 0;
 	u64 movable = 0;
-	for (struct vcpu *v = p->runq; v; v = v->rq_next)
-		if (v->state == VCPU_RUNNABLE) {
-			n++;
-			if (v != p->current && v != p->turn)
-				movable |= v->affinity;
-		}
+	for (struct vcpu *v = p->runq; v; v = v->rq_next) {
+		n += v->state == VCPU_RUNNABLE;
+		if (waiting(p, v))
+			movable |= v->affinity;
+	}
 	__atomic_store_n(&p->nrunnable, n, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->movable, movable, __ATOMIC_RELAXED);
 	return n;
@@ -190,8 +196,7 @@ static u32 publish_load(struct pcpu *p)
  * A pCPU that runs out of work asks the pCPU with the most runnable vCPUs for one (a
  * kick, so that it decides now rather than at the end of its turn). A pCPU with a
  * runnable vCPU waiting for a turn hands it to an idle pCPU of the vCPU's affinity,
- * through that pCPU's inbox. Only a waiting vCPU moves: not the one the pCPU runs or ran
- * last (the backend may still hold its state), not the turn's owner; the one that has
+ * through that pCPU's inbox. Only a waiting vCPU moves (waiting()); the one that has
  * waited longest goes first, and none moves more than once per MIGRATE_GAP_US, so that
  * no vCPU bounces at every wakeup. Its lead over the least vruntime of its pCPU travels
  * with it; its steal time and wake-up latency run on (wait_since, woken_at). */
@@ -201,8 +206,8 @@ static struct vcpu *to_move(struct pcpu *p, u32 to, u64 now)
 {
 	struct vcpu *best = NULL;
 	for (struct vcpu *v = p->runq; v; v = v->rq_next)
-		if (v->state == VCPU_RUNNABLE && v != p->current && v != p->turn &&
-		    allowed(v, to) && now - v->moved_at >= sched_us(MIGRATE_GAP_US) &&
+		if (waiting(p, v) && allowed(v, to) &&
+		    now - v->moved_at >= sched_us(MIGRATE_GAP_US) &&
 		    (!best || v->wait_since < best->wait_since))
 			best = v;
 	return best;
