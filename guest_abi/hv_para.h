@@ -5,6 +5,23 @@
 #ifndef GUEST_ABI_HV_PARA_H
 #define GUEST_ABI_HV_PARA_H
 
+/* CPUID: the project's own leaves, beside KVM's at 0x40000000. 0x40000100 always gives
+ * EAX = the highest of them, EBX ECX EDX = "HVHVHVHVHVHV"; 0x40000101 EAX has the
+ * features below that the VM offers (its `pv` set). */
+#define HV_CPUID_SIGNATURE 0x40000100u
+#define HV_CPUID_FEATURES 0x40000101u
+#define HV_CPUID_SIGNATURE_EBX 0x56485648u /* "HVHV" */
+
+/* The guest's preempt count (`pv = preempt`): MSR HV_MSR_PREEMPT_COUNT takes, per vCPU,
+ * the guest-physical address of a 32-bit word, 4-byte aligned, with bit 0 set to enable
+ * (bit 1 set: #GP; 0 disables). Whenever the scheduler may preempt the vCPU it reads
+ * the word; bits 30:0 non-zero mean the vCPU is inside a critical section (bit 31 is
+ * ignored: x86 Linux keeps its inverted PREEMPT_NEED_RESCHED there). Reads back the
+ * value written. */
+#define HV_FEATURE_PREEMPT_COUNT 0
+#define HV_MSR_PREEMPT_COUNT 0x48560000u
+#define HV_PREEMPT_COUNT_MASK 0x7fffffffu
+
 /* Hypercall (VMMCALL, number in RAX, arguments in RBX, RCX, RDX, RSI; result in RAX):
  * copies the calling VM's counters, summed over its vCPUs, to guest-physical address a0,
  * at most a1 bytes. Returns the number of bytes written, or -KVM_EFAULT (-14) when the
@@ -12,9 +29,9 @@
 #define HV_HC_GET_STATS 0x48560001u
 
 /* Version 2 appended the scheduler's fields (from wake_latency_sum_ns), version 3 the
- * spin and migration counters; a buffer of an older version's size still gets that
- * version's fields. */
-#define HV_STATS_VERSION 3
+ * spin and migration counters, version 4 the critical-section ones; a buffer of an older
+ * version's size still gets that version's fields. */
+#define HV_STATS_VERSION 4
 #define HV_STATS_EXIT_KINDS \
 	11 /* host-irq io mmio msr cpuid halt hypercall irq-window exception shutdown other */
 
@@ -38,6 +55,13 @@ struct hv_guest_stats {
 	unsigned long long wake_preempts;	/* turns cut short for a woken vCPU */
 	unsigned long long spin_exits;		/* spin-waits seen (x86 PAUSE exits) */
 	unsigned long long migrations;		/* vCPU moves to another pCPU */
+	/* vCPUs preempted inside a critical section (interrupts masked in kernel mode, or
+	 * a non-zero preempt count published with HV_MSR_PREEMPT_COUNT); boosts: turns
+	 * extended for one, or given ahead of the queue to a vCPU preempted in one. */
+	unsigned long long critical_preemptions;
+	unsigned long long boosts;
+	/* scheduler decisions where only the published preempt count showed one */
+	unsigned long long preempt_count_hits;
 };
 
 #endif

@@ -48,6 +48,12 @@ bool arch_vcpu_wants_to_run(struct vcpu *v); /* an interrupt or start request is
 u64 arch_vcpu_next_timer(struct vcpu *v);    /* absolute time of its next timer, 0 if none */
 void arch_vcpu_load(struct vcpu *v);	     /* about to run on this pCPU after another vCPU */
 void arch_vcpu_put(struct vcpu *v);	     /* another vCPU is about to run here */
+/* Whether the guest, back from arch_vcpu_run, was stopped inside a critical section:
+ * kernel mode with interrupts masked (x86 CPL 0 and RFLAGS.IF=0, arm64 EL1 and
+ * PSTATE.I=1), or else a non-zero preempt count the guest published (x86,
+ * guest_abi/ABI.md HV_MSR_PREEMPT_COUNT). Read by the scheduler's boost (hv/sched.c). */
+enum critical_section { CS_NONE, CS_IRQS_MASKED, CS_PREEMPT_COUNT };
+enum critical_section arch_vcpu_in_critical_section(struct vcpu *v);
 /* One line of backend state (registers, interrupt controller) for vm_dump, which prints
  * the architecture-neutral fields itself (read racily from another pCPU). */
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n);

@@ -4,11 +4,12 @@
 #include "lib.h"
 
 static const char *const pv_names[PV_FEATURES] = {
-	[PV_CLOCK] = "clock",	[PV_STEAL] = "steal", [PV_EOI] = "eoi",	    [PV_UNHALT] = "unhalt",
-	[PV_TLB_FLUSH] = "tlb", [PV_IPI] = "ipi",     [PV_YIELD] = "yield",
+	[PV_CLOCK] = "clock",	[PV_STEAL] = "steal",	  [PV_EOI] = "eoi",
+	[PV_UNHALT] = "unhalt", [PV_TLB_FLUSH] = "tlb",	  [PV_IPI] = "ipi",
+	[PV_YIELD] = "yield",	[PV_PREEMPT] = "preempt",
 };
 
-#define PV_KNOWN "clock steal eoi unhalt tlb ipi yield all none"
+#define PV_KNOWN "clock steal eoi unhalt tlb ipi yield preempt all none"
 
 /* Longest excerpt of an item quoted in an error message. */
 #define PV_SHOW_MAX 24

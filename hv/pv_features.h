@@ -23,6 +23,10 @@
  *           128 vCPUs (arch/x86/pv_ipi.h)
  *   yield   KVM_FEATURE_PV_SCHED_YIELD: KVM_HC_SCHED_YIELD, yield to a preempted vCPU
  *           the caller waits for (smp_call_function)
+ *   preempt this project's extension (guest_abi/hv_para.h): HV_FEATURE_PREEMPT_COUNT,
+ *           HV_MSR_PREEMPT_COUNT, through which a guest module publishes its per-CPU
+ *           preempt count, so that the scheduler sees critical sections with interrupts
+ *           on (hv/sched.c, "Boost")
  *
  * The set is taken as given: no feature implies another. Note that Linux uses `tlb`
  * and `yield` only together with `steal` (they need the preempted flag), and `ipi`,
@@ -40,6 +44,7 @@ enum pv_feature {
 	PV_TLB_FLUSH, /* "tlb" */
 	PV_IPI,	      /* "ipi" */
 	PV_YIELD,     /* "yield" */
+	PV_PREEMPT,   /* "preempt" (this project's extension) */
 	PV_FEATURES   /* number of features */
 };
 
@@ -60,7 +65,7 @@ const char *pv_feature_name(enum pv_feature f);
  * case-sensitive; '+' and '-' take a feature name, not all or none.
  * Returns 0 and sets *out, or -1 with *out unchanged and a one-line reason in err
  * (errlen bytes, always terminated; err may be NULL), e.g. "unknown PV feature 'x'
- * (known: clock steal eoi unhalt tlb ipi yield all none)". */
+ * (known: clock steal eoi unhalt tlb ipi yield preempt all none)". */
 int pv_features_parse(const char *value, u32 *out, char *err, size_t errlen);
 
 /* The set as "clock,steal,eoi" (in enum order; bits above the last feature are

@@ -144,8 +144,43 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 	return earliest;
 }
 
+/* ---- Boost (aware) ----
+ * A vCPU stopped inside a guest critical section (arch_vcpu_in_critical_section:
+ * interrupts masked in kernel mode, or a non-zero preempt count it published) may hold
+ * what the other vCPUs of its VM wait for: a spinlock, an IPI's reply, a TLB flush.
+ * Preempted there, it leaves them spinning through another vCPU's whole turn. So:
+ *  - a turn that ends while its vCPU is in a critical section runs on for
+ *    SCHED_BOOST_US, once per turn, when another vCPU waits for the pCPU (the time is
+ *    charged to the turn's owner as any other);
+ *  - a vCPU preempted in one all the same (a longer section, or a turn cut for a
+ *    wakeup) takes the next turn of its pCPU ahead of vruntime order when it is
+ *    entitled (hv/sched_policy.c), and is the first choice of its VM's spin exits
+ *    after a woken vCPU (sched_spin_exit).
+ * Both are counted as boosts; preemptions inside a critical section are counted under
+ * either policy. The fairness rule is hv/sched_policy.c's. */
+static bool other_runnable(const struct pcpu *p, const struct vcpu *v)
+{
+	for (const struct vcpu *o = p->runq; o; o = o->rq_next)
+		if (o != v && o->state == VCPU_RUNNABLE)
+			return true;
+	return false;
+}
+
+/* cur ran in the turn that just ended: whether its turn runs on for a critical section. */
+static bool extend_turn(struct pcpu *p, struct vcpu *cur, u64 now)
+{
+	if (!sched_ops->boost || p->extended || !cur->preempted_critical || cur == p->skip ||
+	    !other_runnable(p, cur))
+		return false;
+	p->extended = true;
+	p->slice_end = now + sched_us(SCHED_BOOST_US);
+	cur->stats.boosts++;
+	return true;
+}
+
 /* The vCPU to run now: the one running in the current turn, a yield target that takes
- * over the rest of it, or the owner of a new turn (the policy's choice). */
+ * over the rest of it, the same one for a while longer inside a critical section (boost),
+ * or the owner of a new turn (the policy's choice). */
 static struct vcpu *pick_next(struct pcpu *p, u64 now)
 {
 	struct vcpu *turn = p->turn, *cur = p->current;
@@ -155,15 +190,28 @@ static struct vcpu *pick_next(struct pcpu *p, u64 now)
 	 * this pCPU's inbox too (on_runq: false until take_in, and moving it away clears it
 	 * before its pcpu changes). */
 	struct vcpu *y = __atomic_exchange_n(&p->yield_to, NULL, __ATOMIC_ACQUIRE);
-	if (y && __atomic_load_n(&y->pcpu, __ATOMIC_SEQ_CST) == p->id && y->on_runq &&
-	    y->state == VCPU_RUNNABLE && in_turn && y->vm == turn->vm)
-		return y;
+	bool yield = y && __atomic_load_n(&y->pcpu, __ATOMIC_SEQ_CST) == p->id && y->on_runq &&
+		     y->state == VCPU_RUNNABLE && in_turn && y->vm == turn->vm;
 	/* cur is the turn's owner or the vCPU of its VM that a yield handed the turn to; the
 	 * owner gets the rest back when that one halts. */
-	if (in_turn && cur->state == VCPU_RUNNABLE)
+	if (!yield && in_turn && cur->state == VCPU_RUNNABLE)
 		return cur;
-	if (in_turn && turn->state == VCPU_RUNNABLE)
+	if (!yield && in_turn && turn->state == VCPU_RUNNABLE)
 		return turn;
+	/* cur, runnable, may lose its pCPU now: is it inside a critical section (boost)? */
+	if (cur && cur != y) {
+		enum critical_section cs = cur->state == VCPU_RUNNABLE
+						   ? arch_vcpu_in_critical_section(cur)
+						   : CS_NONE;
+		cur->stats.preempt_count_hits += cs == CS_PREEMPT_COUNT;
+		__atomic_store_n(&cur->preempted_critical, cs != CS_NONE, __ATOMIC_RELAXED);
+	}
+	if (yield) {
+		y->stats.yields_received++;
+		return y;
+	}
+	if (turn && cur && extend_turn(p, cur, now))
+		return cur;
 	struct vcpu *v = sched_ops->next_turn(p, now);
 	p->skip = NULL;
 	return v;
@@ -295,6 +343,15 @@ static void ask_for_work(struct pcpu *p, u64 now)
 	arch_send_kick(busiest);
 }
 
+/* v, runnable, loses its pCPU: its wait is steal time; pick_next found whether it was
+ * inside a critical section. */
+static void preempt(struct vcpu *v, u64 now)
+{
+	v->wait_since = now;
+	if (v->preempted_critical)
+		v->stats.critical_preemptions++;
+}
+
 NORETURN void sched_loop(void)
 {
 	struct pcpu *p = &pcpus[arch_pcpu_id()];
@@ -328,8 +385,7 @@ NORETURN void sched_loop(void)
 			struct vcpu *prev = p->current;
 			if (prev) {
 				if (prev->state == VCPU_RUNNABLE)
-					prev->wait_since =
-						now; /* preempted: its wait is steal time */
+					preempt(prev, now);
 				arch_vcpu_put(prev);
 			}
 			arch_vcpu_load(v);
@@ -337,6 +393,7 @@ NORETURN void sched_loop(void)
 					 __ATOMIC_RELAXED); /* read by sched_yield_to */
 			p->switches++;
 		}
+		v->preempted_critical = false;
 		if (v->wait_since) {
 			v->stats.steal_ns += ticks_to_ns(now - v->wait_since);
 			v->wait_since = 0;
@@ -442,12 +499,17 @@ bool sched_spin_exit(struct vcpu *v)
 	v->stats.spin_exits++;
 	v->spin_quiet_until = SPIN_QUIET_NEXT_ENTRY;
 	/* First a vCPU that an interrupt made runnable and that has not run since (read
-	 * racily): most likely the one the spinner waits for, the target of its IPI. */
-	for (int woken = 1; woken >= 0; woken--)
+	 * racily): most likely the one the spinner waits for, the target of its IPI. Then
+	 * one preempted inside a critical section (boost): perhaps the lock's holder. */
+	for (int pass = 0; pass < 3; pass++)
 		for (u32 i = 1; i <= vm->nvcpus; i++) {
 			struct vcpu *t = vm->vcpus[(v->spin_next + i) % vm->nvcpus];
-			if (t != v && (!woken || __atomic_load_n(&t->woken_at, __ATOMIC_RELAXED)) &&
-			    sched_yield_to(v, t)) {
+			bool fits = pass == 2 ||
+				    (pass == 0
+					     ? __atomic_load_n(&t->woken_at, __ATOMIC_RELAXED) != 0
+					     : __atomic_load_n(&t->preempted_critical,
+							       __ATOMIC_RELAXED));
+			if (t != v && fits && sched_yield_to(v, t)) {
 				v->spin_next = t->id;
 				return true;
 			}

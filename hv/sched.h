@@ -12,6 +12,7 @@
 struct vcpu;
 
 #define SCHED_SLICE_US 5000 /* time slice when vCPUs share a pCPU */
+#define SCHED_BOOST_US 300  /* aware: a turn runs on so long for a critical section */
 
 struct pcpu {
 	u32 id;		      /* first: the backends' per-CPU pointer reads it at offset 0 */
@@ -22,8 +23,9 @@ struct pcpu {
 	 * its VM a yield hands it to. All owner only. */
 	struct vcpu *turn;
 	u64 turn_start, slice_end;
-	u64 run_start;		  /* when the vCPU running now entered arch_vcpu_run (0: none) */
-	u64 min_vruntime;	  /* aware: the least vruntime of its runnable vCPUs, monotonic */
+	bool extended;	  /* aware: the turn ran on past its end for a critical section (boost) */
+	u64 run_start;	  /* when the vCPU running now entered arch_vcpu_run (0: none) */
+	u64 min_vruntime; /* aware: the least vruntime of its runnable vCPUs, monotonic */
 	struct vcpu *wake_next;	  /* aware: a woken vCPU that takes the next turn */
 	struct vcpu *skip;	  /* gave its turn away (spin hint, yield): not the next owner */
 	struct vcpu *yield_to;	  /* run this vCPU next: set by any pCPU, taken by the owner */
@@ -68,8 +70,8 @@ void sched_spin_hint(struct vcpu *self);
 bool sched_watch_spin(struct vcpu *v);
 #define SPIN_QUIET_NEXT_ENTRY (~0ull)
 /* v spun while watched: directed yield to a preempted vCPU of its VM (sched_yield_to's
- * rules), one woken by an interrupt first, round robin over them. False when none could
- * take it. */
+ * rules): one woken by an interrupt first, then one preempted inside a critical section,
+ * then any, round robin over them. False when none could take it. */
 bool sched_spin_exit(struct vcpu *v);
 #define SCHED_SPIN_QUIET_US 100
 /* Called by the backend right before and after guest mode: false means work is pending

@@ -18,13 +18,18 @@
  *    turn is cut: at once when the woken vCPU is behind the turn's owner by more than
  *    WAKE_GRAN_US, else once the owner has had MIN_SLICE_US of its turn. So an entitled
  *    wakeup waits at most MIN_SLICE_US (and the exit that brings its pCPU back here).
+ *  - Else a vCPU preempted inside a critical section takes the next turn if it is
+ *    entitled (boost, hv/sched.c).
  *
  * The fairness rule (README, "Scheduling"): every runnable vCPU gets an equal share of
  * its pCPU; a VM's share is the sum of its vCPUs' shares. Directed yields move time
  * between the vCPUs of one VM only (the turn's owner stays charged). A vCPU that keeps
  * being woken gets no more than its share: once its vruntime is WAKE_LEAD_US ahead of
  * the least one, its wakeups wait for a turn by vruntime like every other vCPU, so it
- * stays within WAKE_LEAD_US + SLEEPER_CREDIT_US + one turn of its share. */
+ * stays within WAKE_LEAD_US + SLEEPER_CREDIT_US + one turn of its share. A turn that
+ * ends inside a critical section runs on for at most SCHED_BOOST_US, charged to its owner,
+ * and a boosted turn goes only to an entitled vCPU: a guest that never leaves critical
+ * sections gets turns of SCHED_SLICE_US + SCHED_BOOST_US, and no more turns. */
 #include "sched.h"
 #include "vm.h"
 
@@ -38,6 +43,7 @@ static void start_turn(struct pcpu *p, struct vcpu *v, u64 now)
 	p->turn = v;
 	p->turn_start = now;
 	p->slice_end = now + sched_us(SCHED_SLICE_US);
+	p->extended = false;
 }
 
 /* The vCPU after v in p's list, round. */
@@ -80,6 +86,18 @@ static bool entitled(const struct pcpu *p, const struct vcpu *v)
 	return v->vruntime <= p->min_vruntime + sched_us(WAKE_LEAD_US);
 }
 
+/* The entitled vCPU with the least vruntime that was preempted inside a critical
+ * section (hv/sched.c, "Boost"), or NULL. */
+static struct vcpu *boosted(struct pcpu *p)
+{
+	struct vcpu *best = NULL;
+	for (struct vcpu *v = p->runq; v; v = v->rq_next)
+		if (v->preempted_critical && v->state == VCPU_RUNNABLE && v != p->skip &&
+		    entitled(p, v) && (!best || v->vruntime < best->vruntime))
+			best = v;
+	return best;
+}
+
 static struct vcpu *aware_next_turn(struct pcpu *p, u64 now)
 {
 	struct vcpu *w = p->wake_next, *best = NULL;
@@ -97,6 +115,11 @@ static struct vcpu *aware_next_turn(struct pcpu *p, u64 now)
 		} while (v != start);
 		if (!best && p->skip && p->skip->state == VCPU_RUNNABLE)
 			best = p->skip; /* nothing else to run */
+		struct vcpu *b = boosted(p);
+		if (b && b != best) {
+			best = b;
+			b->stats.boosts++;
+		}
 	}
 	if (best)
 		start_turn(p, best, now);
@@ -132,4 +155,5 @@ const struct sched_ops sched_aware = {
 	.wake = aware_wake,
 	.watch_spins = true,
 	.migrate = true,
+	.boost = true,
 };

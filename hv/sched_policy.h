@@ -9,7 +9,7 @@
 #include "types.h"
 
 enum sched_policy {
-	SCHED_AWARE, /* fair share by run time, prompt wakeups, migration (the default) */
+	SCHED_AWARE, /* fair share by run time, prompt wakeups, migration, boost (the default) */
 	SCHED_RR,    /* round robin, 5 ms turns; a woken vCPU waits for its turn; fixed placement */
 };
 
@@ -31,6 +31,9 @@ struct sched_ops {
 	bool watch_spins;
 	/* vCPUs move between pCPUs to keep them busy (hv/sched.c, "Migration"). */
 	bool migrate;
+	/* vCPUs in a guest critical section are preempted late and run early (hv/sched.c,
+	 * "Boost"): next_turn prefers an entitled vCPU preempted in one. */
+	bool boost;
 };
 
 extern const struct sched_ops sched_rr, sched_aware;

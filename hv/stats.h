@@ -27,19 +27,27 @@ struct vcpu_stats {
 	u64 nmis_injected;
 	u64 ipi_fixed, ipi_nmi, ipi_init, ipi_sipi; /* IPI targets reached by this vCPU, by kind */
 	u64 ipi_icr, ipi_pv,
-		ipi_self; /* by path: ICR writes, targets of the PV hypercall, self IPIs */
-	u64 yields;	  /* directed yields this vCPU made that took effect (handed over) */
-	u64 lazy_eois;	  /* EOIs the guest did without an exit (PV EOI) */
-	u64 steal_ns;	  /* time runnable but not running */
-	u64 kicks_sent;	  /* host IPIs this vCPU's actions sent to other pCPUs */
-	u64 wakeups;	  /* halted -> runnable */
+		ipi_self;    /* by path: ICR writes, targets of the PV hypercall, self IPIs */
+	u64 yields;	     /* directed yields this vCPU made that took effect (handed over) */
+	u64 yields_received; /* directed yields that gave this vCPU a pCPU (taken) */
+	u64 lazy_eois;	     /* EOIs the guest did without an exit (PV EOI) */
+	u64 steal_ns;	     /* time runnable but not running */
+	u64 kicks_sent;	     /* host IPIs this vCPU's actions sent to other pCPUs */
+	u64 wakeups;	     /* halted -> runnable */
 	/* Wake-up latency: from the kick (or timer) that made it runnable, woken from halt
 	 * or preempted with a new interrupt, to its next guest entry. */
 	u64 wake_latency_sum_ns, wake_latency_n, wake_latency_max_ns;
 	u64 wake_preempts; /* turns of a runnable vCPU cut short for its wakeup (aware) */
 	u64 spin_exits;	   /* spin-waits seen (x86 PAUSE), each leading to a directed yield try */
 	u64 migrations;	   /* moves to another pCPU (aware) */
-	u64 bad_accesses;  /* guest errors answered with a fault or all-ones (the first logged) */
+	/* Times it lost its pCPU while runnable inside a guest critical section (interrupts
+	 * masked in kernel mode, or a non-zero published preempt count), and boosts: turns
+	 * extended because it was in one, or given to it ahead of its queue (aware). */
+	u64 critical_preemptions, boosts;
+	/* Scheduler decisions where only the preempt count the guest published showed a
+	 * critical section (x86, pv preempt): whether the guest's module is doing anything. */
+	u64 preempt_count_hits;
+	u64 bad_accesses; /* guest errors answered with a fault or all-ones (the first logged) */
 };
 
 const char *exit_kind_name(enum exit_kind k);

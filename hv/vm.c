@@ -112,7 +112,8 @@ static void report(struct vm *vm)
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
 	       "lazy-eois=%llu kicks=%llu wakeups=%llu yields=%llu steal=%llums "
 	       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu spin-exits=%llu "
-	       "migrations=%llu bad-accesses=%llu unclaimed-io=%llu\n",
+	       "migrations=%llu critical-preemptions=%llu boosts=%llu preempt-count-hits=%llu "
+	       "bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected,
 	       (unsigned long long)sum.nmis_injected, (unsigned long long)sum.ipi_fixed,
 	       (unsigned long long)sum.ipi_nmi, (unsigned long long)sum.ipi_init,
@@ -124,13 +125,15 @@ static void report(struct vm *vm)
 	       (unsigned long long)(sum.wake_latency_max_ns / 1000),
 	       (unsigned long long)(wake_latency_mean_ns(&sum) / 1000),
 	       (unsigned long long)sum.wake_preempts, (unsigned long long)sum.spin_exits,
-	       (unsigned long long)sum.migrations, (unsigned long long)sum.bad_accesses,
-	       (unsigned long long)vm->bus.unclaimed);
+	       (unsigned long long)sum.migrations, (unsigned long long)sum.critical_preemptions,
+	       (unsigned long long)sum.boosts, (unsigned long long)sum.preempt_count_hits,
+	       (unsigned long long)sum.bad_accesses, (unsigned long long)vm->bus.unclaimed);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
 		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu "
 		       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu steal=%llums "
-		       "spin-exits=%llu yields=%llu migrations=%llu\n",
+		       "spin-exits=%llu yields=%llu yields-received=%llu critical-preemptions=%llu "
+		       "boosts=%llu migrations=%llu\n",
 		       vm->name, i, vm->vcpus[i]->pcpu, (unsigned long long)stats_exits(s),
 		       (unsigned long long)s->irqs_injected,
 		       (unsigned long long)s->exits[EXIT_HALT],
@@ -139,6 +142,8 @@ static void report(struct vm *vm)
 		       (unsigned long long)s->wake_preempts,
 		       (unsigned long long)(s->steal_ns / 1000000),
 		       (unsigned long long)s->spin_exits, (unsigned long long)s->yields,
+		       (unsigned long long)s->yields_received,
+		       (unsigned long long)s->critical_preemptions, (unsigned long long)s->boosts,
 		       (unsigned long long)s->migrations);
 	}
 }

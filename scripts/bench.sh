@@ -8,9 +8,14 @@
 # whose 2 vCPUs spin in user space for SPIN_S seconds (default 60; rows "4+2spin"), under
 # each policy. On x86 every setup runs once with the PV IPI hypercall and once without it
 # (pv = all,-ipi); ARCH=aarch64 (GIC=3 or 2) runs the arm64 guest, pv = all.
-# Prints two tables: configuration x IPI benchmark -> ns/op, exits/op, the mean wake-up
+# On x86 a third table: the spinlock-contention module (guest_abi/tools/lockbench.c,
+# LOCK_ARGS, default iters=300:hold_us=50:gap_us=50) in the same two overcommit setups
+# under rr, aware, and aware with the preempt count published (pv preempt + hvpreempt).
+# Prints the tables: configuration x IPI benchmark -> ns/op, exits/op, the mean wake-up
 # latency, preemptions by wakeup and migrations per op (from the hypervisor's own
-# counters, read by the guest through HV_HC_GET_STATS); configuration -> msgbench time.
+# counters, read by the guest through HV_HC_GET_STATS); configuration -> msgbench time;
+# configuration -> lockbench ns per lock round, spin exits, preemptions inside a critical
+# section and boosts per round.
 # Exit counts are exact; times under QEMU TCG swing by 30-50% from run to run, so compare
 # ratios within one table, on a quiet machine.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,12 +25,13 @@ mkdir -p "$OUT"
 . "$TOP/tests/emu/lib.sh" "$OUT/boot.log" > /dev/null
 SPIN_S=${SPIN_S:-60}
 MSG_ARGS=${MSG_ARGS:-groups=2:fds=5:loops=100}
+LOCK_ARGS=${LOCK_ARGS:-iters=300:hold_us=50:gap_us=50}
 if [ "${ARCH:-x86_64}" = aarch64 ]; then
 	PVS=all TAG=arm64-v${GIC:-3}- IPIBENCH=""
 else
 	PVS="all all,-ipi" TAG="" IPIBENCH="hv.modules=ipibench hv.ipibench=iters=$ITERS "
 fi
-rows="" msgrows=""
+rows="" msgrows="" lockrows=""
 # run VCPUS SCHED PV [spin]: one boot; its rows join the tables.
 run() {
 	vcpus=$1 sched=$2 pv=$3 label=$1${4:++2spin}
@@ -54,6 +60,32 @@ done
 for sched in rr aware; do
 	run 4 "$sched" all spin
 done
+# lockrun VCPUS SCHED rr|aware|aware+pc [spin]: one boot running lockbench (x86).
+lockrun() {
+	vcpus=$1 label=$1${3:++2spin}
+	case $2 in
+	aware+pc) sched=aware pv=all mods=hvpreempt,lockbench ;;
+	*) sched=$2 pv=all,-preempt mods=lockbench ;;
+	esac
+	LOG=$OUT/"lock-vcpus$label-$2.log"
+	echo "bench: lockbench, $vcpus vCPUs on 2 pCPUs${3:+ beside 2 spinning}, $2 ..." >&2
+	spinner=""
+	[ -z "$3" ] || spinner=$(linux_vm spin 2 192M "hv.mode=spin hv.spin=$SPIN_S")
+	boot "[hv]
+sched = $sched
+$(linux_vm bench "$vcpus" 256M "hv.mode=test hv.modules=$mods hv.lockbench=$LOCK_ARGS" "pv = $pv")
+$spinner" 900
+	grep -q "GUEST-lockbench lockbench: .* ns/op=" "$LOG" || echo "bench: no result in $LOG" >&2
+	lockrows="$lockrows$(sed -n "s/^\[bench\] GUEST-lockbench lockbench: .* ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) spin_exits\/op=\([0-9.n\/a]*\) yields\/op=\([0-9.n\/a]*\) critical_preemptions\/op=\([0-9.n\/a]*\) boosts\/op=\([0-9.n\/a]*\).*/$label $2 \1 \2 \3 \4 \5 \6 \7/p" "$LOG")
+"
+}
+if [ -n "$IPIBENCH" ]; then
+	for spin in "" spin; do
+		for policy in rr aware aware+pc; do
+			lockrun 4 "$policy" $spin
+		done
+	done
+fi
 # exits/op: every exit of every vCPU (senders and receivers); pv-targets/op: IPI targets
 # reached through the hypercall (one exit per call); icr-writes/op: IPIs sent by ICR
 # writes (one exit each); wake-us: the mean wake-up latency of the VM's vCPUs during the
@@ -71,3 +103,14 @@ printf '%-8s %-6s %-10s %-16s %9s %12s %9s\n' vcpus sched pv benchmark messages 
 printf '%s' "$msgrows" | while read -r v s p m t n; do
 	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %9s %12s %9s\n' "$v" "$s" "$p" msgbench "$m" "$t" "$n"
 done
+# lockbench: ns per lock round of the whole VM; spin exits, directed yields, preemptions
+# inside a critical section and boosts per round.
+[ -z "$IPIBENCH" ] || {
+	printf '\nx86_64: lockbench %s\n' "$LOCK_ARGS"
+	printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s\n' vcpus sched ops ns/op exits/op \
+		spins/op yields/op crit-pre/op boosts/op
+	printf '%s' "$lockrows" | while read -r v s o n e sp y c b; do
+		[ -n "$v" ] && printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s\n' \
+			"$v" "$s" "$o" "$n" "$e" "$sp" "$y" "$c" "$b"
+	done
+}

@@ -127,6 +127,15 @@ void arch_vcpu_load(struct vcpu *v)
 	gic_host_ppi_enable(INTID_VTIMER, true);
 }
 
+/* Interrupts masked at EL1 (SPSR_EL2: M[4:2] = 0b001 is AArch64 EL1, I is bit 7; Arm ARM
+ * C5.2.19). arm64 Linux keeps its preempt count in the running task's thread_info, an
+ * address that changes at every task switch, so there is no published count here. */
+enum critical_section arch_vcpu_in_critical_section(struct vcpu *v)
+{
+	u64 spsr = v->arch.regs.spsr;
+	return (spsr & 0x1c) == 0x4 && (spsr & BIT(7)) ? CS_IRQS_MASKED : CS_NONE;
+}
+
 void arch_vcpu_put(struct vcpu *v)
 {
 	struct arch_pcpu *p = &pcpus[v->pcpu].arch;

@@ -5,9 +5,11 @@
  * switched), PKU, MTRR, MCE/MCA, performance counters, topology extensions.
  * Offered: x2APIC, TSC-deadline timer, ARAT, the hypervisor bit, and the KVM signature at
  * 0x40000000 (Linux keeps x2APIC on without interrupt remapping only under a hypervisor it
- * recognises). Topology: one core per vCPU, x2APIC ID = vCPU index. */
+ * recognises), and this project's own leaves at 0x40000100 (guest_abi/hv_para.h).
+ * Topology: one core per vCPU, x2APIC ID = vCPU index. */
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
+#include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"
 #include "hv/pv_features.h"
 
@@ -47,6 +49,17 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 				r[0] |= kvm_feature_bits[f];
 		if ((v->vm->pv & BIT(PV_CLOCK)) && kvmclock_tsc_stable())
 			r[0] |= BIT(KVM_FEATURE_CLOCKSOURCE_STABLE_BIT);
+		return;
+	}
+	if (leaf == HV_CPUID_SIGNATURE) {
+		r[0] = HV_CPUID_FEATURES;
+		r[1] = r[2] = r[3] = HV_CPUID_SIGNATURE_EBX;
+		return;
+	}
+	if (leaf == HV_CPUID_FEATURES) {
+		r[0] = r[1] = r[2] = r[3] = 0;
+		if (v->vm->pv & BIT(PV_PREEMPT))
+			r[0] |= BIT(HV_FEATURE_PREEMPT_COUNT);
 		return;
 	}
 	u32 max_basic, max_ext, dummy;

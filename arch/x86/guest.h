@@ -31,6 +31,8 @@ int steal_time_wrmsr(struct vcpu *v, u64 val);
 void steal_time_enter(struct vcpu *v);
 void steal_time_preempted(struct vcpu *v);
 int pv_eoi_wrmsr(struct vcpu *v, u64 val);
+/* The guest's preempt count (critical_section.c): -1 for #GP. */
+int preempt_count_wrmsr(struct vcpu *v, u64 val);
 void pv_eoi_enter(struct vcpu *v);
 void pv_eoi_exit(struct vcpu *v);
 /* VMMCALL (hypercall.c): RAX, RBX, RCX, RDX, RSI in, RAX out. */

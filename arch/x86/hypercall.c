@@ -68,6 +68,9 @@ static s64 get_stats(struct vcpu *v, u64 gpa, u64 len)
 	st.wake_preempts = sum.wake_preempts;
 	st.spin_exits = sum.spin_exits;
 	st.migrations = sum.migrations;
+	st.critical_preemptions = sum.critical_preemptions;
+	st.boosts = sum.boosts;
+	st.preempt_count_hits = sum.preempt_count_hits;
 	len = MIN(len, sizeof st);
 	void *dst = gpa_to_hva(vm, gpa, len);
 	if (!dst) {

@@ -4,6 +4,7 @@
  * else gets #GP, as on a CPU that lacks the MSR, and is counted by the caller. */
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
+#include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"
 #include "hv/pv_features.h"
 
@@ -29,6 +30,8 @@ static bool pv_msr_enabled(struct vcpu *v, u32 msr)
 		return v->vm->pv & BIT(PV_STEAL);
 	case MSR_KVM_PV_EOI_EN:
 		return v->vm->pv & BIT(PV_EOI);
+	case HV_MSR_PREEMPT_COUNT:
+		return v->vm->pv & BIT(PV_PREEMPT);
 	}
 	return true;
 }
@@ -53,6 +56,9 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 		return 0;
 	case MSR_KVM_PV_EOI_EN:
 		*val = v->arch.pv_eoi_msr;
+		return 0;
+	case HV_MSR_PREEMPT_COUNT:
+		*val = v->arch.preempt_count_msr;
 		return 0;
 	case MSR_TSC:
 		*val = rdtsc();
@@ -98,6 +104,8 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 		return steal_time_wrmsr(v, val);
 	case MSR_KVM_PV_EOI_EN:
 		return pv_eoi_wrmsr(v, val);
+	case HV_MSR_PREEMPT_COUNT:
+		return preempt_count_wrmsr(v, val);
 	case MSR_MCG_STATUS:
 	case MSR_K7_HWCR:
 	case MSR_AMD64_DE_CFG:

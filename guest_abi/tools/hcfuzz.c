@@ -170,17 +170,27 @@ static atomic_t hcf_guard_hit;
 static DECLARE_COMPLETION(hcf_go);
 static DECLARE_COMPLETION(hcf_done);
 
-/* The KVM PV MSRs; hcf_msrs[i] is MSR_KVM_WALL_CLOCK_NEW + i. */
+/* The KVM PV MSRs, and the project's own one. */
 static const u32 hcf_msrs[] = {
-	MSR_KVM_WALL_CLOCK_NEW, MSR_KVM_SYSTEM_TIME_NEW, MSR_KVM_ASYNC_PF_EN,  MSR_KVM_STEAL_TIME,
-	MSR_KVM_PV_EOI_EN,	MSR_KVM_POLL_CONTROL,	 MSR_KVM_ASYNC_PF_INT, MSR_KVM_ASYNC_PF_ACK,
+	MSR_KVM_WALL_CLOCK_NEW, MSR_KVM_SYSTEM_TIME_NEW, MSR_KVM_ASYNC_PF_EN,
+	MSR_KVM_STEAL_TIME,	MSR_KVM_PV_EOI_EN,	 MSR_KVM_POLL_CONTROL,
+	MSR_KVM_ASYNC_PF_INT,	MSR_KVM_ASYNC_PF_ACK,	 HV_MSR_PREEMPT_COUNT,
 };
 
 /* Restored at the end of a window, in this order (the vector before the enable). */
 static const u32 hcf_restored[] = {
-	MSR_KVM_ASYNC_PF_INT, MSR_KVM_ASYNC_PF_EN, MSR_KVM_SYSTEM_TIME_NEW,
-	MSR_KVM_STEAL_TIME,   MSR_KVM_PV_EOI_EN,   MSR_KVM_POLL_CONTROL,
+	MSR_KVM_ASYNC_PF_INT, MSR_KVM_ASYNC_PF_EN,  MSR_KVM_SYSTEM_TIME_NEW, MSR_KVM_STEAL_TIME,
+	MSR_KVM_PV_EOI_EN,    MSR_KVM_POLL_CONTROL, HV_MSR_PREEMPT_COUNT,
 };
+
+static unsigned int hcf_msr_index(u32 msr)
+{
+	unsigned int i = 0;
+
+	while (hcf_msrs[i] != msr)
+		i++;
+	return i;
+}
 
 /*
  * Interrupt vectors Linux tolerates receiving at any time: their handlers EOI. Not
@@ -474,7 +484,7 @@ static void hcf_msr_window(struct hcf_thread *t)
 	for (j = 0; j < ARRAY_SIZE(hcf_restored); j++) {
 		u32 msr = hcf_restored[j];
 
-		i = msr - MSR_KVM_WALL_CLOCK_NEW;
+		i = hcf_msr_index(msr);
 		if (!readable[i])
 			continue;
 		if (hcf_wrmsr(t, msr, saved[i]) && hcf_rdmsr(t, msr, &val) && val == saved[i])

@@ -70,7 +70,7 @@
 #include <asm/kvm_para.h>
 #include <asm/page.h>
 
-#include "hv_para.h"
+#include "hv_stats.h"
 #include "name_list.h"
 
 static unsigned int iters = 2000;
@@ -171,16 +171,9 @@ static int ipib_thread(void *data)
 	return 0;
 }
 
-/* Reads the VM's counters into *s; false when the hypervisor does not provide them. */
 static bool ipib_read_stats(struct hv_guest_stats *s)
 {
-	long ret;
-
-	if (!ipib_have_stats)
-		return false;
-	memset(s, 0, sizeof(*s));
-	ret = kvm_hypercall2(HV_HC_GET_STATS, __pa(s), sizeof(*s));
-	return ret >= (long)offsetofend(struct hv_guest_stats, ipis_icr);
+	return ipib_have_stats && hv_stats_read(s);
 }
 
 static void ipib_probe_stats(void)
@@ -189,22 +182,13 @@ static void ipib_probe_stats(void)
 	u64 best = U64_MAX;
 	int i;
 
-	/* VMMCALL outside a KVM-compatible hypervisor would be #UD. */
-	ipib_have_stats = kvm_para_available();
+	ipib_have_stats = true;
 	for (i = 0; i < 5 && ipib_have_stats; i++) {
-		ipib_have_stats = ipib_read_stats(a) && ipib_read_stats(b);
+		ipib_have_stats = hv_stats_read(a) && hv_stats_read(b);
 		if (ipib_have_stats)
 			best = min(best, b->exits - a->exits);
 	}
 	ipib_stats_overhead = ipib_have_stats ? best : 0;
-}
-
-/* "X.YY" of val / ops, rounded, integer arithmetic only. */
-static void ipib_per_op(char *buf, size_t len, u64 val, u64 ops)
-{
-	u64 x = div64_u64(val * 100 + ops / 2, ops);
-
-	snprintf(buf, len, "%llu.%02llu", x / 100, x % 100);
 }
 
 static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct cpumask *multicast)
@@ -263,23 +247,23 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct c
 	if (stats) {
 		ex = after->exits - before->exits;
 		ex = ex > ipib_stats_overhead ? ex - ipib_stats_overhead : 0;
-		ipib_per_op(exits, sizeof(exits), ex, ops);
-		ipib_per_op(pv, sizeof(pv), after->ipis_pv - before->ipis_pv, ops);
-		ipib_per_op(icr, sizeof(icr), after->ipis_icr - before->ipis_icr, ops);
+		hv_per_op(exits, sizeof(exits), ex, ops);
+		hv_per_op(pv, sizeof(pv), after->ipis_pv - before->ipis_pv, ops);
+		hv_per_op(icr, sizeof(icr), after->ipis_icr - before->ipis_icr, ops);
 	}
 	/* Version 2: the scheduler's wake-up latency (mean, in us) and preemptions. */
-	if (stats && after->size >= offsetofend(struct hv_guest_stats, wake_preempts)) {
+	if (stats && hv_stats_have(after, wake_preempts)) {
 		u64 wakes = after->wakes - before->wakes;
 
 		if (wakes)
-			ipib_per_op(wake, sizeof(wake),
-				    after->wake_latency_sum_ns - before->wake_latency_sum_ns,
-				    wakes * 1000);
-		ipib_per_op(wpre, sizeof(wpre), after->wake_preempts - before->wake_preempts, ops);
+			hv_per_op(wake, sizeof(wake),
+				  after->wake_latency_sum_ns - before->wake_latency_sum_ns,
+				  wakes * 1000);
+		hv_per_op(wpre, sizeof(wpre), after->wake_preempts - before->wake_preempts, ops);
 	}
 	/* Version 3: vCPU migrations. */
-	if (stats && after->size >= offsetofend(struct hv_guest_stats, migrations))
-		ipib_per_op(moves, sizeof(moves), after->migrations - before->migrations, ops);
+	if (stats && hv_stats_have(after, migrations))
+		hv_per_op(moves, sizeof(moves), after->migrations - before->migrations, ops);
 	pr_info("ipibench: %s ops=%llu ns/op=%llu exits/op=%s ipis_pv/op=%s ipis_icr/op=%s "
 		"wake_us=%s wake_preempts/op=%s migrations/op=%s\n",
 		ipib_names[kind], ops, div64_u64(atomic64_read(&run.ns) + ops / 2, ops), exits, pv,

@@ -385,7 +385,7 @@ static void test_lengths(void)
 		  "bad value '?[2J?' for vcpus: expected a number 1..64");
 }
 
-#define PV_KNOWN_MSG "(known: clock steal eoi unhalt tlb ipi yield all none)"
+#define PV_KNOWN_MSG "(known: clock steal eoi unhalt tlb ipi yield preempt all none)"
 
 static void test_pv(void)
 {
@@ -396,7 +396,7 @@ static void test_pv(void)
 	CHECK_EQ(parse("[vm a]\nkernel=k\n[vm b]\nkernel=k\n"), 0);
 	CHECK_EQ(cfg.vms[0].pv, PV_FEATURES_ALL);
 	CHECK_EQ(cfg.vms[1].pv, PV_FEATURES_ALL);
-	CHECK_EQ(PV_FEATURES_ALL, 0x7f);
+	CHECK_EQ(PV_FEATURES_ALL, 0xff);
 
 	CHECK_EQ(parse("[vm a]\nkernel=k\npv = none\n"), 0);
 	CHECK_EQ(cfg.vms[0].pv, 0);

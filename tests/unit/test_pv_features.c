@@ -4,7 +4,7 @@
 #include "../../hv/pv_features.c"
 #include "test.h"
 
-#define KNOWN "(known: clock steal eoi unhalt tlb ipi yield all none)"
+#define KNOWN "(known: clock steal eoi unhalt tlb ipi yield preempt all none)"
 
 static char err[160];
 
@@ -41,12 +41,12 @@ static u32 ok(const char *s)
 static void test_names(void)
 {
 	static const char *const want[] = {
-		"clock", "steal", "eoi", "unhalt", "tlb", "ipi", "yield",
+		"clock", "steal", "eoi", "unhalt", "tlb", "ipi", "yield", "preempt",
 	};
 	u32 f;
 
-	CHECK_EQ(PV_FEATURES, 7);
-	CHECK_EQ(PV_FEATURES_ALL, 0x7f);
+	CHECK_EQ(PV_FEATURES, 8);
+	CHECK_EQ(PV_FEATURES_ALL, 0xff);
 	for (f = 0; f < PV_FEATURES; f++) {
 		CHECK_STR(pv_feature_name(f), want[f]);
 		CHECK_EQ(ok(want[f]), BIT(f));
@@ -65,7 +65,7 @@ static void test_syntax(void)
 	CHECK_EQ(ok("all,-ipi"), PV_FEATURES_ALL & ~BIT(PV_IPI));
 	CHECK_EQ(ok("clock,ipi"), BIT(PV_CLOCK) | BIT(PV_IPI));
 	CHECK_EQ(ok("+clock,+ipi"), BIT(PV_CLOCK) | BIT(PV_IPI));
-	CHECK_EQ(ok("clock,steal,eoi,unhalt,tlb,ipi,yield"), PV_FEATURES_ALL);
+	CHECK_EQ(ok("clock,steal,eoi,unhalt,tlb,ipi,yield,preempt"), PV_FEATURES_ALL);
 	CHECK_EQ(ok("yield,tlb,clock"), BIT(PV_YIELD) | BIT(PV_TLB_FLUSH) | BIT(PV_CLOCK));
 	/* Left to right: later items win. */
 	CHECK_EQ(ok("all,none"), 0);
@@ -77,7 +77,7 @@ static void test_syntax(void)
 	CHECK_EQ(ok("-ipi"), 0); /* from the empty set */
 	CHECK_EQ(ok("all,-ipi,-ipi"), PV_FEATURES_ALL & ~BIT(PV_IPI));
 	CHECK_EQ(ok("clock,clock"), BIT(PV_CLOCK));
-	CHECK_EQ(ok("all,-clock,-steal,-eoi,-unhalt,-tlb,-ipi,-yield"), 0);
+	CHECK_EQ(ok("all,-clock,-steal,-eoi,-unhalt,-tlb,-ipi,-yield,-preempt"), 0);
 	CHECK_EQ(ok("all,-tlb,-yield,+tlb"), PV_FEATURES_ALL & ~BIT(PV_YIELD));
 	/* Blanks around items and after the sign. */
 	CHECK_EQ(ok("  all , -ipi\t"), PV_FEATURES_ALL & ~BIT(PV_IPI));
@@ -140,16 +140,16 @@ static void test_format(void)
 	pv_features_format(0, buf, sizeof(buf));
 	CHECK_STR(buf, "none");
 	pv_features_format(PV_FEATURES_ALL, buf, sizeof(buf));
-	CHECK_STR(buf, "clock,steal,eoi,unhalt,tlb,ipi,yield");
+	CHECK_STR(buf, "clock,steal,eoi,unhalt,tlb,ipi,yield,preempt");
 	CHECK(strlen(buf) < 48);
 	pv_features_format(BIT(PV_CLOCK) | BIT(PV_STEAL) | BIT(PV_EOI), buf, sizeof(buf));
 	CHECK_STR(buf, "clock,steal,eoi");
 	pv_features_format(BIT(PV_YIELD), buf, sizeof(buf));
 	CHECK_STR(buf, "yield");
 	pv_features_format(PV_FEATURES_ALL & ~BIT(PV_IPI), buf, sizeof(buf));
-	CHECK_STR(buf, "clock,steal,eoi,unhalt,tlb,yield");
+	CHECK_STR(buf, "clock,steal,eoi,unhalt,tlb,yield,preempt");
 	/* Bits above the last feature are ignored. */
-	pv_features_format(0xffffff80u, buf, sizeof(buf));
+	pv_features_format(0xffffff00u, buf, sizeof(buf));
 	CHECK_STR(buf, "none");
 	pv_features_format(0x80000000u | BIT(PV_TLB_FLUSH), buf, sizeof(buf));
 	CHECK_STR(buf, "tlb");

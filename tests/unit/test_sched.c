@@ -41,7 +41,18 @@ u64 arch_time_hz = 1000000000;
 
 /* ---- scripts ---- */
 
-enum op_kind { OP_RUN, OP_HALT, OP_TIMER, OP_KICK, OP_YIELD, OP_SPIN, OP_PAUSE, OP_STOP };
+enum op_kind {
+	OP_RUN,
+	OP_HALT,
+	OP_TIMER,
+	OP_KICK,
+	OP_YIELD,
+	OP_SPIN,
+	OP_PAUSE,
+	OP_CS_IN,
+	OP_CS_OUT,
+	OP_STOP
+};
 struct op {
 	enum op_kind kind;
 	u64 arg;
@@ -54,6 +65,8 @@ struct op {
 #define YIELD(i) { OP_YIELD, (i) } /* KVM_HC_SCHED_YIELD to vCPU i of its VM */
 #define SPIN { OP_SPIN, 0 }        /* a spin-wait hint (WFE) */
 #define PAUSE { OP_PAUSE, 0 }      /* a PAUSE: exits when the backend watches spins */
+#define CS_IN { OP_CS_IN, 0 }      /* enters a critical section (interrupts masked) */
+#define CS_OUT { OP_CS_OUT, 0 }    /* leaves it */
 #define STOP { OP_STOP, 0 }        /* power the VM off */
 /* clang-format on */
 /* A script starts over when it ends. */
@@ -81,6 +94,7 @@ struct sim_vcpu {
 	u32 yields_refused;
 	u32 pauses_watched; /* PAUSEs that exited (sched_watch_spin), before they ran */
 	u32 pauses_done;    /* PAUSEs that ran */
+	bool in_cs;	    /* inside a critical section (CS_IN) */
 };
 
 enum wait { READY, IN_GUEST, ASLEEP }; /* READY: to start, or running now */
@@ -378,6 +392,13 @@ void arch_vcpu_load(struct vcpu *v)
 	here()->loaded = v;
 }
 
+enum critical_section arch_vcpu_in_critical_section(struct vcpu *v)
+{
+	if (here()->loaded != v)
+		sim_error("looks at vcpu%u of VM %u, which it has not loaded", v->id, v->vm->id);
+	return S(v)->in_cs ? CS_IRQS_MASKED : CS_NONE;
+}
+
 void arch_vcpu_put(struct vcpu *v)
 {
 	if (here()->loaded != v)
@@ -464,6 +485,10 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			} else {
 				s->pauses_done++;
 			}
+			break;
+		case OP_CS_IN:
+		case OP_CS_OUT:
+			s->in_cs = op->kind == OP_CS_IN;
 			break;
 		case OP_STOP: /* vm_request_stop() */
 			v->vm->stop_reason = VM_POWEROFF;
@@ -1151,6 +1176,103 @@ static void test_migration_bounded(void)
 	settle();
 }
 
+/* Boost (aware): a turn that ends inside a critical section runs on for SCHED_BOOST_US,
+ * once. vcpu a enters one 4.9 ms into its turn and leaves it 0.2 ms later: under aware
+ * its turn ends at 5.3 ms and it is never preempted inside it; under rr b takes over at
+ * 5 ms and a is preempted in it. */
+static void test_boost_extends_turn(void)
+{
+	machine(1);
+	struct vcpu *a = vm_new(1)->vcpus[0], *b = vm_new(1)->vcpus[0];
+	SCRIPT(a, RUN(US(4900)), CS_IN, RUN(US(200)), CS_OUT, RUN(NEVER));
+	run_until(AT(20));
+	if (policy == SCHED_AWARE) {
+		CHECK(running(0, T0 + US(5299)) == a);
+		CHECK(running(0, T0 + US(5300)) == b);
+		CHECK_EQ(a->stats.boosts, 1);
+		CHECK_EQ(a->stats.critical_preemptions, 0);
+	} else {
+		CHECK(running(0, AT(5)) == b);
+		CHECK_EQ(a->stats.boosts, 0);
+		CHECK_EQ(a->stats.critical_preemptions, 1);
+	}
+	settle();
+}
+
+/* A guest that never leaves its critical section gets turns of SCHED_SLICE_US +
+ * SCHED_BOOST_US and no more turns: b keeps its share and never waits more than one
+ * such turn. */
+static void test_boost_bounded(void)
+{
+	machine(1);
+	struct vcpu *a = vm_new(1)->vcpus[0], *b = vm_new(1)->vcpus[0];
+	SCRIPT(a, CS_IN, RUN(NEVER));
+	run_until(AT(206));
+	if (policy == SCHED_AWARE) {
+		u64 turn = US(SCHED_SLICE_US + SCHED_BOOST_US);
+		CHECK(near(ran(b), MS(206) * SCHED_SLICE_US / (2 * SCHED_SLICE_US + SCHED_BOOST_US),
+			   MS(1)));
+		CHECK(S(b)->max_wait <= turn);
+		/* Each turn extended, then preempted, then boosted ahead of b. */
+		CHECK(a->stats.critical_preemptions >= 19 && a->stats.critical_preemptions <= 21);
+		CHECK(a->stats.boosts <= 2 * a->stats.critical_preemptions + 1);
+	} else {
+		CHECK(near(ran(b), MS(103), MS(5)));
+		CHECK_EQ(a->stats.boosts, 0);
+	}
+	settle();
+}
+
+/* A vCPU still inside a critical section when its extended turn ends takes the next
+ * turn ahead of vruntime order when it is entitled. Turns: x 0-5, y 5-10, a 10-15 ms; a
+ * is in a long section from 14.5 ms, runs on to 15.3 ms, 0.3 ms ahead of x and y, and
+ * under aware it goes on at once (x would be next by vruntime): it is never preempted
+ * in the section. Under rr it is, at 15 ms. */
+static void test_boost_takes_next_turn(void)
+{
+	machine(1);
+	struct vcpu *x = vm_new(1)->vcpus[0], *y = vm_new(1)->vcpus[0];
+	struct vcpu *a = vm_new(1)->vcpus[0];
+	SCRIPT(a, RUN(US(4500)), CS_IN, RUN(MS(3)), CS_OUT, RUN(NEVER));
+	run_until(AT(30));
+	CHECK(running(0, AT(5)) == y);
+	if (policy == SCHED_AWARE) {
+		CHECK(running(0, T0 + US(15300)) == a);
+		CHECK_EQ(a->stats.critical_preemptions, 0);
+		CHECK_EQ(a->stats.boosts, 2);
+		CHECK(running(0, T0 + US(20300)) == x);
+	} else {
+		CHECK(running(0, AT(15)) == x);
+		CHECK_EQ(a->stats.critical_preemptions, 1);
+		CHECK_EQ(a->stats.boosts, 0);
+	}
+	settle();
+}
+
+/* A spin exit yields to a vCPU preempted inside a critical section before the others.
+ * pcpu1: v1 0-5, v3 5-10.3 ms (preempted in a long section), v5 from 10.3 ms; pcpu0: v0
+ * 0-5, v2, v4, and v0 spins at 15 ms: v1 (preempted, not critical) comes first in round
+ * robin, v3 gets the yield. */
+static void test_spin_yield_prefers_critical(void)
+{
+	machine(2);
+	struct vm *vm = vm_new(6); /* pcpu0: v0, v2, v4; pcpu1: v1, v3, v5 */
+	struct vcpu *v0 = vm->vcpus[0], *v3 = vm->vcpus[3];
+	SCRIPT(v0, RUN(MS(5)), PAUSE, RUN(NEVER));
+	SCRIPT(v3, RUN(US(4900)), CS_IN, RUN(MS(20)), CS_OUT, RUN(NEVER));
+	run_until(AT(15) + 1);
+	if (policy == SCHED_AWARE) {
+		CHECK_EQ(v3->stats.critical_preemptions, 1);
+		CHECK_EQ(v0->stats.spin_exits, 1);
+		CHECK_EQ(v3->stats.yields_received, 1);
+		CHECK(running(1, AT(15)) == v3);
+	} else {
+		CHECK_EQ(v0->stats.spin_exits, 0);
+		CHECK_EQ(v3->stats.yields_received, 0);
+	}
+	settle();
+}
+
 /* Every scenario runs under both policies (some check what differs). */
 static void (*const tests[])(void) = {
 	test_placement,
@@ -1181,6 +1303,10 @@ static void (*const tests[])(void) = {
 	test_migrate_to_idle,
 	test_affinity,
 	test_migration_bounded,
+	test_boost_extends_turn,
+	test_boost_bounded,
+	test_boost_takes_next_turn,
+	test_spin_yield_prefers_critical,
 };
 
 int main(void)

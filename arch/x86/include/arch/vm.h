@@ -41,17 +41,18 @@ struct arch_vcpu {
 	bool nmi_masked;
 	bool nmi_iret_seen;
 	u64 nmi_iret_rip;
-	bool init_pending;    /* INIT IPI received (atomic) */
-	s32 sipi_vector;      /* STARTUP vector received (atomic), -1 none */
-	bool flush_tlb;	      /* flush this ASID's TLB at next entry */
-	u32 ran_on;	      /* the pCPU it last ran on (+1; 0: none yet) */
-	u64 kvmclock_msr;     /* MSR_KVM_SYSTEM_TIME_NEW as the guest wrote it */
-	u64 steal_msr;	      /* MSR_KVM_STEAL_TIME */
-	u64 steal_published;  /* steal_ns last written to the guest's record */
-	bool steal_preempted; /* we set `preempted` in the guest's record */
-	u64 pv_eoi_msr;	      /* MSR_KVM_PV_EOI_EN */
-	bool pv_eoi_armed;    /* we told the guest it may skip the EOI of its highest ISR vector */
-	bool pv_unhalt;	      /* KVM_HC_KICK_CPU: leave the next (or current) HLT (atomic) */
+	bool init_pending;     /* INIT IPI received (atomic) */
+	s32 sipi_vector;       /* STARTUP vector received (atomic), -1 none */
+	bool flush_tlb;	       /* flush this ASID's TLB at next entry */
+	u32 ran_on;	       /* the pCPU it last ran on (+1; 0: none yet) */
+	u64 kvmclock_msr;      /* MSR_KVM_SYSTEM_TIME_NEW as the guest wrote it */
+	u64 steal_msr;	       /* MSR_KVM_STEAL_TIME */
+	u64 steal_published;   /* steal_ns last written to the guest's record */
+	bool steal_preempted;  /* we set `preempted` in the guest's record */
+	u64 pv_eoi_msr;	       /* MSR_KVM_PV_EOI_EN */
+	bool pv_eoi_armed;     /* we told the guest it may skip the EOI of its highest ISR vector */
+	bool pv_unhalt;	       /* KVM_HC_KICK_CPU: leave the next (or current) HLT (atomic) */
+	u64 preempt_count_msr; /* HV_MSR_PREEMPT_COUNT */
 };
 
 struct arch_vm {
