@@ -28,6 +28,11 @@
  * buffer is not in the VM's RAM, -KVM_EPERM (-1) from user mode. */
 #define HV_HC_GET_STATS 0x48560001u
 
+/* arm64: the same through an SMCCC call (SMC64 fast call in the vendor-specific
+ * hypervisor service range, by the HVC conduit): x1 the IPA, x2 the size; x0 the bytes
+ * written, or INVALID_PARAMETER (-3) when the buffer is not in the VM's RAM. */
+#define HV_SMCCC_GET_STATS 0xC6000001u
+
 /* Version 2 appended the scheduler's fields (from wake_latency_sum_ns), version 3 the
  * spin and migration counters, version 4 the critical-section ones; a buffer of an older
  * version's size still gets that version's fields. */

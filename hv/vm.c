@@ -2,6 +2,7 @@
 /* VM lifetime: creation from the configuration, stop, and the report printed when the
  * last vCPU of a VM has stopped. */
 #include "vm.h"
+#include "guest_abi/hv_para.h"
 #include "arch.h"
 #include "boot/config.h"
 #include "console.h"
@@ -95,6 +96,43 @@ void vm_stats(const struct vm *vm, struct vcpu_stats *sum)
 	*sum = (struct vcpu_stats){ 0 };
 	for (u32 i = 0; i < vm->nvcpus; i++)
 		stats_add(sum, &vm->vcpus[i]->stats);
+}
+
+s64 vm_copy_guest_stats(struct vcpu *v, u64 gpa, u64 len)
+{
+	struct vm *vm = v->vm;
+	struct hv_guest_stats st = { .version = HV_STATS_VERSION };
+	_Static_assert(HV_STATS_EXIT_KINDS == EXIT_KINDS, "guest ABI exit kinds");
+	struct vcpu_stats sum;
+	vm_stats(vm, &sum);
+	for (int k = 0; k < EXIT_KINDS; k++)
+		st.exits_by_kind[k] = sum.exits[k];
+	st.exits = stats_exits(&sum);
+	st.ipis_pv = sum.ipi_pv;
+	st.ipis_icr = sum.ipi_icr;
+	st.ipis_self = sum.ipi_self;
+	st.irqs_injected = sum.irqs_injected;
+	st.kicks = sum.kicks_sent;
+	st.yields = sum.yields;
+	st.steal_ns = sum.steal_ns;
+	st.wake_latency_sum_ns = sum.wake_latency_sum_ns;
+	st.wakes = sum.wake_latency_n;
+	st.wake_latency_max_ns = sum.wake_latency_max_ns;
+	st.wake_preempts = sum.wake_preempts;
+	st.spin_exits = sum.spin_exits;
+	st.migrations = sum.migrations;
+	st.critical_preemptions = sum.critical_preemptions;
+	st.boosts = sum.boosts;
+	st.preempt_count_hits = sum.preempt_count_hits;
+	len = MIN(len, sizeof st);
+	void *dst = gpa_to_hva(vm, gpa, len);
+	if (!dst) {
+		v->stats.bad_accesses++;
+		return -1;
+	}
+	st.size = (u32)len;
+	memcpy(dst, &st, len);
+	return (s64)len;
 }
 
 static void report(struct vm *vm)

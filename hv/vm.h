@@ -86,6 +86,10 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram,
 
 /* The counters of all its vCPUs added up. */
 void vm_stats(const struct vm *vm, struct vcpu_stats *sum);
+/* The stats call of the guest ABI (x86 HV_HC_GET_STATS, arm64 HV_SMCCC_GET_STATS): copies
+ * struct hv_guest_stats of v's VM to guest-physical gpa, at most len bytes. Returns the
+ * bytes written, or -1 (counted as a bad access) when the buffer is not all RAM. */
+s64 vm_copy_guest_stats(struct vcpu *v, u64 gpa, u64 len);
 /* Prints each vCPU's scheduling state and the backend's view of it. */
 void vm_dump(struct vm *vm);
 

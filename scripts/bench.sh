@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# make bench, the overcommit table: the IPI microbenchmark (guest_abi/tools/ipibench.c;
-# x86 only, a guest module) and msgbench (tests/guest/linux/msgbench.c: hackbench-like
+# make bench, the overcommit table: the IPI microbenchmark (guest_abi/tools/ipibench.c,
+# a guest module) and msgbench (tests/guest/linux/msgbench.c: hackbench-like
 # messaging over pipes, MSG_ARGS, default groups=2:fds=5:loops=100) in the default Linux
 # guest, with 4 vCPUs on 2 pCPUs under each scheduling policy (sched = rr, sched = aware)
 # and with 2 on 2 (aware: the no-overcommit check); then the 4-vCPU guest beside a VM
 # whose 2 vCPUs spin in user space for SPIN_S seconds (default 60; rows "4+2spin"), under
 # each policy. On x86 every setup runs once with the PV IPI hypercall and once without it
 # (pv = all,-ipi); ARCH=aarch64 (GIC=3 or 2) runs the arm64 guest, pv = all.
-# On x86 a third table: the spinlock-contention module (guest_abi/tools/lockbench.c,
-# LOCK_ARGS, default iters=300:hold_us=50:gap_us=50) in the same two overcommit setups
-# under rr, aware, and aware with the preempt count published (pv preempt + hvpreempt).
+# A third table: the spinlock-contention module (guest_abi/tools/lockbench.c, LOCK_ARGS,
+# default iters=300:hold_us=50:gap_us=50) in the same two overcommit setups under rr,
+# aware, and on x86 aware with the preempt count published (pv preempt + hvpreempt).
 # Prints the tables: configuration x IPI benchmark -> ns/op, exits/op, the mean wake-up
 # latency, preemptions by wakeup and migrations per op (from the hypervisor's own
 # counters, read by the guest through HV_HC_GET_STATS); configuration -> msgbench time;
@@ -26,10 +26,11 @@ mkdir -p "$OUT"
 SPIN_S=${SPIN_S:-60}
 MSG_ARGS=${MSG_ARGS:-groups=2:fds=5:loops=100}
 LOCK_ARGS=${LOCK_ARGS:-iters=300:hold_us=50:gap_us=50}
+IPIBENCH="hv.modules=ipibench hv.ipibench=iters=$ITERS "
 if [ "${ARCH:-x86_64}" = aarch64 ]; then
-	PVS=all TAG=arm64-v${GIC:-3}- IPIBENCH=""
+	PVS=all TAG=arm64-v${GIC:-3}- LOCKPOLICIES="rr aware"
 else
-	PVS="all all,-ipi" TAG="" IPIBENCH="hv.modules=ipibench hv.ipibench=iters=$ITERS "
+	PVS="all all,-ipi" TAG="" LOCKPOLICIES="rr aware aware+pc"
 fi
 rows="" msgrows="" lockrows=""
 # run VCPUS SCHED PV [spin]: one boot; its rows join the tables.
@@ -67,7 +68,7 @@ lockrun() {
 	aware+pc) sched=aware pv=all mods=hvpreempt,lockbench ;;
 	*) sched=$2 pv=all,-preempt mods=lockbench ;;
 	esac
-	LOG=$OUT/"lock-vcpus$label-$2.log"
+	LOG=$OUT/$TAG"lock-vcpus$label-$2.log"
 	echo "bench: lockbench, $vcpus vCPUs on 2 pCPUs${3:+ beside 2 spinning}, $2 ..." >&2
 	spinner=""
 	[ -z "$3" ] || spinner=$(linux_vm spin 2 192M "hv.mode=spin hv.spin=$SPIN_S")
@@ -79,20 +80,18 @@ $spinner" 900
 	lockrows="$lockrows$(sed -n "s/^\[bench\] GUEST-lockbench lockbench: .* ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) spin_exits\/op=\([0-9.n\/a]*\) yields\/op=\([0-9.n\/a]*\) critical_preemptions\/op=\([0-9.n\/a]*\) boosts\/op=\([0-9.n\/a]*\).*/$label $2 \1 \2 \3 \4 \5 \6 \7/p" "$LOG")
 "
 }
-if [ -n "$IPIBENCH" ]; then
-	for spin in "" spin; do
-		for policy in rr aware aware+pc; do
-			lockrun 4 "$policy" $spin
-		done
+for spin in "" spin; do
+	for policy in $LOCKPOLICIES; do
+		lockrun 4 "$policy" $spin
 	done
-fi
+done
 # exits/op: every exit of every vCPU (senders and receivers); pv-targets/op: IPI targets
 # reached through the hypercall (one exit per call); icr-writes/op: IPIs sent by ICR
 # writes (one exit each); wake-us: the mean wake-up latency of the VM's vCPUs during the
 # benchmark (hv/sched.c: from the kick that made a vCPU runnable to its guest entry);
 # preempts/op: turns cut short for a woken vCPU; moves/op: vCPU migrations.
-[ -z "$IPIBENCH" ] || printf '\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' vcpus sched pv \
-	benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op moves/op
+printf '\n%s: ipibench\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' "${ARCH:-x86_64}" \
+	vcpus sched pv benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op moves/op
 printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv; do
 	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' \
 		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv"
@@ -105,8 +104,8 @@ printf '%s' "$msgrows" | while read -r v s p m t n; do
 done
 # lockbench: ns per lock round of the whole VM; spin exits, directed yields, preemptions
 # inside a critical section and boosts per round.
-[ -z "$IPIBENCH" ] || {
-	printf '\nx86_64: lockbench %s\n' "$LOCK_ARGS"
+{
+	printf '\n%s: lockbench %s\n' "${ARCH:-x86_64}" "$LOCK_ARGS"
 	printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s\n' vcpus sched ops ns/op exits/op \
 		spins/op yields/op crit-pre/op boosts/op
 	printf '%s' "$lockrows" | while read -r v s o n e sp y c b; do

@@ -130,6 +130,11 @@ enum smccc_status smccc_call(const struct smccc_ops *ops, void *ctx, u64 regs[4]
 			goto unknown;
 		ret = (s64)ops->pv_time_st_ipa(ctx);
 		break;
+	case HV_SMCCC_GET_STATS:
+		ret = ops->get_stats(ctx, a1, a2);
+		if (ret < 0)
+			ret = SMCCC_INVALID_PARAMETER;
+		break;
 	default:
 		goto unknown;
 	}

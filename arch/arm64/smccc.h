@@ -48,6 +48,9 @@
  *                        else NOT_SUPPORTED.
  *   PV_TIME_ST           (only with ops->pv_time) the IPA of the calling vCPU's stolen-
  *                        time record, ops->pv_time_st_ipa().
+ *   HV_SMCCC_GET_STATS   this project's own (guest_abi/hv_para.h): ops->get_stats(x1 IPA,
+ *                        x2 size), its byte count, or INVALID_PARAMETER for a buffer
+ *                        outside RAM.
  *
  * Linux 6.1 at boot: PSCI_VERSION, MIGRATE_INFO_TYPE, PSCI_FEATURES(SMCCC_VERSION),
  * SMCCC_VERSION, TRNG_VERSION (unknown here), PSCI_FEATURES(CPU_SUSPEND64,
@@ -60,6 +63,7 @@
 #define ARCH_ARM64_SMCCC_H
 
 #include "hv/types.h"
+#include "guest_abi/hv_para.h"
 
 #define SMCCC_FAST_CALL BIT(31)
 #define SMCCC_64 BIT(30)
@@ -73,6 +77,7 @@
 #define SMCCC_VERSION_1_1 0x10001
 #define SMCCC_SUCCESS 0
 #define SMCCC_NOT_SUPPORTED (-1)
+#define SMCCC_INVALID_PARAMETER (-3)
 
 /* PSCI (DEN0022): FN for SMC32, FN64 for SMC64 */
 #define PSCI_FN_VERSION 0x84000000u
@@ -132,6 +137,9 @@ struct smccc_ops {
 	bool pv_time; /* PV stolen time is offered to this VM */
 	/* The IPA of the calling vCPU's stolen-time record (64-byte aligned). */
 	u64 (*pv_time_st_ipa)(void *ctx);
+	/* HV_SMCCC_GET_STATS: copies the VM's counters to ipa, at most len bytes; the bytes
+	 * written, or -1 when the buffer is not in RAM. */
+	s64 (*get_stats)(void *ctx, u64 ipa, u64 len);
 };
 
 enum smccc_status {

@@ -393,6 +393,8 @@ static void psci_cpu_suspend(void *ctx) { ((struct vcpu *)ctx)->arch.suspend = t
 
 static u64 pv_time_st_ipa(void *ctx) { return ((struct vcpu *)ctx)->arch.pvtime_ipa; }
 
+static s64 get_stats(void *ctx, u64 ipa, u64 len) { return vm_copy_guest_stats(ctx, ipa, len); }
+
 /* Returns false when the vCPU must go back to the scheduler (halted, off, stopping). */
 static bool handle_firmware_call(struct vcpu *v)
 {
@@ -405,6 +407,7 @@ static bool handle_firmware_call(struct vcpu *v)
 		.cpu_suspend = psci_cpu_suspend,
 		.pv_time_st_ipa = pv_time_st_ipa,
 		.pv_time = pv_has(v->vm->pv, PV_STEAL),
+		.get_stats = get_stats,
 	};
 	v->stats.exits[EXIT_HYPERCALL]++;
 	/* Unknown functions get NOT_SUPPORTED, as from any firmware: Linux probes a few

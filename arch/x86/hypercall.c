@@ -47,39 +47,8 @@ static s64 kick_cpu(struct vcpu *v, u64 dest)
 
 static s64 get_stats(struct vcpu *v, u64 gpa, u64 len)
 {
-	struct vm *vm = v->vm;
-	struct hv_guest_stats st = { .version = HV_STATS_VERSION };
-	_Static_assert(HV_STATS_EXIT_KINDS == EXIT_KINDS, "guest ABI exit kinds");
-	struct vcpu_stats sum;
-	vm_stats(vm, &sum);
-	for (int k = 0; k < EXIT_KINDS; k++)
-		st.exits_by_kind[k] = sum.exits[k];
-	st.exits = stats_exits(&sum);
-	st.ipis_pv = sum.ipi_pv;
-	st.ipis_icr = sum.ipi_icr;
-	st.ipis_self = sum.ipi_self;
-	st.irqs_injected = sum.irqs_injected;
-	st.kicks = sum.kicks_sent;
-	st.yields = sum.yields;
-	st.steal_ns = sum.steal_ns;
-	st.wake_latency_sum_ns = sum.wake_latency_sum_ns;
-	st.wakes = sum.wake_latency_n;
-	st.wake_latency_max_ns = sum.wake_latency_max_ns;
-	st.wake_preempts = sum.wake_preempts;
-	st.spin_exits = sum.spin_exits;
-	st.migrations = sum.migrations;
-	st.critical_preemptions = sum.critical_preemptions;
-	st.boosts = sum.boosts;
-	st.preempt_count_hits = sum.preempt_count_hits;
-	len = MIN(len, sizeof st);
-	void *dst = gpa_to_hva(vm, gpa, len);
-	if (!dst) {
-		v->stats.bad_accesses++;
-		return -KVM_EFAULT;
-	}
-	st.size = (u32)len;
-	memcpy(dst, &st, len);
-	return (s64)len;
+	s64 n = vm_copy_guest_stats(v, gpa, len);
+	return n < 0 ? -KVM_EFAULT : n;
 }
 
 void x86_hypercall(struct vcpu *v)

@@ -163,8 +163,8 @@ static int __init lockb_init(void)
 	pr_info("lockbench: cpus=%u iters=%u hold_us=%u gap_us=%u irqsave=%d ops=%llu ns/op=%llu "
 		"exits/op=%s spin_exits/op=%s yields/op=%s critical_preemptions/op=%s "
 		"boosts/op=%s\n",
-		n, iters, hold_us, gap_us, irqsave, ops, div64_u64(ns + ops / 2, ops), exits,
-		spins, yields, crit, boosts);
+		n, iters, hold_us, gap_us, irqsave, ops, div64_u64(ns + ops / 2, ops), exits, spins,
+		yields, crit, boosts);
 out:
 	kfree(tasks);
 	kfree(before);

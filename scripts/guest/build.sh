@@ -7,7 +7,7 @@
 #                       + tests/guest/linux/msgbench.c, static, as /bin/msgbench
 #   aarch64: Image      the raw arm64 Image of the current linux-image-*-arm64:arm64
 #            initrd.gz  busybox-static:arm64's busybox + scripts/guest/init + /bin/msgbench
-#                       (no modules yet)
+#                       + the guest tools that build for arm64, cross-built
 # The arm64 packages are downloaded and unpacked, never installed; they need
 # `dpkg --add-architecture arm64` and an apt-get update (done here when run as root).
 set -e
@@ -77,7 +77,8 @@ if [ "$ARCH" = aarch64 ]; then
 		mv "$BUSYBOX.tmp" "$BUSYBOX"
 		rm -rf "$tmp"
 	fi
-	MODULES=""
+	"$TOP/scripts/guest/modules.sh" "$ARCH" "$OUT/modules"
+	MODULES=$OUT/modules
 else
 	# The kernel: resolve the package behind the linux-image-amd64 metapackage once, then cache.
 	if [ ! -s "$OUT/vmlinux" ]; then

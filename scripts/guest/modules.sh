@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds the guest kernel modules (guest_abi/tools/*.c, listed in guest_abi/tools/Kbuild)
-# out of tree against Debian's linux-headers package of the guest kernel, and copies the
-# .ko files into OUTDIR (to be packed into the initramfs under /lib/modules/).
+# out of tree against Debian's linux-headers package of the guest kernel (x86_64:
+# installed; aarch64: the arm64 package unpacked under build/ and cross-built with the
+# host's linux-kbuild and aarch64-linux-gnu-gcc-12), and copies the .ko files into OUTDIR
+# (to be packed into the initramfs under /lib/modules/).
 #   scripts/guest/modules.sh ARCH OUTDIR
 # The kernel version comes from build/guests/ARCH/kernel-package (scripts/guest/build.sh).
 # The build happens in a copy under build/guest-modules/ARCH/VERSION; it is skipped when
@@ -11,7 +13,11 @@
 set -e
 ARCH=${1:-x86_64}
 OUTDIR=$2
-[ "$ARCH" = x86_64 ] || { echo "modules: ARCH=$ARCH not supported yet" >&2; exit 1; }
+case "$ARCH" in
+x86_64) kind=amd64 ;;
+aarch64) kind=arm64 ;;
+*) echo "modules: ARCH=$ARCH not supported" >&2; exit 1 ;;
+esac
 [ -n "$OUTDIR" ] || { echo "usage: $0 ARCH OUTDIR" >&2; exit 1; }
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SRC=$TOP/guest_abi
@@ -21,42 +27,74 @@ pkgfile=$TOP/build/guests/$ARCH/kernel-package
 kpkg=$(cat "$pkgfile")
 kver=${kpkg#linux-image-}
 case "$kver" in
-[0-9]*-amd64) ;;
+[0-9]*-$kind) ;;
 *) echo "modules: cannot derive the kernel version from '$kpkg' ($pkgfile)" >&2; exit 1 ;;
 esac
 hpkg=linux-headers-$kver
-KDIR=/usr/src/linux-headers-$kver
 
-# The headers package pulls linux-kbuild and the compiler the kernel was built with.
-need=""
-if ! dpkg-query -W -f='${Status}' "$hpkg" 2>/dev/null | grep -q "install ok installed" ||
-	[ ! -f "$KDIR/Makefile" ]; then
-	need=$hpkg
-fi
-command -v make >/dev/null 2>&1 || need="$need make"
-if [ -n "$need" ]; then
+# apt_install PACKAGE...: apt-get install as root, else say what to run.
+apt_install() {
 	if [ "$(id -u)" != 0 ]; then
 		echo "modules: missing packages; run as root:" >&2
-		echo "  apt-get update && apt-get install -y --no-install-recommends $need" >&2
+		echo "  apt-get update && apt-get install -y --no-install-recommends $*" >&2
 		exit 1
 	fi
-	echo "modules: installing $need"
-	apt-cache show "$hpkg" >/dev/null 2>&1 || apt-get update -qq
-	# shellcheck disable=SC2086 # a list of package names
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
+	echo "modules: installing $*"
+	apt-cache show "$1" >/dev/null 2>&1 || apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+command -v make >/dev/null 2>&1 || apt_install make
+
+if [ "$ARCH" = x86_64 ]; then
+	# The headers package pulls linux-kbuild and the compiler the kernel was built with.
+	KDIR=/usr/src/linux-headers-$kver
+	{ installed "$hpkg" && [ -f "$KDIR/Makefile" ]; } || apt_install "$hpkg"
 	[ -f "$KDIR/Makefile" ] || { echo "modules: $hpkg installed but $KDIR is missing" >&2; exit 1; }
+	# Debian's headers leave CC=gcc, which a fresh machine may lack: use the kernel's
+	# compiler (gcc-12 for bookworm's 6.1, from CONFIG_CC_VERSION_TEXT).
+	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$KDIR/.config")
+	command -v "${cc:-gcc}" >/dev/null 2>&1 || { echo "modules: compiler '${cc:-gcc}' of $hpkg not found" >&2; exit 1; }
+	set -- CC="${cc:-gcc}" HOSTCC="${cc:-gcc}"
+else
+	# Cross-built: the arm64 headers package, unpacked (never installed), whose scripts
+	# link to ../../lib/linux-kbuild-<series>: that is the host's own linux-kbuild of
+	# the same series (its tools are not tied to an architecture), and its Makefile
+	# includes the host's linux-headers-<abi>-common. Its compiler is
+	# $(CROSS_COMPILE)gcc-12 (.kernelvariables).
+	H=$TOP/build/guest-modules/$ARCH/headers-$kver
+	KDIR=$H/usr/src/linux-headers-$kver
+	if [ ! -f "$KDIR/Makefile" ]; then
+		echo "modules: fetching $hpkg:arm64"
+		tmp=$(mktemp -d)
+		chmod 755 "$tmp"
+		[ "$(id -u)" != 0 ] || chown _apt "$tmp" 2>/dev/null || true
+		(cd "$tmp" && apt-get download -q "$hpkg:arm64" >/dev/null)
+		rm -rf "$H"
+		mkdir -p "$H"
+		dpkg-deb -x "$tmp"/*.deb "$H"
+		rm -rf "$tmp"
+	fi
+	kb=$(basename "$(dirname "$(readlink "$KDIR/scripts")")") # linux-kbuild-6.1
+	common=$(sed -n 's|^include /usr/src/\(linux-headers-[^/]*-common\)/Makefile|\1|p' "$KDIR/Makefile")
+	need=""
+	installed "$kb" || need=$kb
+	[ -z "$common" ] || installed "$common" || need="$need $common"
+	command -v aarch64-linux-gnu-gcc-12 >/dev/null 2>&1 || need="$need gcc-12-aarch64-linux-gnu"
+	# shellcheck disable=SC2086 # a list of package names
+	[ -z "$need" ] || apt_install $need
+	mkdir -p "$H/usr/lib"
+	ln -sfn "/usr/lib/$kb" "$H/usr/lib/$kb"
+	set -- CROSS_COMPILE=aarch64-linux-gnu- HOSTCC=gcc
 fi
-# Debian's headers leave CC=gcc, which a fresh machine may lack: use the kernel's compiler
-# (gcc-12 for bookworm's 6.1, from CONFIG_CC_VERSION_TEXT).
-cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$KDIR/.config")
-command -v "${cc:-gcc}" >/dev/null 2>&1 || { echo "modules: compiler '${cc:-gcc}' of $hpkg not found" >&2; exit 1; }
 
-# Module names: obj-m of the Kbuild file.
-mods=$(sed -n 's/^obj-m[[:space:]]*[:+]*=//p' "$SRC/tools/Kbuild" | tr -s ' \t' '\n' | sed -n 's/\.o$//p')
-[ -n "$mods" ] || { echo "modules: no obj-m in $SRC/tools/Kbuild" >&2; exit 1; }
-
+# The modules: those the last build made (its modules.order); rebuilt when one is missing
+# or older than a source.
 B=$TOP/build/guest-modules/$ARCH/$kver
+built() { sed -n 's|.*/\([^/]*\)\.ko$|\1|p' "$B/tools/modules.order" 2>/dev/null || true; }
+mods=$(built)
 fresh=1
+[ -n "$mods" ] || fresh=0
 for m in $mods; do
 	[ -f "$B/tools/$m.ko" ] || { fresh=0; break; }
 	for f in "$SRC"/tools/* "$SRC"/*.h "$0"; do
@@ -70,17 +108,18 @@ if [ $fresh = 0 ]; then
 	mkdir -p "$B/tools"
 	cp "$SRC"/*.h "$B/"
 	cp "$SRC"/tools/Kbuild "$SRC"/tools/*.c "$SRC"/tools/*.h "$B/tools/"
+	echo "modules: building guest_abi/tools against $hpkg"
+	make -s -C "$KDIR" M="$B/tools" "$@" -j"$(nproc)" modules
+	mods=$(built)
+	[ -n "$mods" ] || { echo "modules: nothing was built" >&2; exit 1; }
 	# shellcheck disable=SC2086 # one word per module
-	echo "modules: building" $mods "against $hpkg"
-	make -s -C "$KDIR" M="$B/tools" CC="${cc:-gcc}" HOSTCC="${cc:-gcc}" -j"$(nproc)" modules
-	for m in $mods; do
-		[ -f "$B/tools/$m.ko" ] || { echo "modules: $m.ko was not built" >&2; exit 1; }
-	done
+	echo "modules: built" $mods
 fi
 
 # Copies without debug information (what INSTALL_MOD_STRIP=1 does): a few KiB each.
 mkdir -p "$OUTDIR"
 for m in $mods; do
-	strip --strip-debug -o "$B/$m.ko" "$B/tools/$m.ko"
+	if [ "$ARCH" = aarch64 ]; then strip=aarch64-linux-gnu-strip; else strip=strip; fi
+	$strip --strip-debug -o "$B/$m.ko" "$B/tools/$m.ko"
 	cmp -s "$B/$m.ko" "$OUTDIR/$m.ko" || cp "$B/$m.ko" "$OUTDIR/$m.ko"
 done

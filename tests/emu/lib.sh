@@ -216,12 +216,12 @@ linux_vm() {
 # migration: under sched = aware a vCPU waiting for a turn moves to a pCPU that has
 # nothing to run, and a VM's pcpus keeps its vCPUs where it says (ARCH picks the guest).
 # Placed, pcpu0 runs free's vcpu0 and vcpu1, pcpu1 pinned's vcpu0 and free's vcpu2. The
-# free VM also runs msgbench (make bench's messaging benchmark), briefly.
+# free VM also runs msgbench (make bench's messaging benchmark), ipibench and lockbench, briefly.
 migration() {
 	boot "[hv]
 sched = aware
 $(linux_vm pinned 1 192M hv.mode=test 'pcpus = 1')
-$(linux_vm free 3 192M "hv.mode=test hv.tools=msgbench hv.msgbench=groups=1:fds=3:loops=20")" 400
+$(linux_vm free 3 192M "hv.mode=test hv.modules=ipibench,lockbench hv.ipibench=iters=50:mode=unicast-wait,broadcast hv.lockbench=iters=50 hv.tools=msgbench hv.msgbench=groups=1:fds=3:loops=20")" 400
 	expect_guest_ok pinned 1
 	expect_guest_ok free 3
 	if tr -d '\r' < "$LOG" | grep -q "^hv: VM 'pinned' vcpu0 (pcpu1): .* migrations=0$"; then
@@ -231,6 +231,15 @@ $(linux_vm free 3 192M "hv.mode=test hv.tools=msgbench hv.msgbench=groups=1:fds=
 	fi
 	expect_counter "free: its vCPUs moved to idle pCPUs" free migrations 1
 	expect_vm free "free: msgbench passed its 180 messages" "GUEST-msgbench msgbench: groups=1 fds=3 loops=20 messages=180 ms="
+	# The guest tools, on either architecture, with the hypervisor's counters.
+	expect_vm free "free: ipibench found the stats call" "ipibench: cpus=3 iters=50 stats=yes"
+	expect_vm free "free: ipibench ran its broadcast" "ipibench: broadcast ops=50 ns/op="
+	expect_vm free "free: lockbench ran, with the counters" "lockbench: cpus=3 iters=50 hold_us=20 gap_us=20 irqsave=0 ops=150 ns/op="
+	if grep -F "[free] GUEST-lockbench" "$LOG" | grep -q "exits/op=[0-9]"; then
+		echo "ok:   free: lockbench read exits per round"
+	else
+		echo "FAIL: free: lockbench printed no exits per round"; failed=1
+	fi
 }
 
 # arm64_sgi_stress GIC_VERSION: the SGI stress guest (tests/guest/arm64/sgistress.c), whose

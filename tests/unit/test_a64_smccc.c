@@ -21,7 +21,8 @@ static struct fake {
 	u32 self;
 	u8 state[MAX_VCPUS];
 	u64 entry[MAX_VCPUS], context[MAX_VCPUS];
-	int n_cpu_on, n_cpu_off, n_affinity, n_suspend, n_off, n_reset, n_st;
+	int n_cpu_on, n_cpu_off, n_affinity, n_suspend, n_off, n_reset, n_st, n_stats;
+	u64 stats_ipa, stats_len;
 	u64 last_target;
 	u32 last_level;
 } vm;
@@ -99,12 +100,25 @@ static u64 fake_st_ipa(void *ctx)
 	return ST_BASE + PVTIME_RECORD_SIZE * f->self;
 }
 
+/* HV_SMCCC_GET_STATS: a buffer in RAM gets min(len, 200) bytes. */
+static s64 fake_get_stats(void *ctx, u64 ipa, u64 len)
+{
+	struct fake *f = ctx;
+
+	f->n_stats++;
+	f->stats_ipa = ipa;
+	f->stats_len = len;
+	if (ipa < RAM_BASE || ipa >= RAM_END || len > RAM_END - ipa)
+		return -1;
+	return len < 200 ? (s64)len : 200;
+}
+
 #define FAKE_OPS(pv)                                                                               \
 	{                                                                                          \
 		.cpu_on = fake_cpu_on, .cpu_off = fake_cpu_off,                                    \
 		.affinity_info = fake_affinity_info, .cpu_suspend = fake_cpu_suspend,              \
 		.system_off = fake_system_off, .system_reset = fake_system_reset, .pv_time = (pv), \
-		.pv_time_st_ipa = fake_st_ipa,                                                     \
+		.pv_time_st_ipa = fake_st_ipa, .get_stats = fake_get_stats,                        \
 	}
 
 static const struct smccc_ops ops_pv = FAKE_OPS(true);
@@ -140,7 +154,7 @@ static void check_args_kept(u64 a1, u64 a2, u64 a3)
 static int ops_calls(void)
 {
 	return vm.n_cpu_on + vm.n_cpu_off + vm.n_affinity + vm.n_suspend + vm.n_off + vm.n_reset +
-	       vm.n_st;
+	       vm.n_st + vm.n_stats;
 }
 
 static void test_versions(void)
@@ -452,6 +466,24 @@ static void test_pv_time(void)
 	CHECK_EQ(vm.n_st, 1);
 }
 
+/* The project's stats call: SMC64 only, in both VMs (not a PV feature), arguments
+ * passed through; a buffer outside RAM is INVALID_PARAMETER. */
+static void test_get_stats(void)
+{
+	vm_init(2);
+	CHECK_EQ(call(HV_SMCCC_GET_STATS, RAM_BASE + 0x1000, 64, 0), 64);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(vm.stats_ipa, RAM_BASE + 0x1000);
+	CHECK_EQ(vm.stats_len, 64);
+	CHECK_EQ(call_ops(&ops_nopv, HV_SMCCC_GET_STATS, RAM_BASE, 4096, 0), 200);
+	CHECK_EQ(call(GARBAGE | HV_SMCCC_GET_STATS, RAM_BASE, 8, 0), 8);
+	CHECK_EQ(call(HV_SMCCC_GET_STATS, RAM_END - 4, 8, 0), RET(SMCCC_INVALID_PARAMETER));
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(call(HV_SMCCC_GET_STATS, 0, 8, 0), RET(SMCCC_INVALID_PARAMETER));
+	check_args_kept(0, 8, 0);
+	CHECK_EQ(vm.n_stats, 5);
+}
+
 static void test_unknown(void)
 {
 	static const u32 ids[] = {
@@ -463,7 +495,8 @@ static void test_unknown(void)
 		0x8400001F, 0xC4000000, 0xC4000002, 0xC4000008, 0xC400000A,
 		0xC400000E, 0xC4000012, 0x84000050, 0xC4000053, /* TRNG */
 		0x85000000, 0xC5000000, 0xC5000022, 0xC500001F, /* Standard Hypervisor */
-		0x86000000, 0x8600FF01, 0xC6000000,		/* Vendor Hypervisor */
+		0x86000000, 0x8600FF01, 0xC6000000, 0xC6000002, /* Vendor Hypervisor */
+		0x86000001,					/* HV_SMCCC_GET_STATS as SMC32 */
 		0xB0000000, 0xBF00FFFF, 0xF1000000,		/* Trusted Apps/OS */
 		0x84010000, 0x84FF0003, 0xC4010003, 0x80010000, /* bits [23:16] set */
 		0x04000003, 0x00000000, 0x44000003,		/* yielding calls */
@@ -589,6 +622,7 @@ int main(void)
 	test_affinity_info();
 	test_suspend_off_system();
 	test_pv_time();
+	test_get_stats();
 	test_unknown();
 	test_linux_boot();
 	test_pvtime_record();
