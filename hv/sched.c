@@ -150,12 +150,14 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
  * what the other vCPUs of its VM wait for: a spinlock, an IPI's reply, a TLB flush.
  * Preempted there, it leaves them spinning through another vCPU's whole turn. So:
  *  - a turn that ends while its vCPU is in a critical section runs on for
- *    SCHED_BOOST_US, once per turn, when another vCPU waits for the pCPU (the time is
- *    charged to the turn's owner as any other);
- *  - a vCPU preempted in one all the same (a longer section, or a turn cut for a
- *    wakeup) takes the next turn of its pCPU ahead of vruntime order when it is
- *    entitled (hv/sched_policy.c), and is the first choice of its VM's spin exits
- *    after a woken vCPU (sched_spin_exit).
+ *    SCHED_BOOST_US, once per turn, when another vCPU waits for the pCPU and no woken
+ *    one does (the time is charged to the turn's owner as any other);
+ *  - a vCPU preempted in one without that (its turn cut for a wakeup) takes the next
+ *    turn of its pCPU ahead of vruntime order when it is entitled (hv/sched_policy.c):
+ *    one boost per section, so that a vCPU always inside one gets no two turns in a
+ *    row;
+ *  - a vCPU preempted in one either way is the first choice of its VM's spin exits
+ *    after a woken vCPU (sched_spin_exit): perhaps the lock's holder.
  * Both are counted as boosts; preemptions inside a critical section are counted under
  * either policy. The fairness rule is hv/sched_policy.c's. */
 static bool other_runnable(const struct pcpu *p, const struct vcpu *v)
@@ -166,10 +168,11 @@ static bool other_runnable(const struct pcpu *p, const struct vcpu *v)
 	return false;
 }
 
-/* cur ran in the turn that just ended: whether its turn runs on for a critical section. */
+/* cur ran in the turn that just ended: whether its turn runs on for a critical section.
+ * Not when a woken vCPU waits for the pCPU (it takes it, and cur gets its boost later). */
 static bool extend_turn(struct pcpu *p, struct vcpu *cur, u64 now)
 {
-	if (!sched_ops->boost || p->extended || !cur->preempted_critical || cur == p->skip ||
+	if (!sched_ops->boost || p->extended || !cur->preempted_critical || p->wake_next ||
 	    !other_runnable(p, cur))
 		return false;
 	p->extended = true;
@@ -190,25 +193,28 @@ static struct vcpu *pick_next(struct pcpu *p, u64 now)
 	 * this pCPU's inbox too (on_runq: false until take_in, and moving it away clears it
 	 * before its pcpu changes). */
 	struct vcpu *y = __atomic_exchange_n(&p->yield_to, NULL, __ATOMIC_ACQUIRE);
-	bool yield = y && __atomic_load_n(&y->pcpu, __ATOMIC_SEQ_CST) == p->id && y->on_runq &&
-		     y->state == VCPU_RUNNABLE && in_turn && y->vm == turn->vm;
+	bool yield = y && y != cur && __atomic_load_n(&y->pcpu, __ATOMIC_SEQ_CST) == p->id &&
+		     y->on_runq && y->state == VCPU_RUNNABLE && in_turn && y->vm == turn->vm;
 	/* cur is the turn's owner or the vCPU of its VM that a yield handed the turn to; the
 	 * owner gets the rest back when that one halts. */
 	if (!yield && in_turn && cur->state == VCPU_RUNNABLE)
 		return cur;
 	if (!yield && in_turn && turn->state == VCPU_RUNNABLE)
 		return turn;
-	/* cur, runnable, may lose its pCPU now: is it inside a critical section (boost)? */
-	if (cur && cur != y) {
-		enum critical_section cs = cur->state == VCPU_RUNNABLE
+	if (yield) {
+		y->stats.yields_received++;
+		return y; /* within its VM: cur is not preempted by another VM (no boost) */
+	}
+	/* cur, runnable, may lose its pCPU now: is it inside a critical section (boost)? Not
+	 * when it gave its turn away itself (spin hint, yield to another pCPU). A vCPU whose
+	 * turn was extended already is owed no boosted turn: one boost per section. */
+	if (cur) {
+		enum critical_section cs = cur->state == VCPU_RUNNABLE && cur != p->skip
 						   ? arch_vcpu_in_critical_section(cur)
 						   : CS_NONE;
 		cur->stats.preempt_count_hits += cs == CS_PREEMPT_COUNT;
 		__atomic_store_n(&cur->preempted_critical, cs != CS_NONE, __ATOMIC_RELAXED);
-	}
-	if (yield) {
-		y->stats.yields_received++;
-		return y;
+		cur->boost_due = cs != CS_NONE && !p->extended;
 	}
 	if (turn && cur && extend_turn(p, cur, now))
 		return cur;
@@ -393,7 +399,8 @@ NORETURN void sched_loop(void)
 					 __ATOMIC_RELAXED); /* read by sched_yield_to */
 			p->switches++;
 		}
-		v->preempted_critical = false;
+		__atomic_store_n(&v->preempted_critical, false, __ATOMIC_RELAXED);
+		v->boost_due = false;
 		if (v->wait_since) {
 			v->stats.steal_ns += ticks_to_ns(now - v->wait_since);
 			v->wait_since = 0;

@@ -18,8 +18,8 @@
  *    turn is cut: at once when the woken vCPU is behind the turn's owner by more than
  *    WAKE_GRAN_US, else once the owner has had MIN_SLICE_US of its turn. So an entitled
  *    wakeup waits at most MIN_SLICE_US (and the exit that brings its pCPU back here).
- *  - Else a vCPU preempted inside a critical section takes the next turn if it is
- *    entitled (boost, hv/sched.c).
+ *  - Else a vCPU preempted inside a critical section (its turn cut for a wakeup) takes
+ *    the next turn if it is entitled (boost, hv/sched.c).
  *
  * The fairness rule (README, "Scheduling"): every runnable vCPU gets an equal share of
  * its pCPU; a VM's share is the sum of its vCPUs' shares. Directed yields move time
@@ -28,8 +28,9 @@
  * the least one, its wakeups wait for a turn by vruntime like every other vCPU, so it
  * stays within WAKE_LEAD_US + SLEEPER_CREDIT_US + one turn of its share. A turn that
  * ends inside a critical section runs on for at most SCHED_BOOST_US, charged to its owner,
- * and a boosted turn goes only to an entitled vCPU: a guest that never leaves critical
- * sections gets turns of SCHED_SLICE_US + SCHED_BOOST_US, and no more turns. */
+ * and a boosted turn goes only to an entitled vCPU whose turn was not extended: a guest
+ * that never leaves critical sections gets turns of SCHED_SLICE_US + SCHED_BOOST_US, no
+ * more turns, and never two in a row. */
 #include "sched.h"
 #include "vm.h"
 
@@ -86,14 +87,14 @@ static bool entitled(const struct pcpu *p, const struct vcpu *v)
 	return v->vruntime <= p->min_vruntime + sched_us(WAKE_LEAD_US);
 }
 
-/* The entitled vCPU with the least vruntime that was preempted inside a critical
- * section (hv/sched.c, "Boost"), or NULL. */
+/* The entitled vCPU with the least vruntime that is owed a boost for a critical section
+ * it was preempted in (hv/sched.c, "Boost"), or NULL. */
 static struct vcpu *boosted(struct pcpu *p)
 {
 	struct vcpu *best = NULL;
 	for (struct vcpu *v = p->runq; v; v = v->rq_next)
-		if (v->preempted_critical && v->state == VCPU_RUNNABLE && v != p->skip &&
-		    entitled(p, v) && (!best || v->vruntime < best->vruntime))
+		if (v->boost_due && v->state == VCPU_RUNNABLE && v != p->skip && entitled(p, v) &&
+		    (!best || v->vruntime < best->vruntime))
 			best = v;
 	return best;
 }

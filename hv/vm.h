@@ -43,6 +43,7 @@ struct vcpu {
 				* SPIN_QUIET_NEXT_ENTRY: the quiet time starts at its next entry */
 	u32 spin_next;		 /* the vCPU of its VM its last spin exit yielded to */
 	bool preempted_critical; /* lost its pCPU inside a critical section, not run since */
+	bool boost_due;		 /* ...before its turn was extended for it (owner only) */
 	struct vcpu *rq_next;	 /* the pCPU's run list */
 	struct vcpu_stats stats;
 	struct arch_vcpu arch;

@@ -61,7 +61,7 @@ done
 for sched in rr aware; do
 	run 4 "$sched" all spin
 done
-# lockrun VCPUS SCHED rr|aware|aware+pc [spin]: one boot running lockbench (x86).
+# lockrun VCPUS rr|aware|aware+pc [spin]: one boot running lockbench (aware+pc: x86).
 lockrun() {
 	vcpus=$1 label=$1${3:++2spin}
 	case $2 in

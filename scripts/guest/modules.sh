@@ -69,16 +69,24 @@ else
 		tmp=$(mktemp -d)
 		chmod 755 "$tmp"
 		[ "$(id -u)" != 0 ] || chown _apt "$tmp" 2>/dev/null || true
-		(cd "$tmp" && apt-get download -q "$hpkg:arm64" >/dev/null)
+		(cd "$tmp" && apt-get download -q "$hpkg:arm64" >/dev/null) ||
+			{ rm -rf "$tmp"; echo "modules: cannot download $hpkg:arm64" >&2; exit 1; }
 		rm -rf "$H"
 		mkdir -p "$H"
 		dpkg-deb -x "$tmp"/*.deb "$H"
+		dpkg-deb -f "$tmp"/*.deb Depends > "$H/depends"
 		rm -rf "$tmp"
 	fi
-	kb=$(basename "$(dirname "$(readlink "$KDIR/scripts")")") # linux-kbuild-6.1
+	# linux-kbuild-6.1, at least the version the headers depend on
+	kb=$(readlink "$KDIR/scripts" | sed -n 's|^\.\./\.\./lib/\(linux-kbuild-[^/]*\)/scripts$|\1|p')
+	[ -n "$kb" ] || { echo "modules: $KDIR/scripts does not name a linux-kbuild" >&2; exit 1; }
+	kbmin=$(tr ',' '\n' < "$H/depends" | sed -n "s/^ *$kb (>= \(.*\))$/\1/p")
 	common=$(sed -n 's|^include /usr/src/\(linux-headers-[^/]*-common\)/Makefile|\1|p' "$KDIR/Makefile")
 	need=""
-	installed "$kb" || need=$kb
+	if ! installed "$kb" || { [ -n "$kbmin" ] &&
+		! dpkg --compare-versions "$(dpkg-query -W -f='${Version}' "$kb")" ge "$kbmin"; }; then
+		need=$kb
+	fi
 	[ -z "$common" ] || installed "$common" || need="$need $common"
 	command -v aarch64-linux-gnu-gcc-12 >/dev/null 2>&1 || need="$need gcc-12-aarch64-linux-gnu"
 	# shellcheck disable=SC2086 # a list of package names
