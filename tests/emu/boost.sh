@@ -5,7 +5,7 @@
 # pCPUs (a spinner keeps them overcommitted); `pc` and `nopc` run lockbench (plain
 # spin_lock held 200 us per round), only `pc` offers and registers the preempt count.
 . "$(dirname "$0")/lib.sh"
-bench="hv.mode=test hv.modules=hvpreempt,lockbench hv.lockbench=iters=200:hold_us=200:gap_us=100"
+bench="hv.mode=test hv.modules=hvpreempt,lockbench hv.lockbench=iters=400:hold_us=200:gap_us=100"
 boot "[hv]
 sched = aware
 $(linux_vm pc 2 192M "$bench")
