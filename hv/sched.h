@@ -33,11 +33,14 @@ struct pcpu {
 	/* Migration (aware): vCPUs another pCPU handed over, not yet on runq (pushed by any
 	 * pCPU, taken by the owner); its runnable vCPUs at its last decision and the pCPUs
 	 * its waiting ones may move to (hints for idle pCPUs, hv/sched.c publish_load); when
-	 * it last asked a busy pCPU for work. */
+	 * it last asked a busy pCPU for work; its runnable vCPUs averaged over time (x
+	 * LOAD_SCALE, hv/sched.c update_load), when that was last updated, and when it last
+	 * handed a vCPU to a less loaded pCPU that was not idle. */
 	struct vcpu *inbox;
 	u32 nrunnable;
 	u64 movable;
 	u64 asked_at;
+	u64 load, load_at, balanced_at;
 	struct arch_pcpu arch;
 };
 
@@ -70,8 +73,9 @@ void sched_spin_hint(struct vcpu *self);
 bool sched_watch_spin(struct vcpu *v);
 #define SPIN_QUIET_NEXT_ENTRY (~0ull)
 /* v spun while watched: directed yield to a preempted vCPU of its VM (sched_yield_to's
- * rules): one woken by an interrupt first, then one preempted inside a critical section,
- * then any, round robin over them. False when none could take it. */
+ * rules): one woken by an interrupt first, then one preempted with interrupts masked,
+ * then one preempted with a preempt count, then any; round robin over each kind. False
+ * when none could take it. */
 bool sched_spin_exit(struct vcpu *v);
 #define SCHED_SPIN_QUIET_US 100
 /* Called by the backend right before and after guest mode: false means work is pending

@@ -42,7 +42,8 @@ struct vcpu {
 	u64 spin_quiet_until;	 /* its spin-waits are not watched before (sched_watch_spin);
 				* SPIN_QUIET_NEXT_ENTRY: the quiet time starts at its next entry */
 	u32 spin_next;		 /* the vCPU of its VM its last spin exit yielded to */
-	bool preempted_critical; /* lost its pCPU inside a critical section, not run since */
+	u8 preempted_critical;	 /* lost its pCPU inside a critical section (enum
+				  * critical_section: which kind), not run since */
 	bool boost_due;		 /* ...before its turn was extended for it (owner only) */
 	struct vcpu *rq_next;	 /* the pCPU's run list */
 	struct vcpu_stats stats;

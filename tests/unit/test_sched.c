@@ -1176,6 +1176,42 @@ static void test_migration_bounded(void)
 	settle();
 }
 
+/* Balance (aware): a pCPU that never idles (a busy vCPU of another VM) still gets its
+ * share of the vCPUs that wait. An earlier idle spell left all four busy vCPUs of a VM
+ * beside a busy one on one pCPU, while the other runs only a busy one: under aware two
+ * vCPUs move over, one per BALANCE_TAU_US, and no more; under rr nothing moves. */
+static void test_balance_beside_busy(void)
+{
+	machine(2);
+	struct vcpu *s0 = vm_new(1)->vcpus[0], *s1 = vm_new(1)->vcpus[0];
+	struct vm *vm = vm_new(4);
+	CHECK(s0->pcpu != s1->pcpu);
+	u32 far = s1->pcpu, near_ = s0->pcpu, moved = 0;
+	for (u32 i = 0; i < 4; i++) {
+		struct vcpu *v = vm->vcpus[i];
+		if (v->pcpu != far) {
+			move(&pcpus[v->pcpu], v, &pcpus[far], T0);
+			take_in(&pcpus[far]);
+			moved++;
+		}
+	}
+	run_until(AT(300));
+	u32 migrations = s0->stats.migrations + s1->stats.migrations;
+	for (u32 i = 0; i < 4; i++)
+		migrations += vm->vcpus[i]->stats.migrations;
+	if (policy == SCHED_AWARE) {
+		CHECK_EQ(pcpus[near_].nvcpus, 3);
+		CHECK_EQ(pcpus[far].nvcpus, 3);
+		CHECK_EQ(migrations - moved, 2);
+		CHECK(near(ran(s0), MS(100), MS(15)));
+	} else {
+		CHECK_EQ(pcpus[near_].nvcpus, 1);
+		CHECK_EQ(migrations, moved);
+		CHECK(near(ran(s0), MS(300), MS(1)));
+	}
+	settle();
+}
+
 /* Boost (aware): a turn that ends inside a critical section runs on for SCHED_BOOST_US,
  * once. vcpu a enters one 4.9 ms into its turn and leaves it 0.2 ms later: under aware
  * its turn ends at 5.3 ms and it is never preempted inside it; under rr b takes over at
@@ -1330,6 +1366,7 @@ static void (*const tests[])(void) = {
 	test_migrate_to_idle,
 	test_affinity,
 	test_migration_bounded,
+	test_balance_beside_busy,
 	test_boost_extends_turn,
 	test_boost_bounded,
 	test_boost_once,
