@@ -72,6 +72,7 @@
 #include <linux/sched.h>
 #include <linux/stddef.h>
 
+#include "bound_threads.h"
 #include "hv_stats.h"
 #include "name_list.h"
 
@@ -162,15 +163,7 @@ static int ipib_thread(void *data)
 	if (atomic_dec_and_test(&run->left))
 		complete(&run->done);
 
-	/* Leave only through kthread_stop(), so the module text outlives the thread. */
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return bound_threads_wait_for_stop();
 }
 
 static bool ipib_read_stats(struct hv_guest_stats *s)
@@ -204,10 +197,9 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct c
 		.target = target,
 		.mask = kind == IPIB_MULTICAST ? multicast : cpu_online_mask,
 	};
-	unsigned int n = 0, i;
+	int n;
 	bool stats;
 	u64 ops, ex;
-	int cpu;
 
 	tasks = kcalloc(nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
 	if (!tasks)
@@ -216,33 +208,22 @@ static int ipib_run_one(enum ipib_kind kind, int src, int target, const struct c
 	init_completion(&run.go);
 	init_completion(&run.done);
 
-	for_each_online_cpu(cpu)
-	{
-		if (kind != IPIB_ALL_TO_ALL && cpu != src)
-			continue;
-		tasks[n] = kthread_create_on_cpu(ipib_thread, &run, cpu, "ipibench/%u");
-		if (IS_ERR(tasks[n])) {
-			int err = PTR_ERR(tasks[n]);
-
-			/* Not woken yet: kthread_stop() ends them without running ipib_thread. */
-			while (n)
-				kthread_stop(tasks[--n]);
-			kfree(tasks);
-			return err;
-		}
-		n++;
+	n = bound_threads_create(ipib_thread, &run,
+				 kind == IPIB_ALL_TO_ALL ? cpu_online_mask : cpumask_of(src),
+				 "ipibench/%u", tasks);
+	if (n < 0) {
+		kfree(tasks);
+		return n;
 	}
 	atomic_set(&run.left, n);
-	for (i = 0; i < n; i++)
-		wake_up_process(tasks[i]);
+	bound_threads_wake(tasks, n);
 
 	stats = ipib_read_stats(before);
 	complete_all(&run.go);
 	wait_for_completion(&run.done);
 	stats = ipib_read_stats(after) && stats;
 
-	for (i = 0; i < n; i++)
-		kthread_stop(tasks[i]);
+	bound_threads_stop(tasks, n);
 	kfree(tasks);
 
 	ops = (u64)iters * n;

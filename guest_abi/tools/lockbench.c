@@ -36,6 +36,7 @@
 #include <linux/spinlock.h>
 #include <linux/sched.h>
 
+#include "bound_threads.h"
 #include "hv_stats.h"
 
 static unsigned int iters = 2000;
@@ -83,14 +84,7 @@ static int lockb_thread(void *data)
 	}
 	if (atomic_dec_and_test(&run->left))
 		complete(&run->done);
-	/* Stay until kthread_stop(), so that the caller's task pointers stay valid. */
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return bound_threads_wait_for_stop();
 }
 
 static int __init lockb_init(void)
@@ -100,10 +94,10 @@ static int __init lockb_init(void)
 	     boosts[24] = "n/a";
 	struct task_struct **tasks;
 	struct lockb_run run;
-	unsigned int n = 0, i;
+	int n;
 	u64 t0, ns, ops;
 	bool stats;
-	int cpu, ret = 0;
+	int ret = 0;
 
 	if (!iters) {
 		pr_err("lockbench: iters must be at least 1\n");
@@ -121,31 +115,22 @@ static int __init lockb_init(void)
 	init_completion(&run.done);
 
 	cpus_read_lock();
-	for_each_online_cpu(cpu)
-	{
-		tasks[n] = kthread_create_on_cpu(lockb_thread, &run, cpu, "lockbench/%u");
-		if (IS_ERR(tasks[n])) {
-			ret = PTR_ERR(tasks[n]);
-			/* Not woken yet: kthread_stop() ends them without running the thread. */
-			while (n)
-				kthread_stop(tasks[--n]);
-			cpus_read_unlock();
-			pr_err("lockbench: cannot start threads (%d)\n", ret);
-			goto out;
-		}
-		n++;
+	n = bound_threads_create(lockb_thread, &run, cpu_online_mask, "lockbench/%u", tasks);
+	if (n < 0) {
+		cpus_read_unlock();
+		ret = n;
+		pr_err("lockbench: cannot start threads (%d)\n", ret);
+		goto out;
 	}
 	atomic_set(&run.left, n);
-	for (i = 0; i < n; i++)
-		wake_up_process(tasks[i]);
+	bound_threads_wake(tasks, n);
 	stats = hv_stats_read(before);
 	t0 = ktime_get_ns();
 	complete_all(&run.go);
 	wait_for_completion(&run.done);
 	ns = ktime_get_ns() - t0;
 	stats = hv_stats_read(after) && stats;
-	for (i = 0; i < n; i++)
-		kthread_stop(tasks[i]);
+	bound_threads_stop(tasks, n);
 	cpus_read_unlock();
 
 	ops = (u64)iters * n;
