@@ -76,6 +76,7 @@
 #include <asm/msr.h>
 #include <asm/page.h>
 
+#include "bound_threads.h"
 #include "hv_para.h"
 #include "name_list.h"
 
@@ -556,15 +557,7 @@ static int hcf_thread_fn(void *data)
 	if (atomic_dec_and_test(&hcf_left))
 		complete(&hcf_done);
 
-	/* Leave only through kthread_stop(), so the module text outlives the thread. */
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return bound_threads_wait_for_stop();
 }
 
 static int __init hcf_init(void)
