@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # make bench, the overcommit table: the IPI microbenchmark (guest_abi/tools/ipibench.c,
-# a guest module) and msgbench (tests/guest/linux/msgbench.c: hackbench-like
-# messaging over pipes, MSG_ARGS, default groups=2:fds=5:loops=100) in the default Linux
-# guest, with 4 vCPUs on 2 pCPUs under each scheduling policy (sched = rr, sched = aware)
-# and with 2 on 2 (aware: the no-overcommit check); then the 4-vCPU guest beside a VM
-# whose 2 vCPUs spin in user space for SPIN_S seconds (default 60; rows "4+2spin"), under
-# each policy. On x86 every setup runs once with the PV IPI hypercall and once without it
-# (pv = all,-ipi); ARCH=aarch64 (GIC=3 or 2) runs the arm64 guest, pv = all.
+# a guest module) and msgbench (tests/guest/linux/msgbench.c: hackbench-like messaging
+# over pipes, MSG_ARGS, default groups=2:fds=5:loops=100:runs=7, the median of 7 runs in
+# one boot) in the default Linux guest, with 4 vCPUs on 2 pCPUs under each scheduling
+# policy (sched = rr, sched = aware) and with 2 on 2 (aware: the no-overcommit check);
+# then the 4-vCPU guest beside a VM whose 2 vCPUs spin in user space for SPIN_S seconds
+# (default 60; rows "4+2spin"), under each policy. On x86 every setup runs once with the
+# PV IPI hypercall and once without it (pv = all,-ipi); ARCH=aarch64 (GIC=3 or 2) runs
+# the arm64 guest, pv = all.
 # A third table: the spinlock-contention module (guest_abi/tools/lockbench.c, LOCK_ARGS,
 # default iters=300:hold_us=50:gap_us=50) in the same two overcommit setups under rr,
 # aware, and on x86 aware with the preempt count published (pv preempt + hvpreempt).
@@ -24,7 +25,7 @@ OUT=$TOP/build/bench
 mkdir -p "$OUT"
 . "$TOP/tests/emu/lib.sh" "$OUT/boot.log" > /dev/null
 SPIN_S=${SPIN_S:-60}
-MSG_ARGS=${MSG_ARGS:-groups=2:fds=5:loops=100}
+MSG_ARGS=${MSG_ARGS:-groups=2:fds=5:loops=100:runs=7}
 LOCK_ARGS=${LOCK_ARGS:-iters=300:hold_us=50:gap_us=50}
 IPIBENCH="hv.modules=ipibench hv.ipibench=iters=$ITERS "
 if [ "${ARCH:-x86_64}" = aarch64 ]; then
@@ -96,7 +97,7 @@ printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv; do
 	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' \
 		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv"
 done
-# msgbench: the time for all messages of all groups, and per message.
+# msgbench: the median time of a run (all messages of all groups), and per message.
 printf '\n%s: msgbench %s\n' "${ARCH:-x86_64}" "$MSG_ARGS"
 printf '%-8s %-6s %-10s %-16s %9s %12s %9s\n' vcpus sched pv benchmark messages ms ns/msg
 printf '%s' "$msgrows" | while read -r v s p m t n; do

@@ -221,7 +221,7 @@ migration() {
 	boot "[hv]
 sched = aware
 $(linux_vm pinned 1 192M hv.mode=test 'pcpus = 1')
-$(linux_vm free 3 192M "hv.mode=test hv.modules=ipibench,lockbench hv.ipibench=iters=50:mode=unicast-wait,broadcast hv.lockbench=iters=50 hv.tools=msgbench hv.msgbench=groups=1:fds=3:loops=20")" 400
+$(linux_vm free 3 192M "hv.mode=test hv.modules=ipibench,lockbench hv.ipibench=iters=50:mode=unicast-wait,broadcast hv.lockbench=iters=50 hv.tools=msgbench hv.msgbench=groups=1:fds=3:loops=20:runs=1")" 400
 	expect_guest_ok pinned 1
 	expect_guest_ok free 3
 	if tr -d '\r' < "$LOG" | grep -q "^hv: VM 'pinned' vcpu0 (pcpu1): .* migrations=0$"; then
@@ -230,7 +230,7 @@ $(linux_vm free 3 192M "hv.mode=test hv.modules=ipibench,lockbench hv.ipibench=i
 		echo "FAIL: pinned (pcpus = 1): moved or left pcpu1"; failed=1
 	fi
 	expect_counter "free: its vCPUs moved to idle pCPUs" free migrations 1
-	expect_vm free "free: msgbench passed its 180 messages" "GUEST-msgbench msgbench: groups=1 fds=3 loops=20 messages=180 ms="
+	expect_vm free "free: msgbench passed its 180 messages" "GUEST-msgbench msgbench: groups=1 fds=3 loops=20 runs=1 messages=180 ms="
 	# The guest tools, on either architecture, with the hypervisor's counters.
 	expect_vm free "free: ipibench found the stats call" "ipibench: cpus=3 iters=50 stats=yes"
 	expect_vm free "free: ipibench ran its broadcast" "ipibench: broadcast ops=50 ns/op="
