@@ -21,8 +21,13 @@ boot() {
 	start=$(date +%s)
 	fifo=$(mktemp -u /tmp/hv-test-in.XXXXXX)
 	mkfifo "$fifo"
+	# x86: QEMU notes a triple fault of the host in LOG.qemu (-d cpu_reset): the
+	# hypervisor powers off with status 1, so an exit with 0 is a reset of the machine.
+	qlog=
+	[ "${ARCH:-x86_64}" = x86_64 ] && qlog="-d cpu_reset -D $LOG.qemu"
+	rm -f "$LOG.qemu"
 	# shellcheck disable=SC2086 # QEMU_ARGS: extra QEMU arguments, split on blanks
-	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$esp" $QEMU_ARGS < "$fifo" > "$LOG" 2>&1 &
+	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$esp" $qlog $QEMU_ARGS < "$fifo" > "$LOG" 2>&1 &
 	qpid=$!
 	exec 3> "$fifo"
 	if [ -n "$TYPE_AFTER" ]; then
@@ -39,7 +44,13 @@ boot() {
 		kill -TERM $qpid 2>/dev/null
 	fi
 	wait $qpid
-	echo "qemu exit $? after $(($(date +%s) - start))s" >> "$LOG"
+	qrc=$?
+	echo "qemu exit $qrc after $(($(date +%s) - start))s" >> "$LOG"
+	if [ -n "$qlog" ] && [ $qrc = 0 ] && [ -z "$STOP_AT" ]; then
+		echo "qemu: the machine reset itself, not a power-off by the hypervisor; QEMU's" \
+			"note: $(grep -m1 -i "triple fault" "$LOG.qemu" || echo "none (not a triple fault)")" \
+			"($LOG.qemu)" >> "$LOG"
+	fi
 	exec 3>&-
 	rm -f "$cfg" "$esp" "$esp.vars" "$fifo"
 }
