@@ -14,8 +14,8 @@
 # aware, and on x86 aware with the preempt count published (pv preempt + hvpreempt).
 # Prints the tables: configuration x IPI benchmark -> ns/op, exits/op, the mean wake-up
 # latency, preemptions by wakeup and migrations per op (from the hypervisor's own
-# counters, read by the guest through HV_HC_GET_STATS); configuration -> msgbench time;
-# configuration -> lockbench ns per lock round, spin exits, preemptions inside a critical
+# counters, read by the guest through HV_HC_GET_STATS); configuration -> msgbench time
+# and the boot's vCPU switches; configuration -> lockbench ns per lock round, spin exits, preemptions inside a critical
 # section and boosts per round.
 # Exit counts are exact; times under QEMU TCG swing by 30-50% from run to run, so compare
 # ratios within one table, on a quiet machine.
@@ -49,7 +49,10 @@ $spinner" 900
 	if [ -n "$4" ] && grep -n "hv: VM '[a-z]*' powered off" "$LOG" | head -n1 | grep -q "'spin'"; then
 		echo "bench: the spinner stopped before the benchmark did: raise SPIN_S ($LOG)" >&2
 	fi
-	msgrows="$msgrows$(sed -n "s/^\[bench\] GUEST-msgbench msgbench: .* messages=\([0-9]*\) ms=\([0-9.]*\) ns\/msg=\([0-9]*\).*/$label $sched $pv \1 \2 \3/p" "$LOG")
+	# The boot's vCPU switches on all pCPUs (the power-off report): under TCG each costs
+	# the guest its TLB, and msgbench's time beside the spinners follows them.
+	switches=$(sed -n 's/^hv: pcpu[0-9]*: switches=\([0-9]*\).*/\1/p' "$LOG" | awk '{ s += $1 } END { print s + 0 }')
+	msgrows="$msgrows$(sed -n "s/^\[bench\] GUEST-msgbench msgbench: .* messages=\([0-9]*\) ms=\([0-9.]*\) ns\/msg=\([0-9]*\).*/$label $sched $pv \1 \2 \3 $switches/p" "$LOG")
 "
 	rows="$rows$(sed -n "s/^\[bench\] GUEST-ipibench ipibench: \([a-z-]*\) ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) ipis_pv\/op=\([0-9.n\/a]*\) ipis_icr\/op=\([0-9.n\/a]*\) wake_us=\([0-9.n\/a]*\) wake_preempts\/op=\([0-9.n\/a]*\) migrations\/op=\([0-9.n\/a]*\).*/$label $sched $pv \1 \2 \3 \4 \5 \6 \7 \8 \9/p" "$LOG")
 "
@@ -97,11 +100,13 @@ printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv; do
 	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' \
 		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv"
 done
-# msgbench: the median time of a run (all messages of all groups), and per message.
+# msgbench: the median time of a run (all messages of all groups), per message, and the
+# boot's vCPU switches.
 printf '\n%s: msgbench %s\n' "${ARCH:-x86_64}" "$MSG_ARGS"
-printf '%-8s %-6s %-10s %-16s %9s %12s %9s\n' vcpus sched pv benchmark messages ms ns/msg
-printf '%s' "$msgrows" | while read -r v s p m t n; do
-	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %9s %12s %9s\n' "$v" "$s" "$p" msgbench "$m" "$t" "$n"
+printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s\n' vcpus sched pv benchmark messages ms ns/msg \
+	boot-switches
+printf '%s' "$msgrows" | while read -r v s p m t n sw; do
+	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s\n' "$v" "$s" "$p" msgbench "$m" "$t" "$n" "$sw"
 done
 # lockbench: ns per lock round of the whole VM; spin exits, directed yields, preemptions
 # inside a critical section and boosts per round.
