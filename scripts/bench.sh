@@ -15,8 +15,8 @@
 # Prints the tables: configuration x IPI benchmark -> ns/op, exits/op, the mean wake-up
 # latency, preemptions by wakeup and migrations per op (from the hypervisor's own
 # counters, read by the guest through HV_HC_GET_STATS); configuration -> msgbench time
-# and the boot's vCPU switches; configuration -> lockbench ns per lock round, spin exits, preemptions inside a critical
-# section and boosts per round.
+# and the boot's vCPU switches; configuration -> lockbench ns per lock round, spin exits,
+# preemptions inside a critical section and boosts per round.
 # Exit counts are exact; times under QEMU TCG swing by 30-50% from run to run, so compare
 # ratios within one table, on a quiet machine.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
