@@ -51,7 +51,7 @@ $spinner" 900
 	fi
 	# The boot's vCPU switches on all pCPUs (the power-off report): under TCG each costs
 	# the guest its TLB, and msgbench's time beside the spinners follows them.
-	switches=$(sed -n 's/^hv: pcpu[0-9]*: switches=\([0-9]*\).*/\1/p' "$LOG" | awk '{ s += $1 } END { print s + 0 }')
+	switches=$(sed -n 's/^hv: pcpu[0-9]*: switches=\([0-9]*\).*/\1/p' "$LOG" | awk '{ s += $1 } END { print NR ? s : "n/a" }')
 	msgrows="$msgrows$(sed -n "s/^\[bench\] GUEST-msgbench msgbench: .* messages=\([0-9]*\) ms=\([0-9.]*\) ns\/msg=\([0-9]*\).*/$label $sched $pv \1 \2 \3 $switches/p" "$LOG")
 "
 	rows="$rows$(sed -n "s/^\[bench\] GUEST-ipibench ipibench: \([a-z-]*\) ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) ipis_pv\/op=\([0-9.n\/a]*\) ipis_icr\/op=\([0-9.n\/a]*\) wake_us=\([0-9.n\/a]*\) wake_preempts\/op=\([0-9.n\/a]*\) migrations\/op=\([0-9.n\/a]*\).*/$label $sched $pv \1 \2 \3 \4 \5 \6 \7 \8 \9/p" "$LOG")

@@ -36,7 +36,10 @@ if [ "$1" = all ]; then
 			# guest's at #VMEXIT (the hypervisor reports "BUG: the state saved at
 			# #VMEXIT ..."). A retry that passes is reported as FLAKY, with both logs kept.
 			mv "$LOGS/$n.log" "$LOGS/$n.first.log"
-			[ -f "$LOGS/$n.log.qemu" ] && mv "$LOGS/$n.log.qemu" "$LOGS/$n.first.log.qemu"
+			if [ -f "$LOGS/$n.log.qemu" ]; then
+				mv "$LOGS/$n.log.qemu" "$LOGS/$n.first.log.qemu"
+				sed -i "s|$n\.log\.qemu|$n.first.log.qemu|" "$LOGS/$n.first.log"
+			fi
 			mv "$LOGS/$n.result" "$LOGS/$n.first.result"
 			echo "FLAKY? $n failed once (log: $LOGS/$n.first.log); retrying"
 			grep -h "BUG:\|FAIL:\|^qemu: the machine reset" "$LOGS/$n.first.log" "$LOGS/$n.first.result" |

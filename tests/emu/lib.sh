@@ -38,15 +38,16 @@ boot() {
 			printf '%s\r' "$line" >&3
 		done
 	fi
+	stopped=
 	if [ -n "$STOP_AT" ]; then
 		while kill -0 $qpid 2>/dev/null && ! grep -qF -- "$STOP_AT" "$LOG"; do sleep 1; done
 		sleep 1
-		kill -TERM $qpid 2>/dev/null
+		kill -TERM $qpid 2>/dev/null && stopped=1
 	fi
 	wait $qpid
 	qrc=$?
 	echo "qemu exit $qrc after $(($(date +%s) - start))s" >> "$LOG"
-	if [ -n "$qlog" ] && [ $qrc = 0 ] && [ -z "$STOP_AT" ]; then
+	if [ -n "$qlog" ] && [ $qrc = 0 ] && [ -z "$stopped" ]; then
 		echo "qemu: the machine reset itself, not a power-off by the hypervisor; QEMU's" \
 			"note: $(grep -m1 -i "triple fault" "$LOG.qemu" || echo "none (not a triple fault)")" \
 			"($LOG.qemu)" >> "$LOG"

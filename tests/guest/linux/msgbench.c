@@ -143,6 +143,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("msgbench: run %ld/%ld ms=%.3f\n", i + 1, runs, ms[i]);
+		fflush(stdout); /* before the next run's children inherit the buffer */
 	}
 	qsort(ms, (size_t)runs, sizeof ms[0], cmp_double);
 	double median = runs % 2 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2;
