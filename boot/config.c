@@ -17,6 +17,7 @@ enum key {
 	K_PCPUS,
 	K_CONSOLE,
 	K_SCHED,
+	K_ON_EXIT,
 	K_KERNEL,
 	K_INITRD,
 	K_CMDLINE,
@@ -30,11 +31,12 @@ static const struct {
 	const char *name;
 	enum section sec;
 } keys[] = {
-	[K_PCPUS] = { "pcpus", SEC_HV },   [K_CONSOLE] = { "console", SEC_HV },
-	[K_SCHED] = { "sched", SEC_HV },   [K_KERNEL] = { "kernel", SEC_VM },
-	[K_INITRD] = { "initrd", SEC_VM }, [K_CMDLINE] = { "cmdline", SEC_VM },
-	[K_VCPUS] = { "vcpus", SEC_VM },   [K_MEMORY] = { "memory", SEC_VM },
-	[K_PV] = { "pv", SEC_VM },	   [K_VM_PCPUS] = { "pcpus", SEC_VM },
+	[K_PCPUS] = { "pcpus", SEC_HV },     [K_CONSOLE] = { "console", SEC_HV },
+	[K_SCHED] = { "sched", SEC_HV },     [K_ON_EXIT] = { "on_exit", SEC_HV },
+	[K_KERNEL] = { "kernel", SEC_VM },   [K_INITRD] = { "initrd", SEC_VM },
+	[K_CMDLINE] = { "cmdline", SEC_VM }, [K_VCPUS] = { "vcpus", SEC_VM },
+	[K_MEMORY] = { "memory", SEC_VM },   [K_PV] = { "pv", SEC_VM },
+	[K_VM_PCPUS] = { "pcpus", SEC_VM },
 };
 
 struct parser {
@@ -240,6 +242,23 @@ static int set_sched(struct parser *ps, struct slice v)
 	return 0;
 }
 
+static int set_on_exit(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+
+	if (slice_eq(v, "poweroff"))
+		ps->cfg->on_exit = ON_EXIT_POWEROFF;
+	else if (slice_eq(v, "reboot"))
+		ps->cfg->on_exit = ON_EXIT_REBOOT;
+	else if (slice_eq(v, "halt"))
+		ps->cfg->on_exit = ON_EXIT_HALT;
+	else
+		return fail(ps, ps->line,
+			    "bad value '%s' for on_exit: expected poweroff, reboot or halt",
+			    show(buf, v));
+	return 0;
+}
+
 /* A list of pCPU numbers and ranges: "0-3,6". */
 static int set_pcpu_set(struct parser *ps, struct slice v)
 {
@@ -383,6 +402,8 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_str(ps, cfg->console, sizeof(cfg->console), v, name);
 	case K_SCHED:
 		return set_sched(ps, v);
+	case K_ON_EXIT:
+		return set_on_exit(ps, v);
 	case K_KERNEL:
 		return set_str(ps, ps->vm->kernel, sizeof(ps->vm->kernel), v, name);
 	case K_INITRD:

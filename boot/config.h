@@ -6,6 +6,7 @@
  *   pcpus = 4                 # 0 or absent: every CPU the firmware lists
  *   console = linux0          # VM that gets serial input first (default: first VM)
  *   sched = aware             # scheduling policy: aware (default) or rr (hv/sched_policy.h)
+ *   on_exit = poweroff        # when no VM is left or on a fatal error: poweroff, reboot, halt
  *   [vm linux0]
  *   kernel = \vmlinux         # required
  *   initrd = \initrd.gz
@@ -27,6 +28,7 @@
 #define BOOT_CONFIG_H
 
 #include "hv/types.h"
+#include "hv/on_exit.h"
 #include "hv/sched_policy.h"
 
 #define CFG_MAX_VMS 8
@@ -58,6 +60,7 @@ struct hv_config {
 	u32 pcpus;		    /* 1..256; 0 (default) = all the firmware lists */
 	char console[CFG_NAME_MAX]; /* VM that gets serial input first */
 	enum sched_policy sched;    /* default SCHED_AWARE */
+	enum on_exit on_exit;	    /* default ON_EXIT_POWEROFF */
 	u32 nvms;
 	struct vm_config vms[CFG_MAX_VMS];
 };

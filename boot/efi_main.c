@@ -16,6 +16,7 @@
 #include "hv/pvclock.h"
 #include "hv/sched.h"
 #include "hv/spinlock.h"
+#include "hv/on_exit.h"
 #include "hv/vm.h"
 
 #define CONFIG_FILE "hv.cfg"
@@ -147,6 +148,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	efi_free(text);
 
 	/* The boot CPU is pCPU 0; the others follow in the firmware's order, up to `pcpus`. */
+	on_exit_set(cfg.on_exit);
 	sched_init(cfg.pcpus && cfg.pcpus < (u32)ncpus ? cfg.pcpus : (u32)ncpus, cfg.sched);
 
 	void *pool = efi_alloc_pages(HV_POOL_BYTES / PAGE_SIZE, 0);
@@ -172,7 +174,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	       up, npcpus, sched_ops->name, cfg.nvms, cfg.nvms == 1 ? "" : "s");
 	if (up < npcpus) {
 		printk("hv: FATAL: vCPUs were placed on pCPUs that did not start\n");
-		arch_power_off();
+		hv_exit();
 	}
 	__atomic_store_n(&aps_go, true, __ATOMIC_RELEASE);
 	sched_loop();

@@ -15,7 +15,23 @@
 #define GICC_MIN_LEN 76 /* ACPI 5.1's GICC, up to MPIDR; 6.x adds to 80/82 */
 #define GICC_ENABLED BIT(0)
 
+#define FADT_DSDT 40
+#define FADT_PM1A_CNT_BLK 64
+#define FADT_PM1B_CNT_BLK 68
+#define FADT_FLAGS 112
+#define FADT_RESET_REG 116
+#define FADT_RESET_VALUE 128
 #define FADT_ARM_BOOT_ARCH 129
+#define FADT_X_DSDT 140
+#define FADT_X_PM1A_CNT_BLK 172
+#define FADT_X_PM1B_CNT_BLK 184
+#define FADT_RESET_REG_SUP BIT(10)
+#define GAS_LEN 12
+#define AML_NAME_OP 0x08
+#define AML_PACKAGE_OP 0x12
+#define AML_BYTE_PREFIX 0x0A
+#define AML_ZERO_OP 0x00
+#define AML_ONE_OP 0x01
 #define SPCR_INTERFACE_TYPE 36
 #define SPCR_BASE_ADDRESS 40 /* Generic Address Structure (5.2.3.2), 12 bytes */
 #define GAS_SYSTEM_MEMORY 0
@@ -231,5 +247,87 @@ int acpi_arm_platform(const void *rsdp, struct acpi_arm_platform *out, const cha
 		out->spcr_type = spcr[SPCR_INTERFACE_TYPE];
 		out->spcr_base = rd64(spcr + SPCR_BASE_ADDRESS + 4);
 	}
+	return 0;
+}
+
+/* A GAS at p in a table of length len, or none when the table ends before it. */
+static struct acpi_reg gas(const u8 *t, u32 off)
+{
+	if (rd32(t + 4) < off + GAS_LEN)
+		return (struct acpi_reg){ 0 };
+	return (struct acpi_reg){ .space = t[off], .addr = rd64(t + off + 4) };
+}
+
+/* A PM1 control block: the 64-bit GAS where the FADT has one, else the 32-bit I/O port. */
+static struct acpi_reg pm1_cnt(const u8 *fadt, u32 x_off, u32 port_off)
+{
+	struct acpi_reg r = gas(fadt, x_off);
+	if (!r.addr && rd32(fadt + 4) >= port_off + 4)
+		r = (struct acpi_reg){ .space = ACPI_SPACE_IO, .addr = rd32(fadt + port_off) };
+	return r;
+}
+
+/* An AML integer that a package element of \_S5 is: a ByteConst, Zero or One. */
+static bool aml_small_int(const u8 *p, const u8 *end, u8 *val, const u8 **next)
+{
+	if (p < end && (*p == AML_ZERO_OP || *p == AML_ONE_OP)) {
+		*val = *p;
+		*next = p + 1;
+		return true;
+	}
+	if (end - p >= 2 && *p == AML_BYTE_PREFIX) {
+		*val = p[1];
+		*next = p + 2;
+		return true;
+	}
+	return false;
+}
+
+/* The \_S5 package of the DSDT's top level, `Name (_S5, Package () { a, b, ... })`, as
+ * firmware writes it (a scan for the name, not an AML interpreter). */
+static bool dsdt_s5(const u8 *dsdt, u8 *a, u8 *b)
+{
+	const u8 *end = dsdt + rd32(dsdt + 4);
+	for (const u8 *p = dsdt + SDT_HEADER_LEN; end - p >= 8; p++) {
+		if (memcmp(p, "_S5_", 4))
+			continue;
+		bool named = p[-1] == AML_NAME_OP || (p[-1] == '\\' && p[-2] == AML_NAME_OP);
+		const u8 *q = p + 4;
+		if (!named || *q++ != AML_PACKAGE_OP)
+			continue;
+		q += 1 + (*q >> 6); /* PkgLength: its lead byte says how many bytes follow */
+		q++;		    /* NumElements */
+		if (q < end && aml_small_int(q, end, a, &q) && aml_small_int(q, end, b, &q))
+			return true;
+	}
+	return false;
+}
+
+int acpi_power_info(const void *rsdp, struct acpi_power *out, const char **why)
+{
+	memset(out, 0, sizeof(*out));
+	if (!rsdp_ok(rsdp)) {
+		*why = "no valid ACPI RSDP";
+		return -1;
+	}
+	const u8 *fadt = find_table(rsdp, "FACP");
+	if (!fadt) {
+		*why = "no valid FADT";
+		return -1;
+	}
+	u32 len = rd32(fadt + 4);
+	out->pm1a_cnt = pm1_cnt(fadt, FADT_X_PM1A_CNT_BLK, FADT_PM1A_CNT_BLK);
+	out->pm1b_cnt = pm1_cnt(fadt, FADT_X_PM1B_CNT_BLK, FADT_PM1B_CNT_BLK);
+	if (len > FADT_RESET_VALUE && (rd32(fadt + FADT_FLAGS) & FADT_RESET_REG_SUP)) {
+		out->reset_reg = gas(fadt, FADT_RESET_REG);
+		out->reset_value = fadt[FADT_RESET_VALUE];
+		out->reset = out->reset_reg.addr != 0;
+	}
+	u64 dsdt = len >= FADT_X_DSDT + 8 ? rd64(fadt + FADT_X_DSDT) : 0;
+	if (!dsdt && len >= FADT_DSDT + 4)
+		dsdt = rd32(fadt + FADT_DSDT);
+	const u8 *d = phys(dsdt);
+	if (dsdt && !memcmp(d, "DSDT", 4) && sdt_ok(d))
+		out->s5 = dsdt_s5(d, &out->slp_typ_a, &out->slp_typ_b);
 	return 0;
 }

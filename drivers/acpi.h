@@ -12,6 +12,29 @@
  * *why set. */
 int acpi_madt_cpus(const void *rsdp, u32 *apic_ids, u32 max, const char **why);
 
+/* A register the FADT names (a Generic Address Structure, ACPI 6.4 5.2.3.2). */
+#define ACPI_SPACE_MEMORY 0
+#define ACPI_SPACE_IO 1
+#define ACPI_SPACE_PCI_CONFIG 2 /* address: device << 32 | function << 16 | offset */
+struct acpi_reg {
+	u8 space; /* ACPI_SPACE_* */
+	u64 addr; /* 0: the machine has none */
+};
+
+/* How the machine powers off and resets (x86: FADT 5.2.9, \_S5 in the DSDT 7.4.2). */
+struct acpi_power {
+	struct acpi_reg pm1a_cnt, pm1b_cnt; /* PM1 control registers, 16 bits */
+	bool s5;			    /* the DSDT gives \_S5: */
+	u8 slp_typ_a, slp_typ_b;	    /*   the SLP_TYP values for PM1a and PM1b */
+	bool reset;			    /* the FADT has a reset register (RESET_REG_SUP): */
+	struct acpi_reg reset_reg;	    /*   write reset_value (8 bits) there */
+	u8 reset_value;
+};
+
+/* Fills *out from the FADT and the DSDT; what the tables do not give stays 0. Returns 0,
+ * or -1 with *why set when there is no valid RSDP or FADT. */
+int acpi_power_info(const void *rsdp, struct acpi_power *out, const char **why);
+
 #define ACPI_ARM_MAX_CPUS 64
 #define ACPI_ARM_MAX_GICR 8
 

@@ -20,7 +20,10 @@ void arch_timer_arm(u64 deadline); /* one-shot host timer interrupt at `deadline
 void arch_send_kick(u32 pcpu);	   /* host IPI: makes that pCPU leave guest mode or wake */
 void arch_idle(void);		   /* sleep until the next host interrupt */
 void arch_irq_window(void);	   /* let pending host interrupts run */
+/* The machine's own power-off and reset, each saying on the console how it does it; if
+ * that does not take effect, they say so and halt. */
 NORETURN void arch_power_off(void);
+NORETURN void arch_reboot(void);
 /* The backend's counters of a pCPU (host interrupts by kind), one line for the report
  * printed at power off. */
 void arch_pcpu_describe(u32 pcpu, char *buf, size_t n);

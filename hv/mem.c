@@ -4,6 +4,7 @@
 #include "console.h"
 #include "page_alloc.h"
 #include "spinlock.h"
+#include "on_exit.h"
 
 static struct page_pool pool;
 static struct spinlock lock;
@@ -18,7 +19,7 @@ void *alloc_pages(u64 npages)
 	if (!pa) {
 		printk("hv: FATAL: out of hypervisor memory (%llu pages wanted, %llu free)\n",
 		       (unsigned long long)npages, (unsigned long long)pool.free);
-		arch_power_off();
+		hv_exit();
 	}
 	return (void *)(uintptr_t)pa;
 }

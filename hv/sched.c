@@ -14,6 +14,7 @@
 #include "sched.h"
 #include "console.h"
 #include "vm.h"
+#include "on_exit.h"
 
 struct pcpu pcpus[MAX_PCPUS];
 u32 npcpus;
@@ -573,7 +574,7 @@ void sched_vm_gone(void)
 			       (unsigned long long)pcpus[i].switches,
 			       (unsigned long long)pcpus[i].idle_ticks, arch);
 		}
-		printk("hv: no VM left, powering off\n");
-		arch_power_off();
+		printk("hv: no VM left\n");
+		hv_exit();
 	}
 }

@@ -4,7 +4,7 @@
 # Makes a FAT boot volume: the removable-media boot path EFI/BOOT/BOOTX64.EFI (x86_64) or
 # EFI/BOOT/BOOTAA64.EFI (aarch64) holding build/ARCH/hv.efi (or HV_EFI), /hv.cfg (CONFIG),
 # and each FILE at PATH inside the volume (default: the guest kernel and initrd under
-# /guests: vmlinux + initrd.gz on x86_64, Image + initrd.gz on aarch64).
+# /guests: vmlinuz + initrd.gz on x86_64, Image + initrd.gz on aarch64).
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ARCH=${ARCH:-x86_64}
@@ -12,7 +12,7 @@ OUT=$1 CFG=$2
 shift 2
 G=$TOP/build/guests/$ARCH
 case "$ARCH" in
-x86_64) BOOT=BOOTX64.EFI KERNEL=vmlinux ;;
+x86_64) BOOT=BOOTX64.EFI KERNEL=vmlinuz ;;
 aarch64) BOOT=BOOTAA64.EFI KERNEL=Image ;;
 *) echo "mkesp: ARCH=$ARCH not supported (x86_64 or aarch64)" >&2; exit 1 ;;
 esac

@@ -4,7 +4,7 @@
 # Boots the UEFI firmware + the boot volume in QEMU TCG. Serial console on stdio; the
 # hypervisor powers the machine off when its last VM stops.
 #   x86_64:  q35, an emulated AMD CPU with SVM, OVMF; the hypervisor powers off through
-#            isa-debug-exit (QEMU then exits with status 1).
+#            ACPI S5, as the firmware's tables say (QEMU then exits with status 0).
 #   aarch64: virt with EL2 (virtualization=on) and GICv3 (GIC=3) or GICv2 (GIC=2), AAVMF,
 #            the volume as a virtio disk; the hypervisor powers off with PSCI SYSTEM_OFF
 #            (QEMU then exits with status 0).
@@ -19,8 +19,7 @@ x86_64)
 		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive if=pflash,format=raw,file="$VARS" \
 		-drive file="$ESP",format=raw,if=ide \
-		-net none -nographic -serial mon:stdio -no-reboot \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
+		-net none -nographic -serial mon:stdio -no-reboot "$@"
 	;;
 aarch64)
 	# AAVMF's pflash images are 64 MiB each; the VARS copy is sparse.

@@ -9,6 +9,7 @@
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/sched.h"
+#include "hv/on_exit.h"
 #include "hv/vm.h"
 
 u64 arch_time_hz;
@@ -68,12 +69,20 @@ void arch_idle(void) { wait_for_interrupt(); }
 
 void arch_irq_window(void) { irq_window(); }
 
-NORETURN void arch_power_off(void)
+/* PSCI (DEN0022) SYSTEM_OFF and SYSTEM_RESET do not return when they work. */
+static NORETURN void psci_system(u64 fn, const char *what)
 {
-	smc_call(PSCI_SYSTEM_OFF, 0, 0, 0);
+	printk("hv: %s (PSCI %s)\n", what, fn == PSCI_SYSTEM_OFF ? "SYSTEM_OFF" : "SYSTEM_RESET");
+	smc_call(fn, 0, 0, 0);
+	printk("hv: the firmware did not %s; halting\n",
+	       fn == PSCI_SYSTEM_OFF ? "power off" : "reset");
 	for (;;)
 		__asm__ volatile("wfi");
 }
+
+NORETURN void arch_power_off(void) { psci_system(PSCI_SYSTEM_OFF, "powering off"); }
+
+NORETURN void arch_reboot(void) { psci_system(PSCI_SYSTEM_RESET, "rebooting"); }
 
 /* Host interrupts only set state: the scheduler loop acts on it. Takes one pending
  * interrupt, from the EL2 IRQ vector (the scheduler's irq window, idle: another one still
@@ -129,5 +138,5 @@ void arm64_hyp_fault(s64 kind, u64 esr, u64 elr, u64 far)
 	       "FAR_EL2 %llx\n",
 	       arch_pcpu_id(), kind < 0 ? "unexpected vector" : "synchronous",
 	       (unsigned long long)esr, (unsigned long long)elr, (unsigned long long)far);
-	arch_power_off();
+	hv_exit();
 }

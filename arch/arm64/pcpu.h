@@ -12,5 +12,6 @@ void arm64_host_irq(void);
 /* PSCI calls to the firmware (conduit SMC at EL2). */
 #define PSCI_CPU_ON_64 0xC4000003ull
 #define PSCI_SYSTEM_OFF 0x84000008ull
+#define PSCI_SYSTEM_RESET 0x84000009ull
 
 #endif

@@ -12,6 +12,7 @@
 #include "boot/config.h"
 #include "hv/arch.h"
 #include "hv/console.h"
+#include "hv/file_kind.h"
 #include "hv/lib.h"
 #include "hv/pv_features.h"
 #include "hv/mem.h"
@@ -31,7 +32,13 @@ static void kick_vcpu(void *ctx, u32 id)
 static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img)
 {
 	struct linux_image_layout lay;
-	const char *why = "";
+	const char *why = "", *kind = file_kind(img->kernel, img->kernel_len);
+	if (kind != file_kind_arm64_image) {
+		printk("hv: VM '%s': %s: %s; an arm64 VM boots an arm64 Image, raw or gzip'd (a "
+		       "distribution's vmlinuz)\n",
+		       vm->name, cfg->kernel, kind);
+		return -1;
+	}
 	if (linux_image_layout(img->kernel, img->kernel_len, vm->ram_gpa, vm->ram_size,
 			       img->initrd_len, FDT_MAX, &lay, &why)) {
 		printk("hv: VM '%s': %s: %s\n", vm->name, cfg->kernel, why);

@@ -38,6 +38,7 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	x86_calibrate(efi_stall_us);
 	int n = acpi_madt_cpus(acpi_rsdp, apic_ids, MIN(max, MAX_PCPUS), why);
 	print_banner(n > 0 ? (u32)n : 0);
+	x86_power_init(acpi_rsdp);
 	if (n < 0 || svm_check_support(why))
 		return -1;
 	/* The boot CPU first, then the others as the MADT lists them. */

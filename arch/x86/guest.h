@@ -6,10 +6,12 @@
 #include "hv/vm.h"
 
 /* Guest-physical layout. */
-#define GPA_START_INFO 0x6000ull /* PVH start info, memory map, module list */
+#define GPA_BOOT_GDT 0x5000ull	/* bzImage: the GDT of the 64-bit entry */
+#define GPA_BOOT_INFO 0x6000ull /* PVH start info, memory map, module list; bzImage: zero page */
 #define GPA_CMDLINE 0x7000ull
 #define GPA_ACPI 0x8000ull /* ACPI tables, 32 KiB */
 #define GPA_ACPI_SIZE 0x8000ull
+#define GPA_BOOT_PAGING 0x10000ull /* bzImage: identity page tables of the 64-bit entry, 24 KiB */
 #define GPA_IOAPIC 0xFEC00000ull
 #define GPA_LOW_RAM_END 0xC0000000ull /* guest RAM must end below the 32-bit MMIO hole */
 
@@ -43,16 +45,17 @@ void x86_hypercall(struct vcpu *v);
 u32 x86_deliver_to(struct vcpu *src, const u32 *ids, u32 n, u8 mode, u8 vector);
 void x86_vcpu_irq_init(struct vcpu *v);
 void x86_vm_irq_init(struct vm *vm);
-/* Loads the PVH kernel, initrd, command line, ACPI tables (linux_pvh.c); sets *entry. */
+/* Loads the kernel (a PVH vmlinux or a bzImage), initrd, command line and ACPI tables
+ * (linux_boot.c); says in *boot how vCPU 0 starts. */
 int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
-		   u64 *entry, u64 *start_info);
+		   struct x86_boot *boot);
 /* Platform devices: UART, ACPI PM block, reset port (platform.c). */
 void x86_platform_init(struct vm *vm);
 
 /* SVM (svm/svm.c). */
 int svm_check_support(const char **why);
 int svm_vm_init(struct vm *vm);
-int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info);
+int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot);
 /* A STARTUP IPI's effect on a vCPU waiting for it: real mode at vector << 12. */
 void svm_vcpu_sipi(struct vcpu *v, u8 vector);
 bool svm_vcpu_interruptible(struct vcpu *v);

@@ -59,7 +59,7 @@ void x86_hypercall(struct vcpu *v)
 	u32 pv = v->vm->pv;
 	s64 ret;
 	/* Outside 64-bit mode the registers count as 32 bits (KVM: is_64_bit_hypercall). */
-	bool long_mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
+	bool long_mode = (V64(vmcb, VMCB_EFER) & EFER_LMA) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
 	if (!long_mode) {
 		nr &= 0xFFFFFFFF;
 		a0 &= 0xFFFFFFFF, a1 &= 0xFFFFFFFF;

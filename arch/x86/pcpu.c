@@ -8,6 +8,7 @@
 #include "hv/lib.h"
 #include "hv/mem.h"
 #include "hv/sched.h"
+#include "hv/on_exit.h"
 #include "hv/vm.h"
 
 u64 arch_time_hz;
@@ -89,15 +90,6 @@ u32 arch_pcpu_id(void)
 void arch_idle(void) { wait_for_interrupt(); }
 
 void arch_irq_window(void) { irq_window(); }
-
-NORETURN void arch_power_off(void)
-{
-	outb(0xf4, 0);	     /* QEMU isa-debug-exit: the emulator exits */
-	outw(0x604, 0x2000); /* QEMU q35 / PIIX ACPI PM1a control: SLP_EN with S5 type 0 */
-	printk("hv: power-off did not take effect; halting\n");
-	for (;;)
-		wait_for_interrupt();
-}
 
 /* ---- descriptor tables ---- */
 
@@ -187,7 +179,7 @@ void x86_trap(struct trap_frame *f)
 	       (unsigned long long)f->rsp, (unsigned long long)cr2, (unsigned long long)f->rax,
 	       (unsigned long long)f->rbx, (unsigned long long)f->rcx, (unsigned long long)f->rdx,
 	       (unsigned long long)f->rsi, (unsigned long long)f->rdi);
-	arch_power_off();
+	hv_exit();
 }
 
 void x86_pcpu_init(u32 id, u32 apic_id)

@@ -23,13 +23,13 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		return -1;
 	x86_vm_irq_init(vm);
 	x86_platform_init(vm);
-	return x86_linux_load(vm, cfg, img, &vm->arch.boot_entry, &vm->arch.boot_start_info);
+	return x86_linux_load(vm, cfg, img, &vm->arch.boot);
 }
 
 int arch_vcpu_create(struct vcpu *v)
 {
 	x86_vcpu_irq_init(v);
-	return svm_vcpu_init(v, v->vm->arch.boot_entry, v->vm->arch.boot_start_info);
+	return svm_vcpu_init(v, &v->vm->arch.boot);
 }
 
 void arch_vcpu_poll(struct vcpu *v, u64 now)

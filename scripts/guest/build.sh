@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds the default guest for ARCH from Debian packages, cached under build/guests/ARCH:
-#   x86_64:  vmlinux    the kernel of the current linux-image-*-amd64, as a PVH-bootable ELF
+#   x86_64:  vmlinuz    the kernel of the current linux-image-*-amd64 as it ships (a bzImage)
+#            vmlinux    the ELF inside it, booted through its PVH entry
 #            initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command
 #                       line) + the guest tools of guest_abi/tools as /lib/modules/*.ko
 #                       + tests/guest/linux/msgbench.c, static, as /bin/msgbench
@@ -80,8 +81,9 @@ if [ "$ARCH" = aarch64 ]; then
 	"$TOP/scripts/guest/modules.sh" "$ARCH" "$OUT/modules"
 	MODULES=$OUT/modules
 else
-	# The kernel: resolve the package behind the linux-image-amd64 metapackage once, then cache.
-	if [ ! -s "$OUT/vmlinux" ]; then
+	# The kernel: resolve the package behind the linux-image-amd64 metapackage once, then
+	# cache its vmlinuz as it ships, and the vmlinux inside it for the PVH entry.
+	if [ ! -s "$OUT/vmlinuz" ]; then
 		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/.*Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n1)
 		if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
 			apt-get update -qq
@@ -89,12 +91,18 @@ else
 		fi
 		[ -n "$pkg" ] || { echo "guests: cannot resolve linux-image-amd64 (run apt-get update)" >&2; exit 1; }
 		echo "guests: fetching $pkg"
-		tmp=$(mktemp -d); chmod 755 "$tmp"
-		(cd "$tmp" && apt-get download -q "$pkg" >/dev/null && dpkg-deb -x ./*.deb root)
-		python3 "$TOP/scripts/guest/extract-vmlinux.py" "$tmp"/root/boot/vmlinuz-* "$OUT/vmlinux.tmp"
+		tmp=$(dl_dir)
+		(cd "$tmp" && apt-get download -q "$pkg" >/dev/null &&
+			dpkg-deb --fsys-tarfile ./*.deb | tar -x --wildcards './boot/vmlinuz-*')
+		set -- "$tmp"/boot/vmlinuz-*
+		cp "$1" "$OUT/vmlinuz.tmp"
 		echo "$pkg" > "$OUT/kernel-package"
+		mv "$OUT/vmlinuz.tmp" "$OUT/vmlinuz"
+		rm -rf "$tmp" "$OUT/vmlinux"
+	fi
+	if [ ! -s "$OUT/vmlinux" ]; then
+		python3 "$TOP/scripts/guest/extract-vmlinux.py" "$OUT/vmlinuz" "$OUT/vmlinux.tmp"
 		mv "$OUT/vmlinux.tmp" "$OUT/vmlinux"
-		rm -rf "$tmp"
 	fi
 
 	# The guest tools, built against the guest kernel's headers.

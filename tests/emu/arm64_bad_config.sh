@@ -6,7 +6,7 @@ export ARCH=aarch64 GIC=2
 . "$(dirname "$0")/lib.sh"
 STOP_AT="Shell>" boot "[vm notlinux]
 kernel = /guests/initrd.gz" 60 1
-expect "image error names the file and the reason" "hv: VM 'notlinux': /guests/initrd.gz: not an arm64 Image (bad magic)"
+expect "image error names the file and the reason" "hv: VM 'notlinux': /guests/initrd.gz: an initramfs (a cpio archive) given as the kernel: it belongs in initrd =; an arm64 VM boots an arm64 Image"
 expect "image error names the VM's config line" "hv: hv.cfg:1: VM 'notlinux' cannot be created"
 expect "the firmware took over again (its shell)" "Shell>"
 expect_not "machine not taken over" "taking over the machine"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 export CPU=EPYC-Rome
 boot "[vm rome]
-kernel = /guests/vmlinux
+kernel = /guests/vmlinuz
 initrd = /guests/initrd.gz
 cmdline = console=ttyS0 hv.mode=test
 vcpus = 2

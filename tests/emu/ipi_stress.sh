@@ -16,7 +16,7 @@ for pv in all,-ipi all; do
 		n=2 iters=$IPIS extra=
 	fi
 	boot "[vm stress]
-kernel = /guests/vmlinux
+kernel = /guests/vmlinuz
 initrd = /guests/initrd.gz
 cmdline = console=ttyS0 quiet $extra hv.mode=test hv.modules=ipistress hv.ipistress=iters=$iters
 vcpus = $n

@@ -2,7 +2,7 @@
 # One guest with 4 vCPUs time-sharing 2 pCPUs.
 . "$(dirname "$0")/lib.sh"
 boot "[vm big]
-kernel = /guests/vmlinux
+kernel = /guests/vmlinuz
 initrd = /guests/initrd.gz
 cmdline = console=ttyS0 quiet hv.mode=test
 vcpus = 4

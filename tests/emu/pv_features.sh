@@ -7,14 +7,14 @@
 # depends on the scheduling (under sched = aware sometimes none).
 . "$(dirname "$0")/lib.sh"
 boot "[vm pvall]
-kernel = /guests/vmlinux
+kernel = /guests/vmlinuz
 initrd = /guests/initrd.gz
 cmdline = console=ttyS0 quiet hv.mode=test hv.modules=ipibench hv.ipibench=iters=20:mode=multicast
 vcpus = 4
 memory = 256M
 
 [vm pvnone]
-kernel = /guests/vmlinux
+kernel = /guests/vmlinuz
 initrd = /guests/initrd.gz
 cmdline = console=ttyS0 quiet hv.mode=test hv.modules=ipibench hv.ipibench=iters=20:mode=multicast
 vcpus = 2

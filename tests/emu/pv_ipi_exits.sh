@@ -8,14 +8,14 @@
 . "$(dirname "$0")/lib.sh"
 bench="console=ttyS0 quiet hv.mode=test hv.modules=ipibench hv.ipibench=iters=50:mode=multicast"
 boot "[vm pvipi]
-kernel = /guests/vmlinux
+kernel = /guests/vmlinuz
 initrd = /guests/initrd.gz
 cmdline = $bench
 vcpus = 4
 memory = 256M
 
 [vm nopvipi]
-kernel = /guests/vmlinux
+kernel = /guests/vmlinuz
 initrd = /guests/initrd.gz
 cmdline = $bench
 vcpus = 4

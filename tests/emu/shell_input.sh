@@ -5,7 +5,7 @@
 TYPE_AFTER="Type commands" TYPE_LINES='echo typed-$((6*7))
 echo cpus-$(grep -c ^processor /proc/cpuinfo)
 poweroff -f' boot "[vm linux0]
-kernel = /guests/vmlinux
+kernel = /guests/vmlinuz
 initrd = /guests/initrd.gz
 cmdline = console=ttyS0 quiet hv.mode=shell
 vcpus = 2

@@ -76,7 +76,7 @@ void arch_timer_arm(u64 deadline) { (void)deadline; }
 void arch_idle(void) {}
 void arch_irq_window(void) {}
 void arch_pcpu_describe(u32 pcpu, char *buf, size_t n) { (void)pcpu, (void)buf, (void)n; }
-NORETURN void arch_power_off(void) { abort(); }
+NORETURN void hv_exit(void) { abort(); }
 void arch_vcpu_poll(struct vcpu *v, u64 now) { (void)v, (void)now; }
 bool arch_vcpu_wants_to_run(struct vcpu *v) { return (void)v, true; }
 u64 arch_vcpu_next_timer(struct vcpu *v) { return (void)v, 0; }

@@ -4,6 +4,7 @@
  * many RAM sizes and bases. Images are buffers of exactly their file length. */
 #include <stdlib.h>
 #include "../../arch/arm64/linux_image.c"
+#include "bytes.h"
 #include "test.h"
 
 #define DEBIAN_LEN 32956352 /* Debian 12's vmlinuz-6.1.0-*-arm64 */
@@ -11,20 +12,6 @@
 
 static struct linux_image_layout lo;
 static const char *why;
-
-static void w32(u8 *p, u32 v)
-{
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-	p[2] = (u8)(v >> 16);
-	p[3] = (u8)(v >> 24);
-}
-
-static void w64(u8 *p, u64 v)
-{
-	w32(p, (u32)v);
-	w32(p + 4, (u32)(v >> 32));
-}
 
 /* An Image of len bytes with this header (and the rest zero). */
 static u8 *image(u64 len, u64 text_offset, u64 image_size, u64 flags)

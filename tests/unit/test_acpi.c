@@ -6,30 +6,13 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include "../../drivers/acpi.c"
+#include "bytes.h"
 #include "test.h"
 
 #define MEM_SIZE (256 * 1024)
 
 static u8 *mem;
 static size_t used;
-
-static void wr16(u8 *p, u16 v)
-{
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-}
-
-static void wr32(u8 *p, u32 v)
-{
-	wr16(p, (u16)v);
-	wr16(p + 2, (u16)(v >> 16));
-}
-
-static void wr64(u8 *p, u64 v)
-{
-	wr32(p, (u32)v);
-	wr32(p + 4, (u32)(v >> 32));
-}
 
 static u64 addr(const void *p) { return (u64)(uintptr_t)p; }
 
@@ -74,13 +57,13 @@ static u8 *sdt(const char *sig, u32 len, u8 rev, unsigned misalign)
 {
 	u8 *t = alloc(len, misalign);
 	memcpy(t, sig, 4);
-	wr32(t + 4, len);
+	w32(t + 4, len);
 	t[8] = rev;
 	memcpy(t + 10, "BOCHS ", 6);
 	memcpy(t + 16, "BXPC    ", 8);
-	wr32(t + 24, 1);
+	w32(t + 24, 1);
 	memcpy(t + 28, "BXPC", 4);
-	wr32(t + 32, 1);
+	w32(t + 32, 1);
 	return t;
 }
 
@@ -93,9 +76,9 @@ static u8 *root(u8 *const *tables, unsigned n, bool xsdt)
 	u8 *r = sdt(xsdt ? "XSDT" : "RSDT", 36 + n * entry, 1, 0);
 	for (unsigned i = 0; i < n; i++) {
 		if (xsdt)
-			wr64(r + 36 + i * 8, addr(tables[i]));
+			w64(r + 36 + i * 8, addr(tables[i]));
 		else
-			wr32(r + 36 + i * 4, (u32)addr(tables[i]));
+			w32(r + 36 + i * 4, (u32)addr(tables[i]));
 	}
 	seal(r);
 
@@ -104,10 +87,10 @@ static u8 *root(u8 *const *tables, unsigned n, bool xsdt)
 	memcpy(p + 9, "BOCHS ", 6);
 	if (xsdt) {
 		p[15] = 2;
-		wr32(p + 20, 36);
-		wr64(p + 24, addr(r));
+		w32(p + 20, 36);
+		w64(p + 24, addr(r));
 	} else {
-		wr32(p + 16, (u32)addr(r));
+		w32(p + 16, (u32)addr(r));
 	}
 	set_sum(p, 20, p + 8);
 	if (xsdt)
@@ -130,7 +113,7 @@ static u8 *madt_add(u8 *m, u8 type, u8 len)
 	memset(e, 0, len);
 	e[0] = type;
 	e[1] = len;
-	wr32(m + 4, off + len);
+	w32(m + 4, off + len);
 	return e;
 }
 
@@ -154,24 +137,24 @@ static u64 virt_mpidr(unsigned i) { return ((u64)(i / 16) << 8) | (i % 16); }
 static u8 *gicc(u8 *m, unsigned i, int gic_version, u32 flags)
 {
 	u8 *e = madt_add(m, 0x0B, 80);
-	wr32(e + 4, i); /* CPU interface number */
-	wr32(e + 8, i); /* ACPI processor UID */
-	wr32(e + 12, flags);
-	wr32(e + 20, PMU_GSIV);
+	w32(e + 4, i); /* CPU interface number */
+	w32(e + 8, i); /* ACPI processor UID */
+	w32(e + 12, flags);
+	w32(e + 20, PMU_GSIV);
 	if (gic_version == 2) {
-		wr64(e + 32, VIRT_GICC);
-		wr64(e + 40, VIRT_GICV);
-		wr64(e + 48, VIRT_GICH);
+		w64(e + 32, VIRT_GICC);
+		w64(e + 40, VIRT_GICV);
+		w64(e + 48, VIRT_GICH);
 	}
-	wr32(e + 56, MAINT_GSIV);
-	wr64(e + 68, virt_mpidr(i));
+	w32(e + 56, MAINT_GSIV);
+	w64(e + 68, virt_mpidr(i));
 	return e;
 }
 
 static u8 *gicd(u8 *m, u64 base, u8 version)
 {
 	u8 *e = madt_add(m, 0x0C, 24);
-	wr64(e + 8, base);
+	w64(e + 8, base);
 	e[20] = version;
 	return e;
 }
@@ -179,8 +162,8 @@ static u8 *gicd(u8 *m, u64 base, u8 version)
 static u8 *gicr(u8 *m, u64 base, u32 len)
 {
 	u8 *e = madt_add(m, 0x0E, 16);
-	wr64(e + 4, base);
-	wr32(e + 12, len);
+	w64(e + 4, base);
+	w32(e + 12, len);
 	return e;
 }
 
@@ -194,11 +177,11 @@ static u8 *virt_madt(int gic_version, unsigned ncpus, unsigned misalign)
 	if (gic_version == 3) {
 		gicr(m, VIRT_GICR, VIRT_GICR_SIZE);
 		u8 *its = madt_add(m, 0x0F, 20);
-		wr64(its + 8, VIRT_ITS);
+		w64(its + 8, VIRT_ITS);
 	} else {
 		u8 *msi = madt_add(m, 0x0D, 24);
-		wr64(msi + 8, VIRT_GICV2M);
-		wr32(msi + 16, 1);
+		w64(msi + 8, VIRT_GICV2M);
+		w32(msi + 16, 1);
 	}
 	madt_end(m);
 	return m;
@@ -207,9 +190,9 @@ static u8 *virt_madt(int gic_version, unsigned ncpus, unsigned misalign)
 static u8 *virt_fadt(u16 arm_boot_flags, u32 len)
 {
 	u8 *f = sdt("FACP", len, 6, 0);
-	wr32(f + 112, BIT(20)); /* HW_REDUCED_ACPI */
+	w32(f + 112, BIT(20)); /* HW_REDUCED_ACPI */
 	if (len >= 131)
-		wr16(f + 129, arm_boot_flags);
+		w16(f + 129, arm_boot_flags);
 	if (len >= 132)
 		f[131] = 0; /* FADT minor version */
 	seal(f);
@@ -224,15 +207,15 @@ static u8 *virt_spcr(u8 type, u8 space, u32 len)
 		s[40] = space;
 		s[41] = 8; /* register bit width */
 		s[43] = 1; /* byte access */
-		wr64(s + 44, VIRT_UART);
+		w64(s + 44, VIRT_UART);
 	}
 	if (len >= 80) {
-		s[52] = 1 << 3;	  /* GIC interrupt */
-		wr32(s + 54, 33); /* SPI 1 */
-		s[58] = 3;	  /* 9600 */
-		s[61] = 2;	  /* RTS/CTS */
-		wr16(s + 64, 0xFFFF);
-		wr16(s + 66, 0xFFFF);
+		s[52] = 1 << 3;	 /* GIC interrupt */
+		w32(s + 54, 33); /* SPI 1 */
+		s[58] = 3;	 /* 9600 */
+		s[61] = 2;	 /* RTS/CTS */
+		w16(s + 64, 0xFFFF);
+		w16(s + 66, 0xFFFF);
 	}
 	seal(s);
 	return s;
@@ -397,10 +380,10 @@ static void test_variants(void)
 	u8 *m = madt_begin(3);
 	for (unsigned i = 0; i < 2; i++) {
 		u8 *e = madt_add(m, 0x0B, 76);
-		wr32(e + 12, 1);
-		wr32(e + 56, MAINT_GSIV);
-		wr64(e + 60, VIRT_GICR + i * 0x20000);
-		wr64(e + 68, 0x100000000ull * (i + 1) | 0x10203); /* Aff3 in bits 39:32 */
+		w32(e + 12, 1);
+		w32(e + 56, MAINT_GSIV);
+		w64(e + 60, VIRT_GICR + i * 0x20000);
+		w64(e + 68, 0x100000000ull * (i + 1) | 0x10203); /* Aff3 in bits 39:32 */
 	}
 	gicd(m, VIRT_GICD, 4);
 	madt_end(m);
@@ -469,12 +452,12 @@ static void test_truncated(void)
 
 	/* the MADT's length cuts its last GICC in half (checksum still right) */
 	v = virt(2, 4);
-	wr32(v.madt + 4, 44 + 24 + 3 * 80 + 40);
+	w32(v.madt + 4, 44 + 24 + 3 * 80 + 40);
 	seal(v.madt);
 	expect_error(v.rsdp, "MADT entry overruns the table");
 	/* ... or its 2-byte entry header */
 	v = virt(2, 1);
-	wr32(v.madt + 4, 44 + 24 + 80 + 24 + 1);
+	w32(v.madt + 4, 44 + 24 + 80 + 24 + 1);
 	seal(v.madt);
 	expect_error(v.rsdp, "MADT entry overruns the table");
 	/* an entry of length 0 would loop forever */
@@ -503,12 +486,12 @@ static void test_truncated(void)
 	expect_error(v.rsdp, "short MADT GICR entry");
 	/* a MADT without room for its fixed fields */
 	v = virt(2, 1);
-	wr32(v.madt + 4, 40);
+	w32(v.madt + 4, 40);
 	seal(v.madt);
 	expect_error(v.rsdp, "MADT too short");
 	/* a header length below the header's own size: the table is not found */
 	v = virt(2, 1);
-	wr32(v.madt + 4, 20);
+	w32(v.madt + 4, 20);
 	seal(v.madt);
 	expect_error(v.rsdp, "no valid MADT");
 
@@ -528,7 +511,7 @@ static void test_truncated(void)
 	tables[2] = v.madt;
 	u8 *rsdp = root(tables, 3, true);
 	u8 *xsdt = xsdt_of(rsdp);
-	wr32(xsdt + 4, 36 + 2 * 8);
+	w32(xsdt + 4, 36 + 2 * 8);
 	seal(xsdt);
 	expect_error(rsdp, "no valid MADT");
 	/* no FADT at all */
@@ -631,16 +614,16 @@ static u8 *lapic(u8 *m, u8 uid, u8 id, u32 flags)
 	u8 *e = madt_add(m, 0, 8);
 	e[2] = uid;
 	e[3] = id;
-	wr32(e + 4, flags);
+	w32(e + 4, flags);
 	return e;
 }
 
 static u8 *x2apic(u8 *m, u32 id, u32 flags)
 {
 	u8 *e = madt_add(m, 9, 16);
-	wr32(e + 4, id);
-	wr32(e + 8, flags);
-	wr32(e + 12, id);
+	w32(e + 4, id);
+	w32(e + 8, flags);
+	w32(e + 12, id);
 	return e;
 }
 
@@ -654,14 +637,14 @@ static void test_x86(void)
 	 * override, x2APICs (one repeating an xAPIC ID) */
 	reset_mem();
 	m = madt_begin(0);
-	wr32(m + 36, 0xFEE00000);
-	wr32(m + 40, 1);
+	w32(m + 36, 0xFEE00000);
+	w32(m + 40, 1);
 	lapic(m, 0, 0, 1);
 	lapic(m, 1, 1, 1);
 	lapic(m, 2, 2, 0);
 	lapic(m, 3, 3, 1);
 	u8 *io = madt_add(m, 1, 12);
-	wr32(io + 4, 0xFEC00000);
+	w32(io + 4, 0xFEC00000);
 	madt_add(m, 2, 10);
 	x2apic(m, 3, 1);
 	x2apic(m, 0x100, 1);
@@ -713,6 +696,128 @@ static void test_x86(void)
 	expect_error(root(pc, 2, true), "MADT lists no enabled GICC");
 }
 
+/* A DSDT whose body is the given AML bytes. */
+static u8 *dsdt(const u8 *aml, u32 n)
+{
+	u8 *d = sdt("DSDT", 36 + n, 2, 0);
+	memcpy(d + 36, aml, n);
+	seal(d);
+	return d;
+}
+
+/* QEMU q35's FADT (rev 3, 244 bytes): PM1a control at I/O 0x604 in both the 32-bit field
+ * and X_PM1a_CNT_BLK, the reset register I/O 0xCF9 = 0x0F (RESET_REG_SUP), the DSDT in
+ * both fields. */
+static u8 *q35_fadt(const u8 *dsdt_table, u32 len, u32 flags)
+{
+	u8 *f = sdt("FACP", len, 3, 0);
+	w32(f + 40, (u32)addr(dsdt_table));
+	w32(f + 64, 0x604);
+	f[89] = 2;
+	w32(f + 112, flags);
+	if (len >= 129) {
+		f[116] = ACPI_SPACE_IO;
+		f[117] = 8;
+		w64(f + 120, 0xCF9);
+		f[128] = 0x0F;
+	}
+	if (len >= 148)
+		w64(f + 140, addr(dsdt_table));
+	if (len >= 184) {
+		f[172] = ACPI_SPACE_IO;
+		f[173] = 16;
+		w64(f + 176, 0x604);
+	}
+	seal(f);
+	return f;
+}
+
+static void test_power(void)
+{
+	struct acpi_power pw;
+	const char *why = NULL;
+	/* Scope (\) { Name (_S5, Package (4) { Zero, Zero, Zero, Zero }) } as QEMU writes it,
+	 * after other names; then variants. */
+	static const u8 q35_aml[] = {
+		0x08, '_', 'S', '3', '_', 0x12, 0x06, 0x04, 0x01, 0x01, 0, 0,
+		0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x00, 0x00, 0, 0
+	};
+	reset_mem();
+	u8 *tables[1] = { q35_fadt(dsdt(q35_aml, sizeof q35_aml), 244, BIT(10)) };
+	CHECK_EQ(acpi_power_info(root(tables, 1, true), &pw, &why), 0);
+	CHECK_EQ(pw.pm1a_cnt.space, ACPI_SPACE_IO);
+	CHECK_EQ(pw.pm1a_cnt.addr, 0x604);
+	CHECK_EQ(pw.pm1b_cnt.addr, 0);
+	CHECK(pw.s5);
+	CHECK_EQ(pw.slp_typ_a, 0);
+	CHECK_EQ(pw.slp_typ_b, 0);
+	CHECK(pw.reset);
+	CHECK_EQ(pw.reset_reg.space, ACPI_SPACE_IO);
+	CHECK_EQ(pw.reset_reg.addr, 0xCF9);
+	CHECK_EQ(pw.reset_value, 0x0F);
+
+	/* A server's: \_S5 with byte constants (SLP_TYP 7 for PM1a, 5 for PM1b), PM1b at
+	 * 0x1004 through the 32-bit field only, no RESET_REG_SUP. */
+	static const u8 srv_aml[] = { 0x10, 0x05, '\\', 0x08, '\\', '_',  'S',	'5',  '_',
+				      0x12, 0x0A, 0x04, 0x0A, 0x07, 0x0A, 0x05, 0x00, 0x00 };
+	reset_mem();
+	u8 *f = q35_fadt(dsdt(srv_aml, sizeof srv_aml), 244, 0);
+	w32(f + 68, 0x1004);
+	seal(f);
+	tables[0] = f;
+	CHECK_EQ(acpi_power_info(root(tables, 1, false), &pw, &why), 0);
+	CHECK(pw.s5);
+	CHECK_EQ(pw.slp_typ_a, 7);
+	CHECK_EQ(pw.slp_typ_b, 5);
+	CHECK_EQ(pw.pm1b_cnt.space, ACPI_SPACE_IO);
+	CHECK_EQ(pw.pm1b_cnt.addr, 0x1004);
+	CHECK(!pw.reset);
+
+	/* An ACPI 1.0 FADT (116 bytes): ports only, no reset register, no X_ fields. */
+	reset_mem();
+	tables[0] = q35_fadt(dsdt(q35_aml, sizeof q35_aml), 116, BIT(10));
+	CHECK_EQ(acpi_power_info(root(tables, 1, false), &pw, &why), 0);
+	CHECK_EQ(pw.pm1a_cnt.addr, 0x604);
+	CHECK(pw.s5);
+	CHECK(!pw.reset);
+
+	/* What is not \_S5: the name in a string or a method call, a package cut off by the
+	 * table's end, a bad checksum. */
+	static const u8 not_s5[][12] = {
+		{ 0x0D, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x00, 0x00, 0, 0 },
+		{ 0x08, '_', 'S', '5', '_', 0x0A, 0x06, 0x04, 0x00, 0x00, 0, 0 },
+		{ 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x0C, 0x00, 0, 0 },
+	};
+	for (u32 i = 0; i < 3; i++) {
+		reset_mem();
+		tables[0] = q35_fadt(dsdt(not_s5[i], sizeof not_s5[i]), 244, 0);
+		CHECK_EQ(acpi_power_info(root(tables, 1, true), &pw, &why), 0);
+		CHECK(!pw.s5);
+	}
+	reset_mem();
+	tables[0] = q35_fadt(dsdt(q35_aml, 20), 244, 0); /* ends inside the package */
+	CHECK_EQ(acpi_power_info(root(tables, 1, true), &pw, &why), 0);
+	CHECK(!pw.s5);
+	reset_mem();
+	u8 *d = dsdt(q35_aml, sizeof q35_aml);
+	d[9]++;
+	tables[0] = q35_fadt(d, 244, 0);
+	CHECK_EQ(acpi_power_info(root(tables, 1, true), &pw, &why), 0);
+	CHECK(!pw.s5);
+	CHECK_EQ(pw.pm1a_cnt.addr, 0x604);
+
+	/* No FADT, no RSDP. */
+	reset_mem();
+	u8 *m = madt_begin(0);
+	lapic(m, 0, 0, 1);
+	madt_end(m);
+	tables[0] = m;
+	CHECK_EQ(acpi_power_info(root(tables, 1, true), &pw, &why), -1);
+	CHECK_STR(why, "no valid FADT");
+	CHECK_EQ(acpi_power_info(NULL, &pw, &why), -1);
+	CHECK_STR(why, "no valid ACPI RSDP");
+}
+
 int main(void)
 {
 	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
@@ -733,5 +838,6 @@ int main(void)
 	test_checksums();
 	test_inconsistent();
 	test_x86();
+	test_power();
 	return test_summary();
 }

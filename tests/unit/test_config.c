@@ -449,6 +449,21 @@ static void test_pv(void)
 	CHECK_ERR(text, 3, "value too long for pv (max 127 characters)");
 }
 
+static void test_on_exit(void)
+{
+	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.on_exit, ON_EXIT_POWEROFF);
+	CHECK_EQ(parse("[hv]\non_exit = reboot\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.on_exit, ON_EXIT_REBOOT);
+	CHECK_EQ(parse("[hv]\non_exit = halt # keep the console\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.on_exit, ON_EXIT_HALT);
+	CHECK_EQ(parse("[hv]\non_exit=poweroff\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.on_exit, ON_EXIT_POWEROFF);
+	CHECK_ERR("[hv]\non_exit = shutdown\n[vm a]\nkernel=k\n", 2,
+		  "bad value 'shutdown' for on_exit: expected poweroff, reboot or halt");
+	CHECK_ERR("[vm a]\nkernel=k\non_exit = halt\n", 3, "unknown key 'on_exit' in [vm a]");
+}
+
 static void test_sched(void)
 {
 	CHECK_EQ(parse("[hv]\nsched = rr\n[vm a]\nkernel=k\n"), 0);
@@ -502,6 +517,7 @@ int main(void)
 	test_lengths();
 	test_pv();
 	test_sched();
+	test_on_exit();
 	test_vm_pcpus();
 	return test_summary();
 }

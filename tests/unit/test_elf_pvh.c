@@ -4,6 +4,7 @@
  * of exactly their length, so ASan catches reads past the end. */
 #include <stdlib.h>
 #include "../../arch/x86/elf_pvh.c"
+#include "bytes.h"
 #include "test.h"
 
 #define IMG_LEN 0x1c00
@@ -13,24 +14,6 @@
 static u8 img[IMG_LEN];
 static struct elf_image ei;
 static const char *why;
-
-static void w16(u8 *p, u16 v)
-{
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-}
-
-static void w32(u8 *p, u32 v)
-{
-	w16(p, (u16)v);
-	w16(p + 2, (u16)(v >> 16));
-}
-
-static void w64(u8 *p, u64 v)
-{
-	w32(p, (u32)v);
-	w32(p + 4, (u32)(v >> 32));
-}
 
 static void phdr(int i, u32 type, u64 off, u64 paddr, u64 filesz, u64 memsz, u64 align)
 {
@@ -484,28 +467,6 @@ static void test_fuzz(void)
 	}
 	CHECK_EQ(bad, 0);
 	CHECK(ok > 0);
-}
-
-static u8 *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	u8 *b;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b = malloc(n > 0 ? (size_t)n : 1);
-	if (n <= 0 || fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
 }
 
 static void test_vmlinux(void)

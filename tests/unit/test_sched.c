@@ -362,7 +362,7 @@ void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
 	snprintf(buf, n, "(simulated pcpu%u)", pcpu);
 }
 
-NORETURN void arch_power_off(void)
+NORETURN void hv_exit(void)
 {
 	sim.powered_off = true;
 	halt_machine();

@@ -149,7 +149,7 @@ void svm_vcpu_sipi(struct vcpu *v, u8 vector)
 	V64(vmcb, VMCB_EVENTINJ) = 0;
 }
 
-int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info)
+int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 {
 	struct vm *vm = v->vm;
 	u8 *vmcb = alloc_pages(1);
@@ -179,15 +179,26 @@ int svm_vcpu_init(struct vcpu *v, u64 entry, u64 start_info)
 	v->arch.sipi_vector = -1;
 	v->arch.flush_tlb = true;
 	if (v->id == 0) {
-		/* PVH entry: 32-bit flat protected mode, paging off, EBX = start info. */
+		/* Flat 4 GiB segments: code 0x10, data 0x18, as both entries want them. */
 		reset_common(vmcb);
-		set_seg(vmcb, VMCB_CS, 0x10, 0xC9B, 0xFFFFFFFF, 0);
+		set_seg(vmcb, VMCB_CS, 0x10, boot->long_mode ? 0xA9B : 0xC9B, 0xFFFFFFFF, 0);
 		for (u32 s = VMCB_ES; s <= VMCB_GS; s += 0x10)
 			if (s != VMCB_CS)
 				set_seg(vmcb, s, 0x18, 0xC93, 0xFFFFFFFF, 0);
-		V64(vmcb, VMCB_CR0) = 0x11; /* PE, ET */
-		V64(vmcb, VMCB_RIP) = entry;
-		v->arch.gpr[GPR_RBX] = start_info;
+		V64(vmcb, VMCB_RIP) = boot->entry;
+		if (boot->long_mode) {
+			/* Linux boot protocol, 64-bit: paging on, RSI = boot_params. */
+			set_seg(vmcb, VMCB_GDTR, 0, 0, 0x1F, GPA_BOOT_GDT);
+			V64(vmcb, VMCB_CR0) = 0x80000011; /* PG, ET, PE */
+			V64(vmcb, VMCB_CR3) = boot->cr3;
+			V64(vmcb, VMCB_CR4) = 0x20; /* PAE */
+			V64(vmcb, VMCB_EFER) |= EFER_LME | EFER_LMA;
+			v->arch.gpr[GPR_RSI] = boot->arg;
+		} else {
+			/* PVH: 32-bit flat protected mode, paging off, EBX = start info. */
+			V64(vmcb, VMCB_CR0) = 0x11; /* PE, ET */
+			v->arch.gpr[GPR_RBX] = boot->arg;
+		}
 	}
 	return 0;
 }
@@ -293,7 +304,7 @@ size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 	u8 *vmcb = v->arch.vmcb;
 	struct x86_paging pg = { V64(vmcb, VMCB_CR0), V64(vmcb, VMCB_CR3), V64(vmcb, VMCB_CR4),
 				 V64(vmcb, VMCB_EFER) };
-	bool long_mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
+	bool long_mode = (V64(vmcb, VMCB_EFER) & EFER_LMA) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
 	u64 la = (long_mode ? 0 : V64(vmcb, VMCB_CS + 8)) +
 		 V64(vmcb, VMCB_RIP); /* CS.base is 0 in 64-bit mode */
 	size_t got = 0;
@@ -316,9 +327,9 @@ static bool handle_npf(struct vcpu *v)
 	u8 bytes[15] = { 0 };
 	size_t n = svm_fetch_insn(v, bytes, sizeof bytes);
 	u16 cs_attr = V16(vmcb, VMCB_CS + 2);
-	int mode = (V64(vmcb, VMCB_EFER) & BIT(10)) && (cs_attr & BIT(9)) ? 64
-		   : (cs_attr & BIT(10))				  ? 32
-									  : 16;
+	int mode = (V64(vmcb, VMCB_EFER) & EFER_LMA) && (cs_attr & BIT(9)) ? 64
+		   : (cs_attr & BIT(10))				   ? 32
+									   : 16;
 	struct x86_mmio_insn insn;
 	if (gpa < v->vm->ram_size || x86_decode_mmio(bytes, n, mode, &insn)) {
 		printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x "

@@ -8,6 +8,12 @@
 static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
 static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port)); }
 static inline void outl(u16 port, u32 v) { __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port)); }
+static inline u16 inw(u16 port)
+{
+	u16 v;
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
 static inline u8 inb(u16 port)
 {
 	u8 v;
@@ -70,6 +76,8 @@ static inline void wait_for_interrupt(void) { __asm__ volatile("sti; hlt; cli" :
 #define MSR_GS_BASE 0xC0000101u
 #define MSR_VM_CR 0xC0010114u
 #define MSR_VM_HSAVE_PA 0xC0010117u
+#define EFER_LME BIT(8)
+#define EFER_LMA BIT(10)
 #define EFER_SVME BIT(12)
 
 #endif

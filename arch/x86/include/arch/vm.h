@@ -55,14 +55,21 @@ struct arch_vcpu {
 	u64 preempt_count_msr; /* HV_MSR_PREEMPT_COUNT */
 };
 
+/* How vCPU 0 starts (arch/x86/linux_*.c): at entry in PVH's 32-bit flat protected mode,
+ * paging off, RBX = arg; or, with long_mode, in the 64-bit mode of the Linux boot
+ * protocol: identity paging at cr3, the GDT at GPA_BOOT_GDT, RSI = arg. */
+struct x86_boot {
+	bool long_mode;
+	u64 entry, arg, cr3;
+};
+
 struct arch_vm {
 	u64 *npt_root; /* nested page table (PML4) */
 	u32 asid;
 	struct vioapic ioapic;
 	struct vuart uart; /* COM1, the VM's console */
 	u16 pm1_en, pm1_sts, pm1_cnt;
-	u64 boot_entry; /* where vCPU 0 starts, with RBX = boot_start_info (PVH) */
-	u64 boot_start_info;
+	struct x86_boot boot;
 	u64 boot_tsc; /* TSC when the VM was created: its kvmclock and PM timer zero */
 };
 

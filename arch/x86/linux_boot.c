@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Boots Linux on x86: a vmlinux through its PVH entry (linux_pvh.c) or a bzImage, the
+ * vmlinuz distributions ship, through the 64-bit boot protocol (linux_bzimage.c). Here:
+ * which of the two a file is, and what both entries give the kernel alike: the initrd,
+ * the command line, the ACPI tables and the memory map. */
+#include "arch/x86/linux_boot.h"
+#include "arch/x86/bzimage.h"
+#include "arch/x86/guest_acpi.h"
+#include "boot/config.h"
+#include "hv/arch.h"
+#include "hv/console.h"
+#include "hv/file_kind.h"
+#include "hv/lib.h"
+#include "hv/pv_features.h"
+
+static bool has_word_prefix(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (const char *p = s; *p; p++)
+		if ((p == s || p[-1] == ' ') && !strncmp(p, prefix, n))
+			return true;
+	return false;
+}
+
+/* The user's command line. Without kvmclock the guest must calibrate its TSC against
+ * the PIT or the ACPI PM timer, which fails when each read costs a slow exit (as under
+ * emulation: Linux rejects reads slower than 50k cycles) and leaves it without a usable
+ * timer; so such a VM is told the TSC frequency, as CPUID leaf 15h tells it on Intel.
+ * Returns the length, which may exceed n - 1 (then the line was cut). */
+static int build_cmdline(struct vm *vm, char *dst, size_t n, const char *user)
+{
+	if ((vm->pv & BIT(PV_CLOCK)) || has_word_prefix(user, "tsc_early_khz="))
+		return snprintf(dst, n, "%s", user);
+	return snprintf(dst, n, "%s tsc_early_khz=%llu", user,
+			(unsigned long long)(arch_time_hz / 1000));
+}
+
+int linux_boot_common(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
+		      struct linux_boot *lb)
+{
+	if (img->initrd_len) {
+		u64 top = MIN(vm->ram_size, lb->initrd_end_max);
+		lb->initrd_gpa = ALIGN_DOWN(top - MIN(top, img->initrd_len), 2 * MiB);
+		if (img->initrd_len > top || lb->initrd_gpa < ALIGN_UP(lb->kernel_end, 2 * MiB)) {
+			printk("hv: VM '%s': %s: the initrd (%llu KiB) does not fit in the "
+			       "VM's RAM beside the kernel (which needs up to %llu MiB)\n",
+			       vm->name, cfg->initrd, (unsigned long long)(img->initrd_len >> 10),
+			       (unsigned long long)(lb->kernel_end >> 20));
+			return -1;
+		}
+		lb->initrd_len = img->initrd_len;
+		memcpy(vm->ram + lb->initrd_gpa, img->initrd, img->initrd_len);
+	}
+
+	u32 max = MIN(lb->cmdline_max, PAGE_SIZE - 1);
+	int len = build_cmdline(vm, (char *)vm->ram + GPA_CMDLINE, max + 1, cfg->cmdline);
+	if (len > (int)max) {
+		printk("hv: VM '%s': hv.cfg:%d: the command line with what the hypervisor "
+		       "adds is %d bytes; this kernel takes at most %u\n",
+		       vm->name, cfg->line, len, max);
+		return -1;
+	}
+	lb->cmdline_gpa = GPA_CMDLINE;
+
+	struct guest_acpi_params acpi = {
+		.gpa = GPA_ACPI,
+		.nvcpus = vm->nvcpus,
+		.ioapic_id = vm->arch.ioapic.id, /* what its ID register reads (4 bits) */
+		.ioapic_addr = GPA_IOAPIC,
+		.pm1a_evt_port = PORT_PM_BASE,
+		.pm1a_cnt_port = PORT_PM_BASE + 4,
+		.pm_timer_port = PORT_PM_BASE + 8,
+		.reset_port = PORT_RESET,
+		.reset_value = 0x06,
+		.sci_irq = 9,
+		.no_cmos_rtc = true,
+		.oem_id = "HV    ",
+	};
+	if (!guest_acpi_build(vm->ram + GPA_ACPI, GPA_ACPI_SIZE, &acpi, &lb->rsdp_gpa)) {
+		printk("hv: VM '%s': ACPI tables do not fit\n", vm->name);
+		return -1;
+	}
+
+	struct e820_entry *mm = lb->map;
+	u32 n = 0;
+	mm[n++] = (struct e820_entry){ 0, GPA_ACPI, E820_RAM };
+	mm[n++] = (struct e820_entry){ GPA_ACPI, GPA_ACPI_SIZE, E820_ACPI };
+	mm[n++] = (struct e820_entry){ GPA_ACPI + GPA_ACPI_SIZE, 0x9F000 - GPA_ACPI - GPA_ACPI_SIZE,
+				       E820_RAM };
+	mm[n++] = (struct e820_entry){ 0x9F000, 0x100000 - 0x9F000, E820_RESERVED };
+	mm[n++] = (struct e820_entry){ 0x100000, vm->ram_size - 0x100000, E820_RAM };
+	mm[n++] = (struct e820_entry){ GPA_IOAPIC, PAGE_SIZE, E820_RESERVED };
+	mm[n++] = (struct e820_entry){ 0xFEE00000, PAGE_SIZE, E820_RESERVED };
+	lb->nmap = n;
+	return 0;
+}
+
+int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
+		   struct x86_boot *boot)
+{
+	const u8 *k = img->kernel;
+	if (img->kernel_len >= 4 && !memcmp(k, "\177ELF", 4))
+		return linux_pvh_load(vm, cfg, img, boot);
+	if (bzimage_is(k, img->kernel_len))
+		return linux_bzimage_load(vm, cfg, img, boot);
+	printk("hv: VM '%s': %s: %s; an x86 VM boots a bzImage (a distribution's vmlinuz) or a "
+	       "vmlinux with a PVH entry note\n",
+	       vm->name, cfg->kernel, file_kind(k, img->kernel_len));
+	return -1;
+}
