@@ -8,6 +8,8 @@
 #            installed, into build/gnu-efi-arm64 (the Makefile's GNUEFI for ARCH=aarch64).
 #   both:    libfdt's source (scripts/libfdt.sh: a pinned Debian source package, fetched
 #            with a deb-src entry of the project's own and checksum-verified) in build/src/.
+#            QEMU 10 from bookworm-backports (scripts/qemu10.sh, unpacked into build/qemu10,
+#            not installed: the x2APIC host test runs under it, QEMU=10 selects it).
 # As a normal user, only what the ARCH in use (env, default x86_64) needs is an error;
 # what the other architecture lacks is reported as a note.
 set -e
@@ -31,7 +33,7 @@ arm64_enabled() { dpkg --print-foreign-architectures | grep -qx arm64; }
 arm64_lists() { apt-cache policy gnu-efi:arm64 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 # Third-party source the build compiles; quiet and instant once there. As a normal user
 # without the deb-src entry it prints the commands for root and fails.
-sources() { "$TOP/scripts/libfdt.sh"; }
+sources() { "$TOP/scripts/libfdt.sh" && "$TOP/scripts/qemu10.sh"; }
 
 # shellcheck disable=SC2086 # lists of package names
 missing=$(missing_pkgs $PKGS_X86 $PKGS_ARM64)

@@ -31,15 +31,7 @@ die() { echo "fetch-source: $PKG $VER: $*" >&2; exit 1; }
 known() { apt-cache showsrc --only-source "$PKG" 2>/dev/null | grep -qx "Version: $VER"; }
 
 # The deb822 entry (like Debian 12's debian.sources) for the mirror apt already uses.
-entry() {
-	# shellcheck disable=SC2016 # $(...) are apt's format fields
-	uri=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 2>/dev/null |
-		awk '$2 == "bookworm" && $3 == "main" { print $1; exit }')
-	[ -n "$uri" ] || die "apt has no bookworm main entry to take the mirror from"
-	printf '%s\n' "# Written by scripts/fetch-source.sh (hv): Debian source packages the build unpacks." \
-		"Types: deb-src" "URIs: $uri" "Suites: bookworm" "Components: main" \
-		"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
-}
+entry() { "$(dirname "$0")/apt-entry.sh" deb-src bookworm "Debian source packages the build unpacks." || exit 1; }
 
 if ! known; then
 	if [ "$(id -u)" != 0 ]; then

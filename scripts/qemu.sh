@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# usage: qemu.sh ESP.img [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3)
+# usage: qemu.sh ESP.img [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3
+#        QEMU=10: QEMU 10 from bookworm-backports, unpacked by scripts/qemu10.sh; default
+#        Debian 12's QEMU 7.2)
 # Boots the UEFI firmware + the boot volume in QEMU TCG. Serial console on stdio; the
 # hypervisor powers the machine off when its last VM stops.
 #   x86_64:  q35, an emulated AMD CPU with SVM, OVMF; the hypervisor powers off through
@@ -9,13 +11,25 @@
 #            the volume as a virtio disk; the hypervisor powers off with PSCI SYSTEM_OFF
 #            (QEMU then exits with status 0).
 ARCH=${ARCH:-x86_64}
+BIN='' DATA=''
+case "${QEMU:-}" in
+"" | 7) ;;
+10)
+	Q10=$(cd "$(dirname "$0")/.." && pwd)/build/qemu10
+	[ -x "$Q10/usr/bin/qemu-system-x86_64" ] ||
+		{ echo "qemu: QEMU=10 but no $Q10: run scripts/qemu10.sh (as root)" >&2; exit 1; }
+	BIN=$Q10/usr/bin/ DATA="-L $Q10/usr/share/qemu"
+	;;
+*) echo "qemu: QEMU=$QEMU: 7 (Debian 12's, the default) or 10 (bookworm-backports)" >&2; exit 1 ;;
+esac
 ESP=$1
 shift
 VARS=$ESP.vars
+# shellcheck disable=SC2086 # DATA: an option and its argument, or nothing
 case "$ARCH" in
 x86_64)
 	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$VARS"
-	exec qemu-system-x86_64 -nodefaults -machine q35,accel=tcg -cpu "${CPU:-max}" -smp "${SMP:-2}" -m "${MEM:-2048}" \
+	exec "${BIN}qemu-system-x86_64" $DATA -nodefaults -machine q35,accel=tcg -cpu "${CPU:-max}" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive if=pflash,format=raw,file="$VARS" \
 		-drive file="$ESP",format=raw,if=ide \
@@ -24,7 +38,7 @@ x86_64)
 aarch64)
 	# AAVMF's pflash images are 64 MiB each; the VARS copy is sparse.
 	cp --sparse=always /usr/share/AAVMF/AAVMF_VARS.fd "$VARS"
-	exec qemu-system-aarch64 -nodefaults -machine virt,accel=tcg,virtualization=on,gic-version="${GIC:-3}" \
+	exec "${BIN}qemu-system-aarch64" $DATA -nodefaults -machine virt,accel=tcg,virtualization=on,gic-version="${GIC:-3}" \
 		-cpu "${CPU:-max,pauth-impdef=on}" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd \
 		-drive if=pflash,format=raw,unit=1,file="$VARS" \

@@ -27,9 +27,9 @@ static void print_banner(u32 ncpus)
 	       d & BIT(3) ? " NRIP-save" : "", d & BIT(5) ? " VMCB-clean" : "",
 	       d & BIT(7) ? " decode-assists" : "", d & BIT(13) ? " AVIC" : "",
 	       d & BIT(18) ? " x2AVIC" : "");
-	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz\n", ncpus,
+	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz, %s\n", ncpus,
 	       (unsigned long long)(efi_ram_bytes() >> 20),
-	       (unsigned long long)(x86_tsc_hz() / 1000000));
+	       (unsigned long long)(x86_tsc_hz() / 1000000), x86_lapic_mode());
 }
 
 int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why)

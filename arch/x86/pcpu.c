@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* x86 physical CPU setup (see pcpu.h). The local APIC is used in xAPIC mode through its
- * MMIO page, which the firmware's identity map covers (QEMU TCG offers no x2APIC). */
+/* x86 physical CPU setup (see pcpu.h). The local APIC runs in x2APIC mode, through MSRs,
+ * when the firmware handed it over so (as server firmware does with many CPUs) or the CPU
+ * has x2APIC (SDM vol. 3 11.12); else in xAPIC mode through its MMIO page, which the
+ * firmware's identity map covers (QEMU 7.2's TCG offers no x2APIC, QEMU 10's does). */
 #include "pcpu.h"
 #include "arch/cpu.h"
 #include "hv/arch.h"
@@ -25,19 +27,59 @@ static volatile u32 *lapic;
 #define LAPIC_TIMER_DCR 0x3E0
 #define ICR_BUSY BIT(12)
 
-static inline u32 lapic_read(u32 reg) { return lapic[reg / 4]; }
-static inline void lapic_write(u32 reg, u32 v) { lapic[reg / 4] = v; }
+#define MSR_APIC_BASE 0x1B
+#define APIC_BASE_EXTD BIT(10) /* x2APIC mode */
+#define APIC_BASE_EN BIT(11)
+#define MSR_X2APIC_REGS 0x800 /* the register at MMIO offset R is MSR 0x800 + R / 16 */
+#define CPUID1_ECX_X2APIC BIT(21)
 
+static enum { APIC_UNSET, APIC_XAPIC, APIC_X2APIC_FIRMWARE, APIC_X2APIC } apic_mode;
+
+static inline bool x2apic(void) { return apic_mode >= APIC_X2APIC_FIRMWARE; }
+
+static inline u32 lapic_read(u32 reg)
+{
+	return x2apic() ? (u32)rdmsr(MSR_X2APIC_REGS + reg / 16) : lapic[reg / 4];
+}
+
+static inline void lapic_write(u32 reg, u32 v)
+{
+	if (x2apic())
+		wrmsr(MSR_X2APIC_REGS + reg / 16, v);
+	else
+		lapic[reg / 4] = v;
+}
+
+/* The mode is chosen on the boot CPU and then set on each CPU as it comes up (an AP that
+ * INIT and STARTUP woke is in xAPIC mode; xAPIC -> x2APIC is a legal switch, 11.12.5). */
 static void lapic_setup(void)
 {
-	lapic = (volatile u32 *)(uintptr_t)(rdmsr(0x1B) & ~0xFFFull);
+	u64 base = rdmsr(MSR_APIC_BASE);
+	if (apic_mode == APIC_UNSET) {
+		u32 a, b, c, d;
+		cpuid(1, 0, &a, &b, &c, &d);
+		apic_mode = base & APIC_BASE_EXTD   ? APIC_X2APIC_FIRMWARE
+			    : c & CPUID1_ECX_X2APIC ? APIC_X2APIC
+						    : APIC_XAPIC;
+	}
+	if (x2apic() && !(base & APIC_BASE_EXTD))
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
+	lapic = (volatile u32 *)(uintptr_t)(base & ~0xFFFull);
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
 	lapic_write(LAPIC_TIMER_DCR, 0xB);	 /* divide by 1 */
 	lapic_write(LAPIC_LVT_TIMER, VEC_TIMER); /* one-shot */
 	lapic_write(LAPIC_TIMER_ICR, 0);
 }
 
-u32 x86_lapic_id(void) { return lapic_read(LAPIC_ID) >> 24; }
+/* x2APIC IDs are 32 bits; the xAPIC's 8 are the top byte of its ID register. */
+u32 x86_lapic_id(void) { return x2apic() ? lapic_read(LAPIC_ID) : lapic_read(LAPIC_ID) >> 24; }
+
+const char *x86_lapic_mode(void)
+{
+	return apic_mode == APIC_X2APIC_FIRMWARE ? "x2APIC (as the firmware left it)"
+	       : apic_mode == APIC_X2APIC	 ? "x2APIC (switched on: the CPU has it)"
+						 : "xAPIC (MMIO)";
+}
 
 u64 x86_tsc_hz(void) { return arch_time_hz; }
 
@@ -69,8 +111,14 @@ void arch_timer_arm(u64 deadline)
 	lapic_write(LAPIC_TIMER_ICR, (u32)MIN(MAX(count, 1ull), 0xFFFFFFFFull));
 }
 
+/* x2APIC: one 64-bit ICR write, the destination in the high half, and no delivery status
+ * to wait for (11.12.9). */
 static void send_ipi(u32 apic_id, u32 icr_lo)
 {
+	if (x2apic()) {
+		wrmsr(MSR_X2APIC_REGS + LAPIC_ICR_LO / 16, (u64)apic_id << 32 | icr_lo);
+		return;
+	}
 	while (lapic_read(LAPIC_ICR_LO) & ICR_BUSY)
 		cpu_relax();
 	lapic_write(LAPIC_ICR_HI, apic_id << 24);
@@ -228,6 +276,7 @@ static void delay_us(u64 us)
 static void ap_entry(void)
 {
 	u32 id = ap_next_id;
+	lapic_setup(); /* its APIC in the boot CPU's mode before its ID is read */
 	x86_pcpu_init(id, x86_lapic_id());
 	ap_started_id = id;
 	ap_main_fn(id);

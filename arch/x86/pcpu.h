@@ -20,6 +20,8 @@ void x86_pcpu_init(u32 id, u32 apic_id);
 u32 x86_start_aps(const u32 *apic_ids, u32 n, u64 tramp_page, void (*ap_main)(u32 id));
 u32 x86_lapic_id(void);
 u64 x86_tsc_hz(void);
+/* The host local APIC's mode, for the banner. */
+const char *x86_lapic_mode(void);
 /* Reads how the machine powers off and resets from its ACPI tables, and says so (power.c). */
 void x86_power_init(const void *acpi_rsdp);
 
