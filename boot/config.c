@@ -263,7 +263,7 @@ static int set_on_exit(struct parser *ps, struct slice v)
 static int set_pcpu_set(struct parser *ps, struct slice v)
 {
 	char buf[SHOW_MAX + 1];
-	u64 set = 0;
+	struct pcpu_set set = { { 0 } };
 	size_t i = 0;
 
 	while (i <= v.n) {
@@ -283,11 +283,11 @@ static int set_pcpu_set(struct parser *ps, struct slice v)
 				ps, ps->line,
 				"bad item '%s' in pcpus: expected N or N-M (N <= M), e.g. 0-3,6",
 				show(buf, item));
-		if (hi >= CFG_MAX_PCPU_SET)
+		if (hi >= MAX_PCPUS)
 			return fail(ps, ps->line, "pCPU %llu in pcpus: this build runs pCPUs 0..%u",
-				    (unsigned long long)hi, (unsigned int)CFG_MAX_PCPU_SET - 1);
+				    (unsigned long long)hi, (unsigned int)MAX_PCPUS - 1);
 		for (u64 c = lo; c <= hi; c++)
-			set |= 1ull << c;
+			pcpu_set_add(&set, (u32)c);
 		i = end + 1;
 	}
 	ps->vm->pcpu_set = set;

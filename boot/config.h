@@ -29,6 +29,7 @@
 
 #include "hv/types.h"
 #include "hv/on_exit.h"
+#include "hv/pcpu_set.h"
 #include "hv/sched_policy.h"
 
 #define CFG_MAX_VMS 8
@@ -37,8 +38,7 @@
 #define CFG_CMDLINE_MAX 1024
 
 #define CFG_MAX_VCPUS 64
-#define CFG_MAX_PCPUS 256
-#define CFG_MAX_PCPU_SET 64 /* pCPUs a [vm] pcpus list can name: 0..63 */
+#define CFG_MAX_PCPUS MAX_PCPUS
 #define CFG_DEFAULT_MEMORY (256 * MiB)
 #define CFG_MIN_MEMORY (16 * MiB)
 #define CFG_MAX_MEMORY (64 * GiB)
@@ -51,7 +51,7 @@ struct vm_config {
 	u32 vcpus;		       /* 1..64, default 1 */
 	u64 memory;		       /* bytes, 16M..64G, multiple of 4K, default 256M */
 	u32 pv;			       /* BIT(enum pv_feature) set, default all */
-	u64 pcpu_set;		       /* bit N: it may run on pCPU N; 0 (default): any */
+	struct pcpu_set pcpu_set;      /* where it may run; empty (default): any */
 	int pcpus_line;		       /* line of its pcpus key */
 	int line;		       /* line of the [vm ...] header */
 };

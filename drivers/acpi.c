@@ -18,6 +18,7 @@
 #define FADT_DSDT 40
 #define FADT_PM1A_CNT_BLK 64
 #define FADT_PM1B_CNT_BLK 68
+#define FADT_PM_TMR_BLK 76
 #define FADT_FLAGS 112
 #define FADT_RESET_REG 116
 #define FADT_RESET_VALUE 128
@@ -25,6 +26,8 @@
 #define FADT_X_DSDT 140
 #define FADT_X_PM1A_CNT_BLK 172
 #define FADT_X_PM1B_CNT_BLK 184
+#define FADT_X_PM_TMR_BLK 208
+#define FADT_TMR_VAL_EXT BIT(8)
 #define FADT_RESET_REG_SUP BIT(10)
 #define GAS_LEN 12
 #define AML_NAME_OP 0x08
@@ -258,8 +261,8 @@ static struct acpi_reg gas(const u8 *t, u32 off)
 	return (struct acpi_reg){ .space = t[off], .addr = rd64(t + off + 4) };
 }
 
-/* A PM1 control block: the 64-bit GAS where the FADT has one, else the 32-bit I/O port. */
-static struct acpi_reg pm1_cnt(const u8 *fadt, u32 x_off, u32 port_off)
+/* A PM register block: the 64-bit GAS where the FADT has one, else the 32-bit I/O port. */
+static struct acpi_reg pm_block(const u8 *fadt, u32 x_off, u32 port_off)
 {
 	struct acpi_reg r = gas(fadt, x_off);
 	if (!r.addr && rd32(fadt + 4) >= port_off + 4)
@@ -316,8 +319,8 @@ int acpi_power_info(const void *rsdp, struct acpi_power *out, const char **why)
 		return -1;
 	}
 	u32 len = rd32(fadt + 4);
-	out->pm1a_cnt = pm1_cnt(fadt, FADT_X_PM1A_CNT_BLK, FADT_PM1A_CNT_BLK);
-	out->pm1b_cnt = pm1_cnt(fadt, FADT_X_PM1B_CNT_BLK, FADT_PM1B_CNT_BLK);
+	out->pm1a_cnt = pm_block(fadt, FADT_X_PM1A_CNT_BLK, FADT_PM1A_CNT_BLK);
+	out->pm1b_cnt = pm_block(fadt, FADT_X_PM1B_CNT_BLK, FADT_PM1B_CNT_BLK);
 	if (len > FADT_RESET_VALUE && (rd32(fadt + FADT_FLAGS) & FADT_RESET_REG_SUP)) {
 		out->reset_reg = gas(fadt, FADT_RESET_REG);
 		out->reset_value = fadt[FADT_RESET_VALUE];
@@ -329,5 +332,23 @@ int acpi_power_info(const void *rsdp, struct acpi_power *out, const char **why)
 	const u8 *d = phys(dsdt);
 	if (dsdt && !memcmp(d, "DSDT", 4) && sdt_ok(d))
 		out->s5 = dsdt_s5(d, &out->slp_typ_a, &out->slp_typ_b);
+	return 0;
+}
+
+int acpi_pm_timer(const void *rsdp, struct acpi_reg *out, bool *ext32, const char **why)
+{
+	*out = (struct acpi_reg){ 0 };
+	*ext32 = false;
+	const u8 *fadt = rsdp_ok(rsdp) ? find_table(rsdp, "FACP") : NULL;
+	if (!fadt) {
+		*why = rsdp_ok(rsdp) ? "no valid FADT" : "no valid ACPI RSDP";
+		return -1;
+	}
+	*out = pm_block(fadt, FADT_X_PM_TMR_BLK, FADT_PM_TMR_BLK);
+	if (!out->addr) {
+		*why = "the FADT gives no PM timer";
+		return -1;
+	}
+	*ext32 = rd32(fadt + 4) > FADT_FLAGS + 3 && (rd32(fadt + FADT_FLAGS) & FADT_TMR_VAL_EXT);
 	return 0;
 }

@@ -35,7 +35,11 @@ struct acpi_power {
  * or -1 with *why set when there is no valid RSDP or FADT. */
 int acpi_power_info(const void *rsdp, struct acpi_power *out, const char **why);
 
-#define ACPI_ARM_MAX_CPUS 64
+/* The ACPI PM timer (FADT PM_TMR_BLK / X_PM_TMR_BLK, 3.579545 MHz; ACPI 6.4 4.8.3.3):
+ * 0, or -1 with *why when the FADT gives none. *ext32: 32 bits wide, else 24. */
+int acpi_pm_timer(const void *rsdp, struct acpi_reg *out, bool *ext32, const char **why);
+
+#define ACPI_ARM_MAX_CPUS 256 /* MAX_PCPUS */
 #define ACPI_ARM_MAX_GICR 8
 
 /* FADT ARM_BOOT_ARCH flags (ACPI 6.4 5.2.9: the 16-bit field at offset 129). */

@@ -35,7 +35,7 @@ void sched_init(u32 n, enum sched_policy policy)
 		pcpus[i].id = i;
 }
 
-static bool allowed(const struct vcpu *v, u32 pcpu) { return v->affinity >> pcpu & 1; }
+static bool allowed(const struct vcpu *v, u32 pcpu) { return pcpu_set_has(&v->affinity, pcpu); }
 
 static void runq_append(struct pcpu *p, struct vcpu *v)
 {
@@ -236,14 +236,15 @@ static bool waiting(const struct pcpu *p, const struct vcpu *v)
 static u32 publish_load(struct pcpu *p)
 {
 	u32 n = 0;
-	u64 movable = 0;
+	struct pcpu_set movable = { { 0 } };
 	for (struct vcpu *v = p->runq; v; v = v->rq_next) {
 		n += v->state == VCPU_RUNNABLE;
 		if (waiting(p, v))
-			movable |= v->affinity;
+			pcpu_set_or(&movable, &v->affinity);
 	}
 	__atomic_store_n(&p->nrunnable, n, __ATOMIC_RELAXED);
-	__atomic_store_n(&p->movable, movable, __ATOMIC_RELAXED);
+	for (u32 i = 0; i < PCPU_SET_WORDS; i++) /* a hint: each word on its own */
+		__atomic_store_n(&p->movable.w[i], movable.w[i], __ATOMIC_RELAXED);
 	return n;
 }
 
@@ -365,7 +366,9 @@ static void ask_for_work(struct pcpu *p, u64 now)
 	for (u32 i = 0; i < npcpus; i++) {
 		u32 n = __atomic_load_n(&pcpus[i].nrunnable, __ATOMIC_RELAXED);
 		if (i != p->id && n > most &&
-		    __atomic_load_n(&pcpus[i].movable, __ATOMIC_RELAXED) >> p->id & 1) {
+		    __atomic_load_n(&pcpus[i].movable.w[p->id / 64], __ATOMIC_RELAXED) >>
+				    (p->id % 64) &
+			    1) {
 			busiest = i;
 			most = n;
 		}

@@ -7,6 +7,7 @@
 #include "types.h"
 #include "arch.h"
 #include "arch/pcpu.h"
+#include "pcpu_set.h"
 #include "sched_policy.h"
 
 struct vcpu;
@@ -38,7 +39,7 @@ struct pcpu {
 	 * handed a vCPU to a less loaded pCPU that was not idle. */
 	struct vcpu *inbox;
 	u32 nrunnable;
-	u64 movable;
+	struct pcpu_set movable;
 	u64 asked_at;
 	u64 load, load_at, balanced_at;
 	struct arch_pcpu arch;

@@ -19,9 +19,10 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 	vm->ram_size = cfg->memory;
 	vm->nvcpus = cfg->vcpus;
 	vm->pv = cfg->pv & arch_pv_features;
-	u64 present = npcpus >= 64 ? ~0ull : (1ull << npcpus) - 1;
-	u64 affinity = (cfg->pcpu_set ? cfg->pcpu_set : ~0ull) & present;
-	if (!affinity) {
+	struct pcpu_set affinity = pcpu_set_first(npcpus);
+	if (!pcpu_set_empty(&cfg->pcpu_set))
+		pcpu_set_and(&affinity, &cfg->pcpu_set);
+	if (pcpu_set_empty(&affinity)) {
 		printk("hv: VM '%s': pcpus (line %d) names no pCPU of the %u that run here "
 		       "(0..%u)\n",
 		       vm->name, cfg->pcpus_line, npcpus, npcpus - 1);

@@ -5,6 +5,7 @@
 #define HV_VM_H
 
 #include "types.h"
+#include "pcpu_set.h"
 #include "iobus.h"
 #include "stats.h"
 #include "spinlock.h"
@@ -12,7 +13,6 @@
 
 #define MAX_VCPUS 64
 #define MAX_VMS 8
-#define MAX_PCPUS 64
 
 enum vcpu_state {
 	VCPU_WAIT_START, /* not started yet (x86: waiting for INIT/SIPI; arm64: for PSCI CPU_ON) */
@@ -27,25 +27,25 @@ struct vm_config;
 struct vcpu {
 	struct vm *vm;
 	u32 id;
-	u32 pcpu;		 /* the physical CPU it runs on (aware: changes when it moves) */
-	u64 affinity;		 /* the pCPUs it may run on (bit N: pCPU N), set before start */
-	u64 moved_at;		 /* when it last moved to another pCPU (aware) */
-	struct vcpu *inbox_next; /* in a pCPU's inbox, moving there */
-	bool on_runq;		 /* on the run list of pcpu (set and cleared by that list's pCPU) */
-	enum vcpu_state state;	 /* written by its own pCPU only */
-	bool in_guest;		 /* true while its pCPU is in guest mode running it */
-	bool kick_pending;	 /* someone queued work for it: re-evaluate before the next entry */
-	u64 wait_since;		 /* when it became runnable without running (0: not waiting) */
-	u64 vruntime;		 /* run time its turns were charged (aware: the fair-share clock) */
-	u64 kicked_at;		 /* the first kick since its pCPU last looked (0: none) */
-	u64 woken_at;		 /* when an interrupt made it runnable, until its guest entry */
-	u64 spin_quiet_until;	 /* its spin-waits are not watched before (sched_watch_spin);
+	u32 pcpu;		  /* the physical CPU it runs on (aware: changes when it moves) */
+	struct pcpu_set affinity; /* the pCPUs it may run on, set before start */
+	u64 moved_at;		  /* when it last moved to another pCPU (aware) */
+	struct vcpu *inbox_next;  /* in a pCPU's inbox, moving there */
+	bool on_runq;	       /* on the run list of pcpu (set and cleared by that list's pCPU) */
+	enum vcpu_state state; /* written by its own pCPU only */
+	bool in_guest;	       /* true while its pCPU is in guest mode running it */
+	bool kick_pending;     /* someone queued work for it: re-evaluate before the next entry */
+	u64 wait_since;	       /* when it became runnable without running (0: not waiting) */
+	u64 vruntime;	       /* run time its turns were charged (aware: the fair-share clock) */
+	u64 kicked_at;	       /* the first kick since its pCPU last looked (0: none) */
+	u64 woken_at;	       /* when an interrupt made it runnable, until its guest entry */
+	u64 spin_quiet_until;  /* its spin-waits are not watched before (sched_watch_spin);
 				* SPIN_QUIET_NEXT_ENTRY: the quiet time starts at its next entry */
-	u32 spin_next;		 /* the vCPU of its VM its last spin exit yielded to */
-	u8 preempted_critical;	 /* lost its pCPU inside a critical section (enum
+	u32 spin_next;	       /* the vCPU of its VM its last spin exit yielded to */
+	u8 preempted_critical; /* lost its pCPU inside a critical section (enum
 				  * critical_section: which kind), not run since */
-	bool boost_due;		 /* ...before its turn was extended for it (owner only) */
-	struct vcpu *rq_next;	 /* the pCPU's run list */
+	bool boost_due;	       /* ...before its turn was extended for it (owner only) */
+	struct vcpu *rq_next;  /* the pCPU's run list */
 	struct vcpu_stats stats;
 	struct arch_vcpu arch;
 };
@@ -55,8 +55,10 @@ enum vm_stop_reason { VM_RUNNING, VM_POWEROFF, VM_RESET, VM_TRIPLE_FAULT, VM_FAT
 struct vm {
 	u32 id;
 	char name[32];
-	u64 ram_gpa, ram_size; /* guest-physical RAM: one range (set by the backend) */
-	u8 *ram;	       /* host address of ram_gpa (identity-mapped host memory) */
+	u64 ram_gpa, ram_size;	 /* guest-physical RAM from ram_gpa, ram_size bytes (set by the */
+	u64 hole_gpa, hole_size; /* backend), less a hole: RAM that would be at hole_gpa.. is */
+				 /* at hole_gpa + hole_size.. (x86: the 32-bit MMIO hole); */
+	u8 *ram;		 /* size 0: none. ram: host address of ram_gpa */
 	u32 nvcpus;
 	u32 pv; /* enabled paravirtual features (hv/pv_features.h) */
 	struct vcpu *vcpus[MAX_VCPUS];
@@ -70,6 +72,13 @@ struct vm {
 /* Host pointer for a guest-physical range, or NULL when it is not all guest RAM. */
 static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
 {
+	if (vm->hole_size && gpa >= vm->hole_gpa) {
+		if (gpa - vm->hole_gpa < vm->hole_size)
+			return NULL; /* in the hole */
+		gpa -= vm->hole_size;
+	} else if (vm->hole_size && len > vm->hole_gpa - gpa) {
+		return NULL; /* runs into the hole */
+	}
 	u64 off = gpa - vm->ram_gpa;
 	if (gpa < vm->ram_gpa || off >= vm->ram_size || len > vm->ram_size - off)
 		return NULL;

@@ -13,6 +13,7 @@
 #include "hv/sched.h"
 
 static u64 tramp_page;
+static const char *timebase_name;
 
 static void print_banner(u32 ncpus)
 {
@@ -27,15 +28,17 @@ static void print_banner(u32 ncpus)
 	       d & BIT(3) ? " NRIP-save" : "", d & BIT(5) ? " VMCB-clean" : "",
 	       d & BIT(7) ? " decode-assists" : "", d & BIT(13) ? " AVIC" : "",
 	       d & BIT(18) ? " x2AVIC" : "");
-	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz, %s\n", ncpus,
+	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz (%s), %s\n", ncpus,
 	       (unsigned long long)(efi_ram_bytes() >> 20),
-	       (unsigned long long)(x86_tsc_hz() / 1000000), x86_lapic_mode());
+	       (unsigned long long)(x86_tsc_hz() / 1000000), timebase_name, x86_lapic_mode());
 }
 
 int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why)
 {
 	u32 apic_ids[MAX_PCPUS];
-	x86_calibrate(efi_stall_us);
+	struct timebase tb = x86_timebase(acpi_rsdp, efi_stall_us);
+	x86_calibrate(&tb);
+	timebase_name = tb.name;
 	int n = acpi_madt_cpus(acpi_rsdp, apic_ids, MIN(max, MAX_PCPUS), why);
 	print_banner(n > 0 ? (u32)n : 0);
 	x86_power_init(acpi_rsdp);

@@ -13,7 +13,13 @@
 #define GPA_ACPI_SIZE 0x8000ull
 #define GPA_BOOT_PAGING 0x10000ull /* bzImage: identity page tables of the 64-bit entry, 24 KiB */
 #define GPA_IOAPIC 0xFEC00000ull
-#define GPA_LOW_RAM_END 0xC0000000ull /* guest RAM must end below the 32-bit MMIO hole */
+#define GPA_LOW_RAM_END 0xC0000000ull /* RAM below the 32-bit MMIO hole; the rest from 4 GiB */
+
+/* Where the VM's RAM below 4 GiB ends. */
+static inline u64 x86_low_ram_end(const struct vm *vm)
+{
+	return MIN(vm->ram_size, GPA_LOW_RAM_END);
+}
 
 #define PORT_COM1 0x3F8
 #define PORT_PM_BASE 0x600 /* PM1a event (0x600), control (0x604), timer (0x608) */

@@ -39,7 +39,7 @@ int linux_boot_common(struct vm *vm, const struct vm_config *cfg, const struct g
 		      struct linux_boot *lb)
 {
 	if (img->initrd_len) {
-		u64 top = MIN(vm->ram_size, lb->initrd_end_max);
+		u64 top = MIN(x86_low_ram_end(vm), lb->initrd_end_max);
 		lb->initrd_gpa = ALIGN_DOWN(top - MIN(top, img->initrd_len), 2 * MiB);
 		if (img->initrd_len > top || lb->initrd_gpa < ALIGN_UP(lb->kernel_end, 2 * MiB)) {
 			printk("hv: VM '%s': %s: the initrd (%llu KiB) does not fit in the "
@@ -88,7 +88,10 @@ int linux_boot_common(struct vm *vm, const struct vm_config *cfg, const struct g
 	mm[n++] = (struct e820_entry){ GPA_ACPI + GPA_ACPI_SIZE, 0x9F000 - GPA_ACPI - GPA_ACPI_SIZE,
 				       E820_RAM };
 	mm[n++] = (struct e820_entry){ 0x9F000, 0x100000 - 0x9F000, E820_RESERVED };
-	mm[n++] = (struct e820_entry){ 0x100000, vm->ram_size - 0x100000, E820_RAM };
+	mm[n++] = (struct e820_entry){ 0x100000, x86_low_ram_end(vm) - 0x100000, E820_RAM };
+	if (vm->ram_size > x86_low_ram_end(vm))
+		mm[n++] = (struct e820_entry){ 4 * GiB, vm->ram_size - x86_low_ram_end(vm),
+					       E820_RAM };
 	mm[n++] = (struct e820_entry){ GPA_IOAPIC, PAGE_SIZE, E820_RESERVED };
 	mm[n++] = (struct e820_entry){ 0xFEE00000, PAGE_SIZE, E820_RESERVED };
 	lb->nmap = n;

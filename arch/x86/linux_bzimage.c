@@ -53,13 +53,13 @@ int linux_bzimage_load(struct vm *vm, const struct vm_config *cfg, const struct 
 		printk("hv: VM '%s': %s: %s\n", vm->name, cfg->kernel, why);
 		return -1;
 	}
-	if (bz.load_addr + bz.init_size > vm->ram_size) {
+	if (bz.load_addr + bz.init_size > x86_low_ram_end(vm)) {
 		printk("hv: VM '%s': %s: the kernel needs RAM up to %llu MiB to unpack itself "
 		       "(its init_size from %llu MiB); the VM has %llu MiB\n",
 		       vm->name, cfg->kernel,
 		       (unsigned long long)((bz.load_addr + bz.init_size) >> 20),
 		       (unsigned long long)(bz.load_addr >> 20),
-		       (unsigned long long)(vm->ram_size >> 20));
+		       (unsigned long long)(x86_low_ram_end(vm) >> 20));
 		return -1;
 	}
 	memcpy(vm->ram + bz.load_addr, (const u8 *)img->kernel + bz.kernel_offset, bz.kernel_size);

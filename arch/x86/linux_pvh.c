@@ -36,12 +36,12 @@ int linux_pvh_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 		printk("hv: VM '%s': %s: %s\n", vm->name, cfg->kernel, why);
 		return -1;
 	}
-	if (elf.lowest_paddr < 0x100000 || elf.highest_paddr_end > vm->ram_size) {
+	if (elf.lowest_paddr < 0x100000 || elf.highest_paddr_end > x86_low_ram_end(vm)) {
 		printk("hv: VM '%s': %s: the kernel occupies %llx-%llx, outside the VM's %llu MiB "
-		       "of RAM above 1 MiB\n",
+		       "of RAM between 1 MiB and 3 GiB\n",
 		       vm->name, cfg->kernel, (unsigned long long)elf.lowest_paddr,
 		       (unsigned long long)elf.highest_paddr_end,
-		       (unsigned long long)(vm->ram_size >> 20));
+		       (unsigned long long)(x86_low_ram_end(vm) >> 20));
 		return -1;
 	}
 	for (u32 i = 0; i < elf.nsegments; i++) {

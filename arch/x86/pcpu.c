@@ -83,18 +83,20 @@ const char *x86_lapic_mode(void)
 
 u64 x86_tsc_hz(void) { return arch_time_hz; }
 
-void x86_calibrate(void (*stall_us)(u64 us))
+/* 20 ms of the timebase: the TSC's ticks in it (unless the CPU gave its frequency), and the
+ * APIC timer's against the TSC's. */
+void x86_calibrate(const struct timebase *tb)
 {
 	lapic_setup();
 	lapic_write(LAPIC_LVT_TIMER, BIT(16) | VEC_TIMER); /* masked while measuring */
 	lapic_write(LAPIC_TIMER_ICR, 0xFFFFFFFF);
 	u64 t0 = rdtsc();
-	stall_us(20000);
+	tb->wait_us(20000);
 	u64 t1 = rdtsc();
 	u32 left = lapic_read(0x390);
 	lapic_write(LAPIC_TIMER_ICR, 0);
-	arch_time_hz = (t1 - t0) * 50;
-	lapic_hz = (u64)(0xFFFFFFFFu - left) * 50;
+	arch_time_hz = tb->tsc_hz ? tb->tsc_hz : (t1 - t0) * 50;
+	lapic_hz = (u64)((unsigned __int128)(0xFFFFFFFFu - left) * arch_time_hz / (t1 - t0));
 }
 
 u64 arch_time_now(void) { return rdtsc(); }

@@ -10,9 +10,16 @@
 #define VEC_TIMER 0xf1
 #define VEC_SPURIOUS 0xff
 
-/* Before ExitBootServices (boot CPU): measures the TSC and local APIC timer against a
- * firmware delay. */
-void x86_calibrate(void (*stall_us)(u64 us));
+/* What the TSC and the APIC timer are measured against (timebase.c): its name for the
+ * banner, the TSC frequency when the CPU says it (else 0: measured), and a busy wait. */
+struct timebase {
+	const char *name;
+	u64 tsc_hz;
+	void (*wait_us)(u64 us);
+};
+struct timebase x86_timebase(const void *acpi_rsdp, void (*firmware_stall_us)(u64 us));
+/* Before ExitBootServices (boot CPU): the TSC and local APIC timer frequencies. */
+void x86_calibrate(const struct timebase *tb);
 /* On every pCPU once it owns the machine: GDT, IDT, local APIC, %gs, SVM. */
 void x86_pcpu_init(u32 id, u32 apic_id);
 /* Starts the APs listed (boot CPU, after ExitBootServices); each runs ap_main(id).

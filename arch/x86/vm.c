@@ -13,10 +13,14 @@ const u32 arch_pv_features = PV_FEATURES_ALL;
 
 int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img)
 {
-	if (vm->ram_size > GPA_LOW_RAM_END || (vm->ram_size & (2 * MiB - 1))) {
-		printk("hv: VM '%s': memory must be a multiple of 2 MiB and at most %llu MiB\n",
-		       vm->name, (unsigned long long)(GPA_LOW_RAM_END >> 20));
+	if (vm->ram_size & (2 * MiB - 1)) {
+		printk("hv: VM '%s': memory must be a multiple of 2 MiB\n", vm->name);
 		return -1;
+	}
+	/* RAM beyond GPA_LOW_RAM_END goes above 4 GiB, past the devices' addresses. */
+	if (vm->ram_size > GPA_LOW_RAM_END) {
+		vm->hole_gpa = GPA_LOW_RAM_END;
+		vm->hole_size = 4 * GiB - GPA_LOW_RAM_END;
 	}
 	vm->arch.boot_tsc = rdtsc();
 	if (svm_vm_init(vm))

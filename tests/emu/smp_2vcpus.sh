@@ -10,7 +10,12 @@ vcpus = 2
 memory = 256M" 400
 expect "banner" "(x86_64, AMD SVM backend)"
 expect "all pCPUs started" "hv: 2 of 2 pCPUs running"
-expect "QEMU 7.2 has no x2APIC: the host APIC in xAPIC mode" "MHz, xAPIC (MMIO)"
+if [ "${QEMU:-7}" = 10 ]; then
+	expect "QEMU 10 has x2APIC: the host APIC in x2APIC mode" ", x2APIC (switched on"
+else
+	expect "QEMU 7.2 has no x2APIC: the host APIC in xAPIC mode" ", xAPIC (MMIO)"
+fi
+expect "the TSC measured against the ACPI PM timer" "MHz (ACPI PM timer), "
 expect_guest_ok linux0 2
 expect "kvmclock found" "kvm-clock: Using msrs 4b564d01 and 4b564d00"
 expect "power-off and reboot as the FADT and DSDT say" "hv: power-off: ACPI S5 (PM1a_CNT io 0x604, SLP_TYP 0); reboot: FADT reset register (io 0xcf9 = 0x0f)"

@@ -102,7 +102,7 @@ static u8 *root(u8 *const *tables, unsigned n, bool xsdt)
 static u8 *madt_begin(unsigned misalign)
 {
 	u8 *m = sdt("APIC", 44, 4, misalign);
-	used += 16 * 1024; /* room for entries */
+	used += 32 * 1024; /* room for entries (ACPI_ARM_MAX_CPUS GICCs and more) */
 	return m;
 }
 
@@ -713,6 +713,7 @@ static u8 *q35_fadt(const u8 *dsdt_table, u32 len, u32 flags)
 	u8 *f = sdt("FACP", len, 3, 0);
 	w32(f + 40, (u32)addr(dsdt_table));
 	w32(f + 64, 0x604);
+	w32(f + 76, 0x608); /* PM_TMR_BLK */
 	f[89] = 2;
 	w32(f + 112, flags);
 	if (len >= 129) {
@@ -727,6 +728,11 @@ static u8 *q35_fadt(const u8 *dsdt_table, u32 len, u32 flags)
 		f[172] = ACPI_SPACE_IO;
 		f[173] = 16;
 		w64(f + 176, 0x604);
+	}
+	if (len >= 220) {
+		f[208] = ACPI_SPACE_IO;
+		f[209] = 32;
+		w64(f + 212, 0x608);
 	}
 	seal(f);
 	return f;
@@ -806,6 +812,28 @@ static void test_power(void)
 	CHECK(!pw.s5);
 	CHECK_EQ(pw.pm1a_cnt.addr, 0x604);
 
+	/* The PM timer: 32 bits with TMR_VAL_EXT, else 24; through the X_ GAS or the port. */
+	struct acpi_reg t;
+	bool ext32;
+	reset_mem();
+	tables[0] = q35_fadt(dsdt(q35_aml, sizeof q35_aml), 244, BIT(8));
+	CHECK_EQ(acpi_pm_timer(root(tables, 1, true), &t, &ext32, &why), 0);
+	CHECK_EQ(t.space, ACPI_SPACE_IO);
+	CHECK_EQ(t.addr, 0x608);
+	CHECK(ext32);
+	reset_mem();
+	tables[0] = q35_fadt(dsdt(q35_aml, sizeof q35_aml), 116, 0);
+	CHECK_EQ(acpi_pm_timer(root(tables, 1, true), &t, &ext32, &why), 0);
+	CHECK_EQ(t.addr, 0x608);
+	CHECK(!ext32);
+	reset_mem();
+	f = q35_fadt(dsdt(q35_aml, sizeof q35_aml), 116, 0);
+	w32(f + 76, 0);
+	seal(f);
+	tables[0] = f;
+	CHECK_EQ(acpi_pm_timer(root(tables, 1, true), &t, &ext32, &why), -1);
+	CHECK_STR(why, "the FADT gives no PM timer");
+
 	/* No FADT, no RSDP. */
 	reset_mem();
 	u8 *m = madt_begin(0);
@@ -815,6 +843,8 @@ static void test_power(void)
 	CHECK_EQ(acpi_power_info(root(tables, 1, true), &pw, &why), -1);
 	CHECK_STR(why, "no valid FADT");
 	CHECK_EQ(acpi_power_info(NULL, &pw, &why), -1);
+	CHECK_STR(why, "no valid ACPI RSDP");
+	CHECK_EQ(acpi_pm_timer(NULL, &t, &ext32, &why), -1);
 	CHECK_STR(why, "no valid ACPI RSDP");
 }
 

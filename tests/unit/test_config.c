@@ -482,17 +482,24 @@ static void test_sched(void)
 static void test_vm_pcpus(void)
 {
 	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
-	CHECK_EQ(cfg.vms[0].pcpu_set, 0); /* any */
+	CHECK(pcpu_set_empty(&cfg.vms[0].pcpu_set)); /* any */
 	CHECK_EQ(parse("[hv]\npcpus = 4\n[vm a]\nkernel=k\npcpus = 0-1, 3\n"), 0);
 	CHECK_EQ(cfg.pcpus, 4);
-	CHECK_EQ(cfg.vms[0].pcpu_set, 0xBull);
+	CHECK_EQ(cfg.vms[0].pcpu_set.w[0], 0xBull);
 	CHECK_EQ(cfg.vms[0].pcpus_line, 5);
 	CHECK_EQ(parse("[vm a]\nkernel=k\npcpus = 63,2-2,0x10\n"), 0);
-	CHECK_EQ(cfg.vms[0].pcpu_set, BIT(63) | BIT(2) | BIT(16));
+	CHECK_EQ(cfg.vms[0].pcpu_set.w[0], BIT(63) | BIT(2) | BIT(16));
 	CHECK_EQ(parse("[vm a]\nkernel=k\npcpus = 0-63\n"), 0);
-	CHECK_EQ(cfg.vms[0].pcpu_set, ~0ull);
-	CHECK_ERR("[vm a]\nkernel=k\npcpus = 64\n", 3,
-		  "pCPU 64 in pcpus: this build runs pCPUs 0..63");
+	CHECK_EQ(cfg.vms[0].pcpu_set.w[0], ~0ull);
+	CHECK_EQ(cfg.vms[0].pcpu_set.w[1], 0);
+	CHECK_EQ(parse("[vm a]\nkernel=k\npcpus = 64, 190-191, 255\n"),
+		 0); /* a 2-socket server's */
+	CHECK_EQ(cfg.vms[0].pcpu_set.w[0], 0);
+	CHECK_EQ(cfg.vms[0].pcpu_set.w[1], 1);
+	CHECK_EQ(cfg.vms[0].pcpu_set.w[2], 3ull << 62);
+	CHECK_EQ(cfg.vms[0].pcpu_set.w[3], BIT(63));
+	CHECK_ERR("[vm a]\nkernel=k\npcpus = 256\n", 3,
+		  "pCPU 256 in pcpus: this build runs pCPUs 0..255");
 	CHECK_ERR("[vm a]\nkernel=k\npcpus = 3-1\n", 3,
 		  "bad item '3-1' in pcpus: expected N or N-M (N <= M), e.g. 0-3,6");
 	CHECK_ERR("[vm a]\nkernel=k\npcpus = 1,,2\n", 3,

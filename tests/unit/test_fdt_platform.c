@@ -487,15 +487,16 @@ static void test_qemu_shapes(void)
 	check_qemu(&s);
 }
 
-/* -smp 200: two redistributor regions; 64 CPUs kept, the rest counted. */
+/* -smp 300: two redistributor regions; ACPI_ARM_MAX_CPUS (256) CPUs kept, the rest
+ * counted. */
 static void test_many_cpus(void)
 {
 	struct shape s = qemu_v3;
 
-	s.ncpus = 200;
+	s.ncpus = 300;
 	CHECK_EQ(parse_shape(&s), 0);
 	CHECK_EQ(plat.ncpus, ACPI_ARM_MAX_CPUS);
-	CHECK_EQ(plat.cpus_ignored, 200 - ACPI_ARM_MAX_CPUS);
+	CHECK_EQ(plat.cpus_ignored, 300 - ACPI_ARM_MAX_CPUS);
 	CHECK_EQ(plat.cpus[17].mpidr, 0x101);
 	CHECK_EQ(plat.cpus[63].mpidr, 0x30f);
 	CHECK_EQ(plat.ngicr, 2);

@@ -261,7 +261,7 @@ static struct vm *vm_new_on(u32 n, u64 affinity)
 		s->v.vm = vm;
 		s->v.id = i;
 		s->v.state = VCPU_RUNNABLE;
-		s->v.affinity = affinity;
+		s->v.affinity = (struct pcpu_set){ { affinity } };
 		set_script(&s->v, busy, ARRAY_SIZE(busy));
 		vm->vcpus[i] = &s->v;
 		sched_place(&s->v);

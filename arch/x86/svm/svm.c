@@ -103,8 +103,9 @@ int svm_vm_init(struct vm *vm)
 	}
 	/* Nested page table: exactly the guest's RAM, nothing else (MMIO faults). */
 	vm->arch.npt_root = alloc_pages(1);
-	for (u64 gpa = 0; gpa < vm->ram_size; gpa += 2 * MiB)
-		npt_map_2m(vm->arch.npt_root, gpa, (u64)(uintptr_t)vm->ram + gpa);
+	for (u64 off = 0; off < vm->ram_size; off += 2 * MiB)
+		npt_map_2m(vm->arch.npt_root, off < x86_low_ram_end(vm) ? off : off + vm->hole_size,
+			   (u64)(uintptr_t)vm->ram + off);
 	return 0;
 }
 
@@ -331,7 +332,7 @@ static bool handle_npf(struct vcpu *v)
 		   : (cs_attr & BIT(10))				   ? 32
 									   : 16;
 	struct x86_mmio_insn insn;
-	if (gpa < v->vm->ram_size || x86_decode_mmio(bytes, n, mode, &insn)) {
+	if (gpa_to_hva(v->vm, gpa, 1) || x86_decode_mmio(bytes, n, mode, &insn)) {
 		printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x "
 		       "%02x %02x); stopping the VM\n",
 		       v->vm->name, v->id, (unsigned long long)gpa,
