@@ -22,7 +22,7 @@ static void (*firmware_stall_us)(u64 us);
 static u32 pm_timer_read(void)
 {
 	u32 v = pm_timer.space == ACPI_SPACE_IO ? inl((u16)pm_timer.addr)
-						 : *(volatile u32 *)(uintptr_t)pm_timer.addr;
+						: *(volatile u32 *)(uintptr_t)pm_timer.addr;
 	return v & pm_timer_mask;
 }
 
