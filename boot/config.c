@@ -18,6 +18,8 @@ enum key {
 	K_CONSOLE,
 	K_SCHED,
 	K_ON_EXIT,
+	K_SERIAL,
+	K_BAUD,
 	K_KERNEL,
 	K_INITRD,
 	K_CMDLINE,
@@ -33,6 +35,7 @@ static const struct {
 } keys[] = {
 	[K_PCPUS] = { "pcpus", SEC_HV },     [K_CONSOLE] = { "console", SEC_HV },
 	[K_SCHED] = { "sched", SEC_HV },     [K_ON_EXIT] = { "on_exit", SEC_HV },
+	[K_SERIAL] = { "serial", SEC_HV },   [K_BAUD] = { "baud", SEC_HV },
 	[K_KERNEL] = { "kernel", SEC_VM },   [K_INITRD] = { "initrd", SEC_VM },
 	[K_CMDLINE] = { "cmdline", SEC_VM }, [K_VCPUS] = { "vcpus", SEC_VM },
 	[K_MEMORY] = { "memory", SEC_VM },   [K_PV] = { "pv", SEC_VM },
@@ -259,6 +262,51 @@ static int set_on_exit(struct parser *ps, struct slice v)
 	return 0;
 }
 
+/* com1..com4 (the PC's ports), a port number, or mmio@ADDR. */
+static int set_serial(struct parser *ps, struct slice v)
+{
+	static const u16 com[] = { 0x3F8, 0x2F8, 0x3E8, 0x2E8 };
+	char buf[SHOW_MAX + 1];
+	struct serial_choice *c = &ps->cfg->serial;
+	u64 x;
+
+	c->line = ps->line;
+	if (v.n == 4 && !strncmp(v.s, "com", 3) && v.s[3] >= '1' && v.s[3] <= '4') {
+		c->kind = SERIAL_IO;
+		c->addr = com[v.s[3] - '1'];
+	} else if (v.n > 5 && !strncmp(v.s, "mmio@", 5) &&
+		   !parse_u64((struct slice){ v.s + 5, v.n - 5 }, &x) && x) {
+		c->kind = SERIAL_MMIO;
+		c->addr = x;
+	} else if (!parse_u64(v, &x) && x && x <= 0xFFFF) {
+		c->kind = SERIAL_IO;
+		c->addr = x;
+	} else {
+		return fail(ps, ps->line,
+			    "bad value '%s' for serial: expected com1..com4, an I/O port "
+			    "(0x2f8) or mmio@ADDR",
+			    show(buf, v));
+	}
+	return 0;
+}
+
+/* A 16550's rates: 115200 divided by a whole number. */
+static int set_baud(struct parser *ps, struct slice v)
+{
+	u32 baud;
+	if (set_num(ps, &baud, v, "baud", 115200))
+		return -1;
+	if (!baud || 115200 % baud)
+		return fail(ps, ps->line,
+			    "baud %u: a 16550 runs at 115200 divided by a whole number (115200, "
+			    "57600, 38400, 19200, 9600, ...)",
+			    baud);
+	ps->cfg->serial.baud = baud;
+	if (!ps->cfg->serial.line)
+		ps->cfg->serial.line = ps->line;
+	return 0;
+}
+
 /* A list of pCPU numbers and ranges: "0-3,6". */
 static int set_pcpu_set(struct parser *ps, struct slice v)
 {
@@ -404,6 +452,10 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_sched(ps, v);
 	case K_ON_EXIT:
 		return set_on_exit(ps, v);
+	case K_SERIAL:
+		return set_serial(ps, v);
+	case K_BAUD:
+		return set_baud(ps, v);
 	case K_KERNEL:
 		return set_str(ps, ps->vm->kernel, sizeof(ps->vm->kernel), v, name);
 	case K_INITRD:

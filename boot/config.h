@@ -7,6 +7,8 @@
  *   console = linux0          # VM that gets serial input first (default: first VM)
  *   sched = aware             # scheduling policy: aware (default) or rr (hv/sched_policy.h)
  *   on_exit = poweroff        # when no VM is left or on a fatal error: poweroff, reboot, halt
+ *   serial = com2             # the console: com1..com4, a port (0x2f8), mmio@ADDR
+ *   baud = 115200             # its rate (a divisor of 115200); default: the firmware's
  *   [vm linux0]
  *   kernel = \vmlinux         # required
  *   initrd = \initrd.gz
@@ -56,11 +58,23 @@ struct vm_config {
 	int line;		       /* line of the [vm ...] header */
 };
 
+/* The machine's console, `serial` (and `baud`) under [hv]: a 16550 at an I/O port (x86:
+ * com1..com4 or a port number) or a UART at a physical address (mmio@ADDR: arm64's PL011).
+ * Default: what the firmware's SPCR says, else the architecture's usual one. */
+enum serial_kind { SERIAL_DEFAULT, SERIAL_IO, SERIAL_MMIO };
+struct serial_choice {
+	enum serial_kind kind;
+	u64 addr; /* I/O port or physical address */
+	u32 baud; /* 0: as the firmware set it (or the SPCR says) */
+	int line; /* of the serial key (or baud, without serial) */
+};
+
 struct hv_config {
 	u32 pcpus;		    /* 1..256; 0 (default) = all the firmware lists */
 	char console[CFG_NAME_MAX]; /* VM that gets serial input first */
 	enum sched_policy sched;    /* default SCHED_AWARE */
 	enum on_exit on_exit;	    /* default ON_EXIT_POWEROFF */
+	struct serial_choice serial;
 	u32 nvms;
 	struct vm_config vms[CFG_MAX_VMS];
 };

@@ -147,6 +147,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	}
 	efi_free(text);
 
+	if (arch_boot_console(&cfg.serial, &why)) {
+		printk("hv: " CONFIG_FILE ":%d: %s\n", cfg.serial.line, why);
+		return fail("the configuration has an error");
+	}
 	/* The boot CPU is pCPU 0; the others follow in the firmware's order, up to `pcpus`. */
 	on_exit_set(cfg.on_exit);
 	sched_init(cfg.pcpus && cfg.pcpus < (u32)ncpus ? cfg.pcpus : (u32)ncpus, cfg.sched);
@@ -162,12 +166,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (cfg.console[0])
 		console_focus(cfg.console);
 
-	printk("hv: taking over the machine (ExitBootServices); console continues on the serial "
-	       "port\n");
+	printk("hv: taking over the machine (ExitBootServices); console continues on the %s\n",
+	       arch_boot_console_name());
 	if (!efi_exit_boot_services())
 		return fail("the firmware refused ExitBootServices");
 	arch_boot_takeover();
 	console_set_sink(uart_write);
+	printk("hv: console: %s\n", arch_boot_console_name());
 	u32 up = arch_boot_start_secondaries(cpu_ids, npcpus, ap_main);
 	printk("hv: %u of %u pCPUs running, sched %s; starting %u VM%s (Ctrl-T moves console input "
 	       "to the next VM)\n",

@@ -37,6 +37,7 @@
 #define AML_ONE_OP 0x01
 #define SPCR_INTERFACE_TYPE 36
 #define SPCR_BASE_ADDRESS 40 /* Generic Address Structure (5.2.3.2), 12 bytes */
+#define SPCR_BAUD_RATE 58    /* 3: 9600, 4: 19200, 6: 57600, 7: 115200; 0: as is */
 #define GAS_SYSTEM_MEMORY 0
 
 static u16 rd16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
@@ -243,12 +244,11 @@ int acpi_arm_platform(const void *rsdp, struct acpi_arm_platform *out, const cha
 	}
 	out->arm_boot_flags = rd16(fadt + FADT_ARM_BOOT_ARCH);
 	/* The console is optional: an SPCR we cannot use counts as none. */
-	const u8 *spcr = find_table(rsdp, "SPCR");
-	if (spcr && rd32(spcr + 4) >= SPCR_BASE_ADDRESS + 12 &&
-	    spcr[SPCR_BASE_ADDRESS] == GAS_SYSTEM_MEMORY && rd64(spcr + SPCR_BASE_ADDRESS + 4)) {
+	struct acpi_spcr spcr;
+	if (!acpi_spcr(rsdp, &spcr) && spcr.base.space == ACPI_SPACE_MEMORY) {
 		out->spcr = true;
-		out->spcr_type = spcr[SPCR_INTERFACE_TYPE];
-		out->spcr_base = rd64(spcr + SPCR_BASE_ADDRESS + 4);
+		out->spcr_type = spcr.type;
+		out->spcr_base = spcr.base.addr;
 	}
 	return 0;
 }
@@ -351,4 +351,18 @@ int acpi_pm_timer(const void *rsdp, struct acpi_reg *out, bool *ext32, const cha
 	}
 	*ext32 = rd32(fadt + 4) > FADT_FLAGS + 3 && (rd32(fadt + FADT_FLAGS) & FADT_TMR_VAL_EXT);
 	return 0;
+}
+
+int acpi_spcr(const void *rsdp, struct acpi_spcr *out)
+{
+	static const u32 rates[8] = { [3] = 9600, [4] = 19200, [6] = 57600, [7] = 115200 };
+	memset(out, 0, sizeof(*out));
+	const u8 *spcr = rsdp_ok(rsdp) ? find_table(rsdp, "SPCR") : NULL;
+	if (!spcr || rd32(spcr + 4) < SPCR_BASE_ADDRESS + GAS_LEN)
+		return -1;
+	out->type = spcr[SPCR_INTERFACE_TYPE];
+	out->base = gas(spcr, SPCR_BASE_ADDRESS);
+	u8 code = rd32(spcr + 4) > SPCR_BAUD_RATE ? spcr[SPCR_BAUD_RATE] : 0;
+	out->baud = code < 8 ? rates[code] : 0;
+	return out->base.addr ? 0 : -1;
 }

@@ -35,6 +35,19 @@ struct acpi_power {
  * or -1 with *why set when there is no valid RSDP or FADT. */
 int acpi_power_info(const void *rsdp, struct acpi_power *out, const char **why);
 
+/* The console the SPCR names (Microsoft's Serial Port Console Redirection Table): its
+ * interface type (ACPI_SPCR_*), registers and baud rate (0: as the firmware left it). */
+#define ACPI_SPCR_16550 0x00
+#define ACPI_SPCR_16450 0x01
+struct acpi_spcr {
+	u8 type;
+	struct acpi_reg base;
+	u32 baud;
+};
+/* 0, or -1 when there is no usable SPCR (none, too short for its base address, or none
+ * given); a table that ends before the baud rate leaves it 0. */
+int acpi_spcr(const void *rsdp, struct acpi_spcr *out);
+
 /* The ACPI PM timer (FADT PM_TMR_BLK / X_PM_TMR_BLK, 3.579545 MHz; ACPI 6.4 4.8.3.3):
  * 0, or -1 with *why when the FADT gives none. *ext32: 32 bits wide, else 24. */
 int acpi_pm_timer(const void *rsdp, struct acpi_reg *out, bool *ext32, const char **why);

@@ -12,6 +12,13 @@
  * prints the banner, and checks that the CPU can run guests. Returns the number of CPUs
  * or -1 with *why set. */
 int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why);
+struct serial_choice;
+/* The machine's console: the configuration's choice (boot/config.h), else the one the
+ * firmware's SPCR names, else the architecture's usual one; taken over by
+ * arch_boot_takeover. 0, or -1 with *why when this architecture cannot drive it. */
+int arch_boot_console(const struct serial_choice *c, const char **why);
+/* That console in words ("16550 at io 0x2f8, 115200 baud (hv.cfg serial)"). */
+const char *arch_boot_console_name(void);
 /* Memory and state the secondaries and the backend need after ExitBootServices. */
 int arch_boot_reserve(const char **why);
 /* Right after ExitBootServices, interrupts off: the boot CPU becomes pCPU 0 and the

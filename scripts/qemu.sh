@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # usage: qemu.sh ESP.img [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3
 #        QEMU=10: QEMU 10 from bookworm-backports, unpacked by scripts/qemu10.sh; default
-#        Debian 12's QEMU 7.2)
+#        Debian 12's QEMU 7.2; x86 SERIAL=com2: stdio is COM2 and COM1 goes nowhere)
 # Boots the UEFI firmware + the boot volume in QEMU TCG. Serial console on stdio; the
 # hypervisor powers the machine off when its last VM stops.
 #   x86_64:  q35, an emulated AMD CPU with SVM, OVMF; the hypervisor powers off through
@@ -22,10 +22,12 @@ case "${QEMU:-}" in
 	;;
 *) echo "qemu: QEMU=$QEMU: 7 (Debian 12's, the default) or 10 (bookworm-backports)" >&2; exit 1 ;;
 esac
+SERIALS="-serial mon:stdio"
+[ "${SERIAL:-com1}" = com2 ] && SERIALS="-serial null -serial mon:stdio"
 ESP=$1
 shift
 VARS=$ESP.vars
-# shellcheck disable=SC2086 # DATA: an option and its argument, or nothing
+# shellcheck disable=SC2086 # DATA, SERIALS: options and their arguments (or nothing)
 case "$ARCH" in
 x86_64)
 	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$VARS"
@@ -33,7 +35,7 @@ x86_64)
 		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive if=pflash,format=raw,file="$VARS" \
 		-drive file="$ESP",format=raw,if=ide \
-		-net none -nographic -serial mon:stdio -no-reboot "$@"
+		-net none -nographic $SERIALS -no-reboot "$@"
 	;;
 aarch64)
 	# AAVMF's pflash images are 64 MiB each; the VARS copy is sparse.

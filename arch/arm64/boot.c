@@ -6,6 +6,7 @@
 #include "arch/arm64/gic_host.h"
 #include "arch/arm64/pcpu.h"
 #include "arch/cpu.h"
+#include "boot/config.h"
 #include "boot/efi.h"
 #include "drivers/acpi.h"
 #include "drivers/fdt_platform.h"
@@ -25,6 +26,7 @@ struct secondary_boot {
 };
 
 static struct acpi_arm_platform plat;
+static bool plat_from_acpi; /* plat came from ACPI, not the device tree */
 static u8 *stacks;
 static struct secondary_boot *boots;
 static void (*secondary_main)(u32 id);
@@ -58,8 +60,8 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	 * tree (AAVMF with QEMU's acpi=off leaves an RSDP without tables behind). */
 	const void *fdt = efi_fdt();
 	const char *acpi_why = "no ACPI RSDP";
-	bool from_acpi = acpi_rsdp && !acpi_arm_platform(acpi_rsdp, &plat, &acpi_why);
-	if (!from_acpi) {
+	plat_from_acpi = acpi_rsdp && !acpi_arm_platform(acpi_rsdp, &plat, &acpi_why);
+	if (!plat_from_acpi) {
 		if (!fdt) {
 			*why = acpi_why;
 			return -1;
@@ -106,10 +108,41 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	printk("hv: GICv%d (GICD %llx), %s; PSCI via SMC\n", gic_host.version,
 	       (unsigned long long)gic_host.gicd, ich_summary(ich, sizeof ich));
 	printk("hv: %u pCPUs (%s), %llu MiB RAM, counter %llu MHz\n", n,
-	       from_acpi ? "ACPI MADT" : "device tree", (unsigned long long)(efi_ram_bytes() >> 20),
+	       plat_from_acpi ? "ACPI MADT" : "device tree",
+	       (unsigned long long)(efi_ram_bytes() >> 20),
 	       (unsigned long long)(arch_time_hz / 1000000));
 	return (int)n;
 }
+
+static u64 console_base;
+static char console_name[96];
+
+int arch_boot_console(const struct serial_choice *c, const char **why)
+{
+	const char *from = "the default address";
+	console_base = PL011_DEFAULT_BASE;
+	if (c->kind == SERIAL_IO) {
+		*why = "serial names an I/O port, which arm64 has not: serial = mmio@ADDR names "
+		       "the PL011";
+		return -1;
+	}
+	if (c->baud) {
+		*why = "baud: the arm64 console (a PL011) keeps the rate the firmware set";
+		return -1;
+	}
+	if (c->kind == SERIAL_MMIO) {
+		console_base = c->addr;
+		from = "hv.cfg serial";
+	} else if (plat.spcr) {
+		console_base = plat.spcr_base;
+		from = plat_from_acpi ? "ACPI SPCR" : "device tree";
+	}
+	snprintf(console_name, sizeof console_name, "PL011 at %llx (%s)",
+		 (unsigned long long)console_base, from);
+	return 0;
+}
+
+const char *arch_boot_console_name(void) { return console_name; }
 
 int arch_boot_reserve(const char **why)
 {
@@ -125,8 +158,7 @@ int arch_boot_reserve(const char **why)
 void arch_boot_takeover(void)
 {
 	irq_disable();
-	if (plat.spcr)
-		pl011_set_base(plat.spcr_base);
+	pl011_set_base(console_base);
 	uart_init();
 	gic_host_init();
 	arm64_pcpu_init(0, read_sysreg(mpidr_el1));

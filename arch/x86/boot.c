@@ -5,6 +5,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/pcpu.h"
+#include "boot/config.h"
 #include "boot/efi.h"
 #include "drivers/acpi.h"
 #include "drivers/uart.h"
@@ -13,6 +14,8 @@
 #include "hv/sched.h"
 
 static u64 tramp_page;
+static const void *rsdp;
+static char console_name[96] = "16550 at io 0x3f8 (COM1)";
 static const char *timebase_name;
 
 static void print_banner(u32 ncpus)
@@ -35,6 +38,7 @@ static void print_banner(u32 ncpus)
 
 int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why)
 {
+	rsdp = acpi_rsdp;
 	u32 apic_ids[MAX_PCPUS];
 	struct timebase tb = x86_timebase(acpi_rsdp, efi_stall_us);
 	x86_calibrate(&tb);
@@ -55,6 +59,39 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 		cpu_ids[i] = apic_ids[i];
 	return n;
 }
+
+int arch_boot_console(const struct serial_choice *c, const char **why)
+{
+	u16 port = 0x3F8;
+	u32 baud = c->baud;
+	const char *from = "COM1";
+	struct acpi_spcr spcr;
+	if (c->kind == SERIAL_MMIO) {
+		*why = "serial = mmio@...: the x86 console is a 16550 at an I/O port (com1..com4 "
+		       "or a port number)";
+		return -1;
+	}
+	if (c->kind == SERIAL_IO) {
+		port = (u16)c->addr;
+		from = "hv.cfg serial";
+		if (!baud && port != 0x3F8)
+			baud = 115200; /* a port the firmware did not program */
+	} else if (!acpi_spcr(rsdp, &spcr) && spcr.base.space == ACPI_SPACE_IO &&
+		   (spcr.type == ACPI_SPCR_16550 || spcr.type == ACPI_SPCR_16450)) {
+		port = (u16)spcr.base.addr;
+		from = "ACPI SPCR";
+		if (!baud)
+			baud = spcr.baud;
+	}
+	uart16550_select(port, baud);
+	char rate[24] = "";
+	if (baud)
+		snprintf(rate, sizeof rate, ", %u baud", baud);
+	snprintf(console_name, sizeof console_name, "16550 at io 0x%x%s (%s)", port, rate, from);
+	return 0;
+}
+
+const char *arch_boot_console_name(void) { return console_name; }
 
 int arch_boot_reserve(const char **why)
 {

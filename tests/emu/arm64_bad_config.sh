@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# arm64: a kernel file that is not an arm64 Image, and more vCPUs than GICv2 can address:
+# arm64: a kernel file that is not an arm64 Image, more vCPUs than GICv2 can address, and a
+# console at an I/O port (serial = com2):
 # each is reported with the file or config line and the reason, and the firmware gets
 # the machine back.
 export ARCH=aarch64 GIC=2
@@ -14,5 +15,11 @@ STOP_AT="Shell>" boot "[vm wide]
 kernel = /guests/Image
 vcpus = 9" 60 1
 expect "GICv2's vCPU limit is explained" "hv: VM 'wide': GICv2 guests have at most 8 vCPUs"
+expect "the firmware took over again (its shell)" "Shell>"
+STOP_AT="Shell>" boot "[hv]
+serial = com2
+[vm a]
+kernel = /guests/Image" 60 1
+expect "an I/O-port console on arm64 is refused with the line" "hv: hv.cfg:2: serial names an I/O port, which arm64 has not: serial = mmio@ADDR names the PL011"
 expect "the firmware took over again (its shell)" "Shell>"
 finish

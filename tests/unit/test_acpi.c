@@ -444,6 +444,43 @@ static void test_spcr(void)
 	CHECK_EQ(plat.spcr_base, VIRT_UART);
 }
 
+/* A server's SPCR on x86: a 16550 at I/O 0x2F8 (COM2), 115200 baud (code 7). */
+static void test_spcr_x86(void)
+{
+	struct acpi_spcr sp;
+	reset_mem();
+	u8 *t = sdt("SPCR", 80, 2, 0);
+	t[36] = ACPI_SPCR_16550;
+	t[40] = ACPI_SPACE_IO;
+	t[41] = 8;
+	w64(t + 44, 0x2F8);
+	t[58] = 7;
+	seal(t);
+	u8 *tables[1] = { t };
+	CHECK_EQ(acpi_spcr(root(tables, 1, true), &sp), 0);
+	CHECK_EQ(sp.type, ACPI_SPCR_16550);
+	CHECK_EQ(sp.base.space, ACPI_SPACE_IO);
+	CHECK_EQ(sp.base.addr, 0x2F8);
+	CHECK_EQ(sp.baud, 115200);
+	/* Code 0: the rate the firmware left; an unknown code counts as that too. */
+	t[58] = 0;
+	seal(t);
+	CHECK_EQ(acpi_spcr(root(tables, 1, true), &sp), 0);
+	CHECK_EQ(sp.baud, 0);
+	t[58] = 5;
+	seal(t);
+	CHECK_EQ(acpi_spcr(root(tables, 1, true), &sp), 0);
+	CHECK_EQ(sp.baud, 0);
+	/* No base address, a table cut before its base address ends, no table. */
+	w64(t + 44, 0);
+	seal(t);
+	CHECK_EQ(acpi_spcr(root(tables, 1, true), &sp), -1);
+	tables[0] = sdt("SPCR", 51, 2, 0);
+	seal(tables[0]);
+	CHECK_EQ(acpi_spcr(root(tables, 1, true), &sp), -1);
+	CHECK_EQ(acpi_spcr(NULL, &sp), -1);
+}
+
 static void test_truncated(void)
 {
 	struct virt v;
@@ -864,6 +901,7 @@ int main(void)
 	test_many_cpus();
 	test_variants();
 	test_spcr();
+	test_spcr_x86();
 	test_truncated();
 	test_checksums();
 	test_inconsistent();

@@ -464,6 +464,45 @@ static void test_on_exit(void)
 	CHECK_ERR("[vm a]\nkernel=k\non_exit = halt\n", 3, "unknown key 'on_exit' in [vm a]");
 }
 
+static void test_serial(void)
+{
+	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.serial.kind, SERIAL_DEFAULT);
+	CHECK_EQ(cfg.serial.baud, 0);
+	CHECK_EQ(parse("[hv]\nserial = com2\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.serial.kind, SERIAL_IO);
+	CHECK_EQ(cfg.serial.addr, 0x2F8);
+	CHECK_EQ(cfg.serial.line, 2);
+	CHECK_EQ(parse("[hv]\nserial = com4\nbaud = 9600\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.serial.addr, 0x2E8);
+	CHECK_EQ(cfg.serial.baud, 9600);
+	CHECK_EQ(parse("[hv]\nserial = 0x3e8\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.serial.kind, SERIAL_IO);
+	CHECK_EQ(cfg.serial.addr, 0x3E8);
+	CHECK_EQ(parse("[hv]\nserial = mmio@0x9000000\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.serial.kind, SERIAL_MMIO);
+	CHECK_EQ(cfg.serial.addr, 0x9000000);
+	CHECK_EQ(parse("[hv]\nbaud = 57600\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.serial.kind, SERIAL_DEFAULT);
+	CHECK_EQ(cfg.serial.baud, 57600);
+	CHECK_EQ(cfg.serial.line, 2);
+	CHECK_ERR("[hv]\nserial = com5\n[vm a]\nkernel=k\n", 2,
+		  "bad value 'com5' for serial: expected com1..com4, an I/O port (0x2f8) or "
+		  "mmio@ADDR");
+	CHECK_ERR("[hv]\nserial = 0x10000\n[vm a]\nkernel=k\n", 2,
+		  "bad value '0x10000' for serial: expected com1..com4, an I/O port (0x2f8) or "
+		  "mmio@ADDR");
+	CHECK_ERR("[hv]\nserial = mmio@\n[vm a]\nkernel=k\n", 2,
+		  "bad value 'mmio@' for serial: expected com1..com4, an I/O port (0x2f8) or "
+		  "mmio@ADDR");
+	CHECK_ERR("[hv]\nbaud = 100000\n[vm a]\nkernel=k\n", 2,
+		  "baud 100000: a 16550 runs at 115200 divided by a whole number (115200, 57600, "
+		  "38400, 19200, 9600, ...)");
+	CHECK_ERR("[hv]\nbaud = 230400\n[vm a]\nkernel=k\n", 2,
+		  "bad value '230400' for baud: expected a number 1..115200");
+	CHECK_ERR("[vm a]\nkernel=k\nserial = com1\n", 3, "unknown key 'serial' in [vm a]");
+}
+
 static void test_sched(void)
 {
 	CHECK_EQ(parse("[hv]\nsched = rr\n[vm a]\nkernel=k\n"), 0);
@@ -525,6 +564,7 @@ int main(void)
 	test_pv();
 	test_sched();
 	test_on_exit();
+	test_serial();
 	test_vm_pcpus();
 	return test_summary();
 }
