@@ -113,6 +113,16 @@ expect_guest_ok() {
 	expect "$1: ${3:-powered off} and reported" "hv: VM '$1' ${3:-powered off};"
 }
 
+# expect_mem_above VM GIB: the guest's MemTotal (its GUEST-FACT mem_kb) is above GIB GiB.
+expect_mem_above() {
+	kb=$(tr -d '\r' < "$LOG" | sed -n "s/.*\[$1\] GUEST-FACT mem_kb=\([0-9]*\).*/\1/p" | head -n1)
+	if [ "${kb:-0}" -gt $(($2 * 1024 * 1024)) ]; then
+		echo "ok:   $1: the guest has more than $2 GiB (MemTotal $kb kB)"
+	else
+		echo "FAIL: $1: the guest's MemTotal is ${kb:-missing} kB, not above $2 GiB"; failed=1
+	fi
+}
+
 # expect_steal_matches VM: the steal time the guest accounted (/proc/stat, read right
 # before it powers off) is within 5% of what the hypervisor counted for the VM (plus one
 # 10 ms tick per vCPU of rounding). The guest can only see less (the power-off comes
