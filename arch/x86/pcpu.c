@@ -35,7 +35,10 @@ static volatile u32 *lapic;
 
 static enum { APIC_UNSET, APIC_XAPIC, APIC_X2APIC_FIRMWARE, APIC_X2APIC } apic_mode;
 
-static inline bool x2apic(void) { return apic_mode >= APIC_X2APIC_FIRMWARE; }
+static bool apic_owned;	   /* the firmware is gone: the switch to x2APIC may be made */
+static bool x2apic_active; /* the CPUs' APICs are in x2APIC mode (or switch first thing) */
+
+static inline bool x2apic(void) { return x2apic_active; }
 
 static inline u32 lapic_read(u32 reg)
 {
@@ -50,8 +53,10 @@ static inline void lapic_write(u32 reg, u32 v)
 		lapic[reg / 4] = v;
 }
 
-/* The mode is chosen on the boot CPU and then set on each CPU as it comes up (an AP that
- * INIT and STARTUP woke is in xAPIC mode; xAPIC -> x2APIC is a legal switch, 11.12.5). */
+/* The mode is chosen on the boot CPU. A switch to x2APIC waits for the takeover (until
+ * then the firmware may use the APIC in its own mode), and then each CPU makes it as it
+ * comes up (an AP that INIT and STARTUP woke is in xAPIC mode; xAPIC -> x2APIC is a legal
+ * switch, 11.12.5). */
 static void lapic_setup(void)
 {
 	u64 base = rdmsr(MSR_APIC_BASE);
@@ -62,7 +67,9 @@ static void lapic_setup(void)
 			    : c & CPUID1_ECX_X2APIC ? APIC_X2APIC
 						    : APIC_XAPIC;
 	}
-	if (x2apic() && !(base & APIC_BASE_EXTD))
+	x2apic_active = apic_mode == APIC_X2APIC_FIRMWARE ||
+			(apic_mode == APIC_X2APIC && apic_owned);
+	if (x2apic_active && !(base & APIC_BASE_EXTD))
 		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
 	lapic = (volatile u32 *)(uintptr_t)(base & ~0xFFFull);
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
@@ -77,8 +84,8 @@ u32 x86_lapic_id(void) { return x2apic() ? lapic_read(LAPIC_ID) : lapic_read(LAP
 const char *x86_lapic_mode(void)
 {
 	return apic_mode == APIC_X2APIC_FIRMWARE ? "x2APIC (as the firmware left it)"
-	       : apic_mode == APIC_X2APIC	 ? "x2APIC (switched on: the CPU has it)"
-						 : "xAPIC (MMIO)";
+	       : apic_mode == APIC_X2APIC ? "x2APIC (switched on at the takeover: the CPU has it)"
+					  : "xAPIC (MMIO)";
 }
 
 u64 x86_tsc_hz(void) { return arch_time_hz; }
@@ -246,6 +253,7 @@ void x86_pcpu_init(u32 id, u32 apic_id)
 	}
 	tables_load();
 	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)&pcpus[id]);
+	apic_owned = true;
 	lapic_setup();
 	write_cr4(read_cr4() | BIT(9) | BIT(10)); /* OSFXSR, OSXMMEXCPT: FXSAVE of guest state */
 	p->hsave = alloc_pages(1);

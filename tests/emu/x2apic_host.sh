@@ -7,7 +7,7 @@ export QEMU=10
 . "$(dirname "$0")/lib.sh"
 boot "$(linux_vm a 2 256M hv.mode=test)
 $(linux_vm b 2 256M hv.mode=test)" 500
-expect "the host APIC in x2APIC mode" ", x2APIC (switched on: the CPU has it)"
+expect "the host APIC in x2APIC mode" ", x2APIC (switched on at the takeover: the CPU has it)"
 expect "the AP started through the x2APIC ICR" "hv: 2 of 2 pCPUs running"
 expect_guest_ok a 2
 expect_guest_ok b 2
