@@ -5,6 +5,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/pcpu.h"
+#include "arch/x86/xstate.h"
 #include "boot/config.h"
 #include "boot/efi.h"
 #include "drivers/acpi.h"
@@ -46,8 +47,9 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	int n = acpi_madt_cpus(acpi_rsdp, apic_ids, MIN(max, MAX_PCPUS), why);
 	print_banner(n > 0 ? (u32)n : 0);
 	x86_power_init(acpi_rsdp);
-	if (n < 0 || svm_check_support(why))
+	if (n < 0 || svm_check_support(why) || xstate_probe(why))
 		return -1;
+	x86_msr_probe();
 	/* The boot CPU first, then the others as the MADT lists them. */
 	u32 bsp = x86_lapic_id();
 	for (int i = 0; i < n; i++)

@@ -258,3 +258,22 @@ void x86_mmio_load_complete(const struct x86_mmio_insn *insn, u64 gpr[16], u64 v
 		break;
 	}
 }
+
+int x86_decode_mov_to_cr(const u8 *bytes, size_t avail, u8 *cr, u8 *gpr, u8 *len)
+{
+	size_t i = 0;
+	u8 rex = 0;
+	avail = MIN(avail, (size_t)X86_MAX_INSN_LEN);
+	while (i < avail && (bytes[i] == 0x66 || bytes[i] == 0xF2 || bytes[i] == 0xF3))
+		i++;
+	if (i < avail && (bytes[i] & 0xF0) == 0x40)
+		rex = bytes[i++];
+	if (i + 3 > avail || bytes[i] != 0x0F || bytes[i + 1] != 0x22)
+		return -1;
+	u8 modrm = bytes[i + 2];
+	/* MOV CRn ignores ModRM.mod: the operand is always a register (SDM vol. 2B). */
+	*cr = (u8)(((rex >> 2) & 1) << 3 | ((modrm >> 3) & 7));
+	*gpr = (u8)((rex & 1) << 3 | (modrm & 7));
+	*len = (u8)(i + 3);
+	return 0;
+}

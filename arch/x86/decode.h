@@ -52,4 +52,12 @@ u64 x86_mmio_store_value(const struct x86_mmio_insn *insn, const u64 gpr[16]);
  */
 void x86_mmio_load_complete(const struct x86_mmio_insn *insn, u64 gpr[16], u64 value);
 
+/*
+ * Decodes a MOV to a control register in 64-bit mode (0F 22 /r, a REX prefix and
+ * ignored 66/F2/F3 prefixes before it): the register number (REX.R:ModRM.reg), the
+ * source GPR (REX.B:ModRM.rm) and the length. Returns 0, or -1 for anything else.
+ * For an intercepted CR write without decode assists (APM vol. 2, 15.8.1).
+ */
+int x86_decode_mov_to_cr(const u8 *bytes, size_t avail, u8 *cr, u8 *gpr, u8 *len);
+
 #endif

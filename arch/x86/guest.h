@@ -28,6 +28,18 @@ static inline u64 x86_low_ram_end(const struct vm *vm)
 
 /* CPUID as the guest sees it (cpuid.c). */
 void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4]);
+/* What of the guest-visible MSRs depends on the CPU (msr.c, from CPUID at boot). */
+struct x86_msr_caps {
+	u64 spec_ctrl_bits; /* IA32_SPEC_CTRL bits a guest may set; 0: no such MSR */
+	bool ibpb;	    /* IA32_PRED_CMD.IBPB */
+	bool tsc_aux;	    /* IA32_TSC_AUX (RDTSCP, RDPID) */
+};
+extern struct x86_msr_caps x86_msr_caps;
+void x86_msr_probe(void);
+#define MSR_IA32_SPEC_CTRL 0x48
+#define MSR_IA32_PRED_CMD 0x49
+#define PRED_CMD_IBPB BIT(0)
+#define MSR_TSC_AUX 0xC0000103
 /* Guest MSR accesses (msr.c): 0, or -1 to inject #GP. */
 int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val);
 int x86_wrmsr(struct vcpu *v, u32 msr, u64 val);
@@ -65,6 +77,9 @@ int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot);
 /* A STARTUP IPI's effect on a vCPU waiting for it: real mode at vector << 12. */
 void svm_vcpu_sipi(struct vcpu *v, u8 vector);
 bool svm_vcpu_interruptible(struct vcpu *v);
+/* The guest's CR4 now. */
+#define X86_CR4_OSXSAVE BIT(18)
+u64 x86_guest_cr4(struct vcpu *v);
 /* Reads up to `want` bytes of the instruction at the guest's CS:RIP; returns how many. */
 size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want);
 

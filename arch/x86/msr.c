@@ -3,6 +3,7 @@
  * APIC ones go to the virtual x2APIC; a few architectural ones are emulated; anything
  * else gets #GP, as on a CPU that lacks the MSR, and is counted by the caller. */
 #include "arch/cpu.h"
+#include "arch/x86/cpuid_policy.h"
 #include "arch/x86/guest.h"
 #include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"
@@ -18,6 +19,15 @@
 #define MSR_AMD64_PATCH_LEVEL 0x8B
 #define MSR_K8_INT_PENDING_MSG 0xC0010055
 #define MSR_AMD64_DE_CFG 0xC0011029
+
+struct x86_msr_caps x86_msr_caps;
+
+void x86_msr_probe(void)
+{
+	x86_msr_caps.spec_ctrl_bits = cpuid_spec_ctrl_bits(cpu_cpuid);
+	x86_msr_caps.ibpb = cpuid_has_ibpb(cpu_cpuid);
+	x86_msr_caps.tsc_aux = cpuid_has_tsc_aux(cpu_cpuid);
+}
 
 /* The PV feature an MSR belongs to; with the feature off the MSR does not exist. */
 static bool pv_msr_enabled(struct vcpu *v, u32 msr)
@@ -63,6 +73,12 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 	case MSR_TSC:
 		*val = rdtsc();
 		return 0;
+	case MSR_IA32_SPEC_CTRL:
+		*val = v->arch.spec_ctrl;
+		return x86_msr_caps.spec_ctrl_bits ? 0 : -1;
+	case MSR_TSC_AUX:
+		*val = v->arch.tsc_aux;
+		return x86_msr_caps.tsc_aux ? 0 : -1;
 	case MSR_MTRRCAP:
 	case MSR_MCG_CAP:
 	case MSR_MCG_STATUS:
@@ -106,6 +122,24 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 		return pv_eoi_wrmsr(v, val);
 	case HV_MSR_PREEMPT_COUNT:
 		return preempt_count_wrmsr(v, val);
+	case MSR_IA32_SPEC_CTRL:
+		/* In force from the next entry on (svm.c); only the bits CPUID offers. */
+		if (!x86_msr_caps.spec_ctrl_bits || (val & ~x86_msr_caps.spec_ctrl_bits))
+			return -1;
+		v->arch.spec_ctrl = val;
+		return 0;
+	case MSR_IA32_PRED_CMD:
+		if (!x86_msr_caps.ibpb || (val & ~PRED_CMD_IBPB))
+			return -1;
+		if (val)
+			wrmsr(MSR_IA32_PRED_CMD, PRED_CMD_IBPB);
+		return 0;
+	case MSR_TSC_AUX:
+		if (!x86_msr_caps.tsc_aux || (val >> 32))
+			return -1;
+		v->arch.tsc_aux = (u32)val;
+		wrmsr(MSR_TSC_AUX, val); /* the vCPU is loaded here */
+		return 0;
 	case MSR_MCG_STATUS:
 	case MSR_K7_HWCR:
 	case MSR_AMD64_DE_CFG:

@@ -5,6 +5,7 @@
  * firmware's identity map covers (QEMU 7.2's TCG offers no x2APIC, QEMU 10's does). */
 #include "pcpu.h"
 #include "arch/cpu.h"
+#include "arch/x86/xstate.h"
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/lib.h"
@@ -255,7 +256,8 @@ void x86_pcpu_init(u32 id, u32 apic_id)
 	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)&pcpus[id]);
 	apic_owned = true;
 	lapic_setup();
-	write_cr4(read_cr4() | BIT(9) | BIT(10)); /* OSFXSR, OSXMMEXCPT: FXSAVE of guest state */
+	write_cr4(read_cr4() | BIT(9) | BIT(10)); /* OSFXSR, OSXMMEXCPT: the guest's SSE */
+	xstate_pcpu_init();
 	p->hsave = alloc_pages(1);
 	p->host_save = alloc_pages(1);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);

@@ -244,6 +244,15 @@ void vlapic_ack(struct vlapic *l, u8 vector)
 
 bool vlapic_has_pending_irr(struct vlapic *l) { return highest_bit(l->irr, true) >= 0; }
 
+bool vlapic_tpr_holds_back(struct vlapic *l)
+{
+	int irrv = highest_bit(l->irr, true), isrv = highest_bit(l->isr, false);
+	if (!hw_enabled(l) || irrv < 0)
+		return false;
+	u32 irr_class = (u32)irrv >> 4;
+	return irr_class <= (l->tpr >> 4 & 0xf) && (isrv < 0 || irr_class > (u32)isrv >> 4);
+}
+
 bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical)
 {
 	u32 ldr;

@@ -159,6 +159,9 @@ void vlapic_ack(struct vlapic *l, u8 vector);
 /* Any IRR bit set (wakes a halted vCPU; vlapic_pending_vector decides delivery). */
 bool vlapic_has_pending_irr(struct vlapic *l);
 
+/* An IRR vector waits that only the TPR holds back: lowering the TPR delivers it. */
+bool vlapic_tpr_holds_back(struct vlapic *l);
+
 /* Fires the timer if now >= its deadline: the LVT timer vector goes to IRR unless
  * masked. Periodic rearms at prev + period, skipping missed periods (one interrupt
  * however late); one-shot and TSC-deadline disarm (IA32_TSC_DEADLINE reads 0). */

@@ -5,7 +5,7 @@
 #            vmlinux    the ELF inside it, booted through its PVH entry
 #            initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command
 #                       line) + the guest tools of guest_abi/tools as /lib/modules/*.ko
-#                       + tests/guest/linux/msgbench.c, static, as /bin/msgbench
+#                       + tests/guest/linux/msgbench.c and fpucheck.c, static, in /bin
 #   aarch64: Image      the raw arm64 Image of the current linux-image-*-arm64:arm64
 #            initrd.gz  busybox-static:arm64's busybox + scripts/guest/init + /bin/msgbench
 #                       + the guest tools that build for arm64, cross-built
@@ -111,24 +111,30 @@ else
 	MODULES=$OUT/modules
 fi
 
-# The user-space tools, static (libc6-dev, libc6-dev-arm64-cross).
-if [ "$ARCH" = aarch64 ]; then CC=aarch64-linux-gnu-gcc; else CC=gcc; fi
-MSGBENCH=$OUT/msgbench
-if [ ! -s "$MSGBENCH" ] || [ "$TOP/tests/guest/linux/msgbench.c" -nt "$MSGBENCH" ]; then
-	$CC -static -O2 -Wall -Wextra -Werror -o "$MSGBENCH.tmp" "$TOP/tests/guest/linux/msgbench.c"
-	mv "$MSGBENCH.tmp" "$MSGBENCH"
-fi
+# The user-space tools, static (libc6-dev, libc6-dev-arm64-cross); fpucheck (x86-64)
+# keeps its own values in the vector registers, so the compiler may not use them.
+if [ "$ARCH" = aarch64 ]; then CC=aarch64-linux-gnu-gcc TOOLS=msgbench; else CC=gcc TOOLS="msgbench fpucheck"; fi
+for t in $TOOLS; do
+	src=$TOP/tests/guest/linux/$t.c
+	if [ ! -s "$OUT/$t" ] || [ "$src" -nt "$OUT/$t" ]; then
+		flags=
+		[ $t = fpucheck ] && flags=-mgeneral-regs-only
+		$CC -static -O2 -Wall -Wextra -Werror $flags -o "$OUT/$t.tmp" "$src"
+		mv "$OUT/$t.tmp" "$OUT/$t"
+	fi
+done
 
 # The initramfs: rebuilt when init, busybox, a module or a tool changes.
 stale=0
-for f in "$TOP/scripts/guest/init" "$BUSYBOX" "$MSGBENCH" ${MODULES:+"$MODULES"/*.ko}; do
+# shellcheck disable=SC2086 # TOOLS is a list of names
+for f in "$TOP/scripts/guest/init" "$BUSYBOX" $(for t in $TOOLS; do echo "$OUT/$t"; done) ${MODULES:+"$MODULES"/*.ko}; do
 	[ "$f" -nt "$OUT/initrd.gz" ] && stale=1
 done
 if [ ! -s "$OUT/initrd.gz" ] || [ $stale = 1 ]; then
 	root=$(mktemp -d)
 	mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
 	cp "$BUSYBOX" "$root/bin/busybox"
-	cp "$MSGBENCH" "$root/bin/msgbench"
+	for t in $TOOLS; do cp "$OUT/$t" "$root/bin/$t"; done
 	ln -s busybox "$root/bin/sh"
 	cp "$TOP/scripts/guest/init" "$root/init"
 	mkdir -p "$root/lib/modules"

@@ -452,8 +452,32 @@ static void test_load_complete(void)
 #undef RESET
 }
 
+static void test_mov_to_cr(void)
+{
+	u8 cr, reg, len;
+#define MOVCR(...) x86_decode_mov_to_cr(BYTES(__VA_ARGS__), NBYTES(__VA_ARGS__), &cr, &reg, &len)
+	CHECK_EQ(MOVCR(0x44, 0x0f, 0x22, 0xc0), 0); /* mov %rax,%cr8 */
+	CHECK_EQ(cr, 8);
+	CHECK_EQ(reg, 0);
+	CHECK_EQ(len, 4);
+	CHECK_EQ(MOVCR(0x45, 0x0f, 0x22, 0xc7), 0); /* mov %r15,%cr8 */
+	CHECK_EQ(cr, 8);
+	CHECK_EQ(reg, 15);
+	CHECK_EQ(MOVCR(0x66, 0x44, 0x0f, 0x22, 0xc3), 0); /* an ignored prefix */
+	CHECK_EQ(reg, 3);
+	CHECK_EQ(len, 5);
+	CHECK_EQ(MOVCR(0x0f, 0x22, 0xe0), 0); /* mov %rax,%cr4 */
+	CHECK_EQ(cr, 4);
+	CHECK_EQ(len, 3);
+	CHECK_EQ(MOVCR(0x44, 0x0f, 0x20, 0xc0), -1); /* a read */
+	CHECK_EQ(MOVCR(0x44, 0x0f, 0x22), -1);	     /* cut short */
+	CHECK_EQ(MOVCR(0xf0, 0x0f, 0x22, 0xc0), -1); /* LOCK: AMD's alternative, not offered */
+#undef MOVCR
+}
+
 int main(void)
 {
+	test_mov_to_cr();
 	test_basic_mov();
 	test_byte_regs();
 	test_imm();

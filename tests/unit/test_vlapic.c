@@ -233,6 +233,12 @@ static void test_priority(void)
 	CHECK_EQ(vlapic_pending_vector(&l), 0x45);
 	WR(&l, 0x808, 0, 0);
 
+	/* What only the TPR holds back (a MOV to CR8 that lowers it must exit). */
+	CHECK(!vlapic_tpr_holds_back(&l));
+	WR(&l, 0x808, 0x40, 0);
+	CHECK(vlapic_tpr_holds_back(&l));
+	WR(&l, 0x808, 0, 0);
+
 	/* Nesting: 0x45 in service blocks class <= 4, class 5 preempts. */
 	vlapic_ack(&l, 0x45);
 	CHECK_EQ(rd(&l, 0x812, 0), 1u << 0x05);
@@ -242,6 +248,9 @@ static void test_priority(void)
 	CHECK(vlapic_has_pending_irr(&l)); /* 0x31 still there */
 	CHECK(vlapic_accept(&l, 0x4e, false));
 	CHECK_EQ(vlapic_pending_vector(&l), -1);
+	WR(&l, 0x808, 0xf0, 0);
+	CHECK(!vlapic_tpr_holds_back(&l)); /* the ISR holds class 4 back, not the TPR */
+	WR(&l, 0x808, 0, 0);
 	CHECK(vlapic_accept(&l, 0x50, false));
 	CHECK_EQ(vlapic_pending_vector(&l), 0x50);
 	vlapic_ack(&l, 0x50);

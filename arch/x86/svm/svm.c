@@ -3,6 +3,7 @@
  * (AMD APM vol. 2, chapter 15). Written for CPUs without NRIP save or decode assists
  * (QEMU TCG): the next RIP is computed here, MMIO instructions are decoded in software. */
 #include "arch/x86/svm/vmcb.h"
+#include "arch/x86/xstate.h"
 #include "arch/cpu.h"
 #include "arch/x86/decode.h"
 #include "arch/x86/guest.h"
@@ -148,6 +149,8 @@ void svm_vcpu_sipi(struct vcpu *v, u8 vector)
 	/* No event of the old life is delivered again (inject_pending reads these). */
 	V64(vmcb, VMCB_EXITINTINFO) = 0;
 	V64(vmcb, VMCB_EVENTINJ) = 0;
+	xstate_vcpu_reset(v); /* INIT sets XCR0 to 1 (SDM vol. 3A, table 10-1) */
+	v->arch.spec_ctrl = 0;
 }
 
 int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
@@ -160,8 +163,7 @@ int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 				     ICPT_TASK_SWITCH | ICPT_SHUTDOWN;
 	V32(vmcb, VMCB_ICPT_MISC2) = ICPT2_VMRUN | ICPT2_VMMCALL | ICPT2_VMLOAD | ICPT2_VMSAVE |
 				     ICPT2_STGI | ICPT2_CLGI | ICPT2_SKINIT | ICPT2_ICEBP |
-				     ICPT2_MONITOR | ICPT2_MWAIT | ICPT2_XSETBV | ICPT2_RDTSCP |
-				     ICPT2_WBINVD;
+				     ICPT2_MONITOR | ICPT2_MWAIT | ICPT2_XSETBV | ICPT2_WBINVD;
 	/* #DB and #AC: an exception raised while the CPU delivers the same one repeats
 	 * inside the CPU without end (CVE-2015-8104, CVE-2015-5307), which hangs the pCPU
 	 * and every VM on it. Intercepted, each one is an exit, and goes back to the guest
@@ -174,9 +176,7 @@ int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 	V64(vmcb, VMCB_VINTR) = VINTR_MASKING;
 	V64(vmcb, VMCB_NP_ENABLE) = 1;
 	V64(vmcb, VMCB_NCR3) = (u64)(uintptr_t)vm->arch.npt_root;
-	/* FXSAVE image of a freshly reset FPU: FCW 0x37F, MXCSR 0x1F80. */
-	*(u16 *)&v->arch.fpu[0] = 0x37F;
-	*(u32 *)&v->arch.fpu[24] = 0x1F80;
+	xstate_vcpu_init(v);
 	v->arch.sipi_vector = -1;
 	v->arch.flush_tlb = true;
 	if (v->id == 0) {
@@ -242,6 +242,25 @@ static void handle_cpuid(struct vcpu *v)
 	v->arch.gpr[GPR_RDX] = r[3];
 	advance(v, 2);
 }
+
+/* XSETBV (APM vol. 3): #UD without CR4.OSXSAVE, #GP outside ring 0 or for an XCR0 the
+ * guest may not have. */
+static void handle_xsetbv(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u64 val = (V64(vmcb, VMCB_RAX) & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
+	u32 index = (u32)v->arch.gpr[GPR_RCX];
+	if (!(V64(vmcb, VMCB_CR4) & X86_CR4_OSXSAVE))
+		return inject_ud(v);
+	if (V8(vmcb, VMCB_CPL) || xstate_xsetbv(v, index, val)) {
+		vcpu_bad_access(v, "xsetbv %x <- %llx: #GP at rip %llx", index,
+				(unsigned long long)val, rip(v));
+		return inject_gp(v);
+	}
+	advance(v, 3);
+}
+
+u64 x86_guest_cr4(struct vcpu *v) { return V64(v->arch.vmcb, VMCB_CR4); }
 
 static void handle_msr(struct vcpu *v)
 {
@@ -360,6 +379,55 @@ static bool handle_npf(struct vcpu *v)
 
 /* ---- interrupt injection ---- */
 
+/* CR8 and the x2APIC TPR are one register (SDM vol. 3A, 11.8.6: CR8 = TPR[7:4]). With
+ * V_INTR_MASKING the guest's CR8 accesses use the VMCB's V_TPR (APM 15.21.1), while
+ * the x2APIC TPR MSR reaches the vLAPIC: each entry shows the vLAPIC's TPR in V_TPR,
+ * each exit takes a V_TPR the guest changed back (MOV to CR8 clears TPR[3:0]). */
+static void tpr_to_vmcb(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	V64(vmcb, VMCB_VINTR) = (V64(vmcb, VMCB_VINTR) & ~(u64)VINTR_TPR_MASK) |
+				((v->arch.lapic.tpr >> 4) & VINTR_TPR_MASK);
+}
+
+static void tpr_from_vmcb(struct vcpu *v)
+{
+	u32 vtpr = V64(v->arch.vmcb, VMCB_VINTR) & VINTR_TPR_MASK;
+	if (vtpr != ((v->arch.lapic.tpr >> 4) & VINTR_TPR_MASK))
+		v->arch.lapic.tpr = vtpr << 4;
+}
+
+/* A guest that lowers its CR8 below a waiting interrupt takes it at once on a CPU; with
+ * nothing waiting, CR8 writes need no exit. So they exit only while the TPR alone holds
+ * an interrupt back (as KVM does). */
+static void watch_cr8_writes(struct vcpu *v)
+{
+	if (vlapic_tpr_holds_back(&v->arch.lapic))
+		V32(v->arch.vmcb, VMCB_ICPT_CR) |= ICPT_CR8_WRITE;
+	else
+		V32(v->arch.vmcb, VMCB_ICPT_CR) &= ~ICPT_CR8_WRITE;
+}
+
+/* The intercepted MOV to CR8 (before it ran): decoded, since TCG has no decode assists. */
+static void handle_cr8_write(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u8 bytes[X86_MAX_INSN_LEN] = { 0 }, cr, gpr, len;
+	size_t n = svm_fetch_insn(v, bytes, sizeof bytes);
+	if (x86_decode_mov_to_cr(bytes, n, &cr, &gpr, &len) || cr != 8) {
+		vcpu_bad_access(v, "CR8 write exit at rip %llx: not a MOV to CR8 (%02x %02x %02x)",
+				rip(v), bytes[0], bytes[1], bytes[2]);
+		return inject_ud(v);
+	}
+	u64 val = gpr == GPR_RAX   ? V64(vmcb, VMCB_RAX)
+		  : gpr == GPR_RSP ? V64(vmcb, VMCB_RSP)
+				   : v->arch.gpr[gpr];
+	if (val >> 4)
+		return inject_gp(v); /* reserved bits (SDM vol. 3A, 2.5: CR8) */
+	v->arch.lapic.tpr = (u32)val << 4;
+	advance(v, len);
+}
+
 bool svm_vcpu_interruptible(struct vcpu *v)
 {
 	return (V64(v->arch.vmcb, VMCB_RFLAGS) & BIT(9)) &&
@@ -468,8 +536,16 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_PAUSE;
 		else
 			V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_PAUSE;
+		tpr_to_vmcb(v);
+		watch_cr8_writes(v);
+		/* The host runs with IA32_SPEC_CTRL = 0 (it never sets it). */
+		if (v->arch.spec_ctrl)
+			wrmsr(MSR_IA32_SPEC_CTRL, v->arch.spec_ctrl);
 		svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
+		if (v->arch.spec_ctrl)
+			wrmsr(MSR_IA32_SPEC_CTRL, 0);
 		sched_left_guest(v);
+		tpr_from_vmcb(v);
 		V32(vmcb, VMCB_TLB_CTL) = 0;
 		/* An injected event that the exit interrupted is in EXITINTINFO. */
 		V64(vmcb, VMCB_EVENTINJ) = 0;
@@ -511,6 +587,12 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			break;
 		case SVM_EXIT_MSR:
 			handle_msr(v);
+			break;
+		case SVM_EXIT_XSETBV:
+			handle_xsetbv(v);
+			break;
+		case SVM_EXIT_CR8_WRITE:
+			handle_cr8_write(v);
 			break;
 		case SVM_EXIT_IOIO:
 			handle_io(v);
@@ -575,8 +657,8 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 				vm_request_stop(v->vm, VM_FATAL);
 				return RUN_PREEMPTED;
 			}
-			/* SVM instructions, MONITOR/MWAIT, XSETBV, RDTSCP, task switches: not
-			 * offered (CPUID hides them), so #UD as on a CPU without them. */
+			/* SVM instructions, MONITOR/MWAIT, task switches: not offered (CPUID
+			 * hides them), so #UD as on a CPU without them. */
 			vcpu_bad_access(
 				v,
 				"unsupported instruction (exit %llx, info1 %llx): #UD at rip %llx",
@@ -590,7 +672,14 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 
 void arch_vcpu_load(struct vcpu *v)
 {
-	__asm__ volatile("fxrstor64 %0" ::"m"(v->arch.fpu));
+	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
+	/* No branch predictions trained by another VM steer this one (Spectre v2). */
+	if (x86_msr_caps.ibpb && p->last_vm != v->vm)
+		wrmsr(MSR_IA32_PRED_CMD, PRED_CMD_IBPB);
+	p->last_vm = v->vm;
+	xstate_load(v);
+	if (x86_msr_caps.tsc_aux) /* what the guest's RDTSCP and RDPID read */
+		wrmsr(MSR_TSC_AUX, v->arch.tsc_aux);
 	__asm__ volatile("mov %0, %%db0\n\tmov %1, %%db1\n\tmov %2, %%db2\n\tmov %3, %%db3" ::"r"(
 				 v->arch.dr[0]),
 			 "r"(v->arch.dr[1]), "r"(v->arch.dr[2]), "r"(v->arch.dr[3]));
@@ -600,7 +689,7 @@ void arch_vcpu_put(struct vcpu *v)
 {
 	if (v->state == VCPU_RUNNABLE)
 		steal_time_preempted(v);
-	__asm__ volatile("fxsave64 %0" : "=m"(v->arch.fpu));
+	xstate_put(v);
 	__asm__ volatile("mov %%db0, %0\n\tmov %%db1, %1\n\tmov %%db2, %2\n\tmov %%db3, %3"
 			 : "=r"(v->arch.dr[0]), "=r"(v->arch.dr[1]), "=r"(v->arch.dr[2]),
 			   "=r"(v->arch.dr[3]));

@@ -83,6 +83,8 @@
 #define ICPT2_MWAIT BIT(11)
 #define ICPT2_XSETBV BIT(13)
 
+#define VINTR_TPR_MASK 0xFu
+#define ICPT_CR8_WRITE BIT(16 + 8)
 #define VINTR_V_IRQ BIT(8)
 #define VINTR_PRIO_SHIFT 16
 #define VINTR_IGN_TPR BIT(20)
@@ -95,6 +97,7 @@
 #define EVENT_TYPE_EXC (3u << 8)
 
 enum svm_exit {
+	SVM_EXIT_CR8_WRITE = 0x18,
 	SVM_EXIT_EXC_BASE = 0x40, /* + the vector: an intercepted exception */
 	SVM_EXIT_INTR = 0x60,
 	SVM_EXIT_NMI = 0x61,

@@ -52,6 +52,12 @@ static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
 	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
 }
 
+/* The same, as EAX, EBX, ECX, EDX in r[0..3]. */
+static inline void cpu_cpuid(u32 leaf, u32 sub, u32 r[4])
+{
+	cpuid(leaf, sub, &r[0], &r[1], &r[2], &r[3]);
+}
+
 static inline u64 read_cr0(void)
 {
 	u64 v;

@@ -6,12 +6,14 @@
 #include "hv/types.h"
 
 struct vcpu;
+struct vm;
 
 struct arch_pcpu {
 	u32 apic_id;
 	u8 *hsave;		/* VM_HSAVE_PA page */
 	u8 *host_save;		/* VMSAVE area for host FS/GS/TR... */
 	struct vcpu *last_vcpu; /* the vCPU whose TLB entries this pCPU may hold */
+	struct vm *last_vm;	/* the VM whose branch predictions it may hold */
 	u64 timer_irqs, kick_irqs, nmis;
 };
 

@@ -31,8 +31,10 @@ struct arch_vcpu {
 	u64 gpr[16]; /* x86 encoding order; RAX and RSP live in the VMCB while in guest */
 	u8 *vmcb;    /* page, identity-mapped (host address == physical address) */
 	struct vlapic lapic;
-	u8 fpu[512]
-		__attribute__((aligned(16))); /* FXSAVE image while another vCPU uses the pCPU */
+	u8 *xsave;     /* XSAVE area (xstate.c) while another vCPU uses the pCPU */
+	u64 xcr0;      /* the guest's XCR0 */
+	u64 spec_ctrl; /* IA32_SPEC_CTRL as the guest set it, in force while it runs */
+	u32 tsc_aux;   /* IA32_TSC_AUX, in the CPU's register while it is loaded */
 	u64 dr[4];
 	bool nmi_pending; /* set atomically by senders */
 	/* NMI blocking (APM 15.20): from the injection of an NMI until its handler's IRET
