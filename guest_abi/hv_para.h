@@ -34,9 +34,9 @@
 #define HV_SMCCC_GET_STATS 0xC6000001u
 
 /* Version 2 appended the scheduler's fields (from wake_latency_sum_ns), version 3 the
- * spin and migration counters, version 4 the critical-section ones; a buffer of an older
- * version's size still gets that version's fields. */
-#define HV_STATS_VERSION 4
+ * spin and migration counters, version 4 the critical-section ones, version 5
+ * kicks_deferred; a buffer of an older version's size still gets that version's fields. */
+#define HV_STATS_VERSION 5
 #define HV_STATS_EXIT_KINDS \
 	11 /* host-irq io mmio msr cpuid halt hypercall irq-window exception shutdown other */
 
@@ -67,6 +67,9 @@ struct hv_guest_stats {
 	unsigned long long boosts;
 	/* scheduler decisions where only the published preempt count showed one */
 	unsigned long long preempt_count_hits;
+	/* kicks not sent: the target's pCPU ran another vCPU and finds the kick at its next
+	 * scheduling decision, before the wakeup would have changed what it runs */
+	unsigned long long kicks_deferred;
 };
 
 #endif

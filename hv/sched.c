@@ -63,7 +63,25 @@ void sched_place(struct vcpu *v)
 		__atomic_fetch_add(&vms_alive, 1, __ATOMIC_RELAXED);
 }
 
-void vcpu_kick(struct vcpu *v)
+/* A kick to pCPU p in guest mode: whether it must leave the guest now. Always when the
+ * guest is v itself (an interrupt to take); for another vCPU only when the wakeup would
+ * change what runs before p looks at its vCPUs anyway (look_at, its host timer): when the
+ * policy would switch to v, or cut the turn, earlier (sched_ops->wake_due). Otherwise p
+ * finds kick_pending at its next decision: the turn's end, a timer, any exit of its guest.
+ * So a guest that sends interrupts in a loop to a vCPU waiting behind another VM's vCPU
+ * (IPIs, KVM_HC_KICK_CPU) costs that vCPU no exit per call. */
+static bool interrupt_guest(struct pcpu *p, struct vcpu *v)
+{
+	struct vcpu *cur = __atomic_load_n(&p->current, __ATOMIC_RELAXED);
+	if (!cur || cur == v || !sched_ops->wake_due)
+		return true;
+	return sched_ops->wake_due(p, v, arch_time_now()) <
+	       __atomic_load_n(&p->look_at, __ATOMIC_RELAXED);
+}
+
+/* vcpu_kick; `always`: interrupt a pCPU in guest mode whatever it runs (a yield hint that
+ * it must take now). */
+static void kick_for(struct vcpu *v, bool always)
 {
 	/* The first kick since its pCPU last looked dates a wakeup (wake-up latency). */
 	u64 none = 0;
@@ -71,21 +89,35 @@ void vcpu_kick(struct vcpu *v)
 		__atomic_compare_exchange_n(&v->kicked_at, &none, arch_time_now(), false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->kick_pending, true, __ATOMIC_SEQ_CST);
-	if (v->pcpu == arch_pcpu_id())
+	u32 to = __atomic_load_n(&v->pcpu, __ATOMIC_SEQ_CST);
+	if (to == arch_pcpu_id())
 		return; /* this pCPU looks at it before its next guest entry */
 	/* Pairs with the owner's store of pcpu_in_guest / pcpu_idle followed by its check
 	 * of every kick_pending of its vCPUs (sched_enter_guest, the idle path): either the
-	 * owner sees the flag, or we see it in guest mode or asleep and interrupt it. A pCPU
-	 * running another vCPU is interrupted too, so that a woken vCPU is not left waiting
-	 * behind a busy one. */
-	if (__atomic_load_n(&pcpu_in_guest[v->pcpu], __ATOMIC_SEQ_CST) ||
-	    __atomic_load_n(&pcpu_idle[v->pcpu], __ATOMIC_SEQ_CST)) {
-		struct vcpu *self = pcpus[arch_pcpu_id()].current;
-		if (self)
-			self->stats.kicks_sent++;
-		arch_send_kick(v->pcpu);
+	 * owner sees the flag, or we see it in guest mode or asleep. Asleep, it is woken. In
+	 * guest mode it is interrupted unless the kick can wait for its next decision
+	 * (interrupt_guest): it leaves guest mode by its host timer at look_at at the latest,
+	 * and whatever makes it leave, it sees the flag before it enters again (its store of
+	 * pcpu_in_guest comes after our load that saw it in guest mode). The state
+	 * interrupt_guest reads was published before that entry (look_at before the
+	 * seq_cst store of pcpu_in_guest), or is newer: then the owner has left guest mode
+	 * since, and the flag is seen anyway. */
+	struct vcpu *self = pcpus[arch_pcpu_id()].current;
+	if (__atomic_load_n(&pcpu_in_guest[to], __ATOMIC_SEQ_CST)) {
+		if (!always && !interrupt_guest(&pcpus[to], v)) {
+			if (self)
+				self->stats.kicks_deferred++;
+			return;
+		}
+	} else if (!__atomic_load_n(&pcpu_idle[to], __ATOMIC_SEQ_CST)) {
+		return;
 	}
+	if (self)
+		self->stats.kicks_sent++;
+	arch_send_kick(to);
 }
+
+void vcpu_kick(struct vcpu *v) { kick_for(v, false); }
 
 static bool any_kick_pending(struct pcpu *p)
 {
@@ -127,7 +159,7 @@ static u64 poll_vcpus(struct pcpu *p, u64 now)
 		arch_vcpu_poll(v, now);
 		if (v->state == VCPU_HALTED && arch_vcpu_wants_to_run(v)) {
 			v->state = VCPU_RUNNABLE;
-			v->wait_since = now;
+			v->wait_since = at ? MIN(at, now) : now; /* the kick may have waited */
 			v->stats.wakeups++;
 			woke(p, v, true, at ? at : now, now);
 		} else if (v->state == VCPU_RUNNABLE &&
@@ -440,6 +472,7 @@ NORETURN void sched_loop(void)
 		if (runnable > 1)
 			deadline = MIN(deadline, p->slice_end);
 		arch_timer_arm(deadline == ~0ull ? 0 : deadline);
+		__atomic_store_n(&p->look_at, deadline, __ATOMIC_RELAXED); /* see kick_for() */
 		p->run_start = now;
 		if (arch_vcpu_run(v) == RUN_HALTED && !arch_vcpu_wants_to_run(v))
 			v->state = VCPU_HALTED;
@@ -497,7 +530,7 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target)
 		 * decide now (the hint is stored before kick_pending). */
 		own->slice_end = arch_time_now();
 		own->skip = self;
-		vcpu_kick(target);
+		kick_for(target, true);
 	}
 	vcpu_kick(self); /* back to this pCPU's scheduler before the next guest entry */
 	return true;
@@ -538,17 +571,20 @@ bool sched_spin_exit(struct vcpu *v)
 	v->stats.spin_exits++;
 	v->spin_quiet_until = SPIN_QUIET_NEXT_ENTRY;
 	/* In this order: a vCPU that an interrupt made runnable and that has not run since
-	 * (read racily), most likely the one the spinner waits for (the target of its IPI);
-	 * one preempted with interrupts masked in kernel mode, perhaps the holder of the
-	 * lock; one preempted with a non-zero preempt count (the holder, or another waiter:
-	 * spin_lock raises the count before it spins); then any. (Yielding only after a
-	 * spin-wait of 100-300 us, a pause-loop window in software, made all-to-all IPIs
-	 * 3x slower for 15% on lockbench: measured, not kept.) */
+	 * (read racily; or one with a kick its pCPU has not seen yet, kick_for), most likely
+	 * the one the spinner waits for (the target of its IPI); one preempted with
+	 * interrupts masked in kernel mode, perhaps the holder of the lock; one preempted
+	 * with a non-zero preempt count (the holder, or another waiter: spin_lock raises the
+	 * count before it spins); then any. (Yielding only after a spin-wait of 100-300 us,
+	 * a pause-loop window in software, made all-to-all IPIs 3x slower for 15% on
+	 * lockbench: measured, not kept.) */
 	for (int pass = 0; pass < 4; pass++)
 		for (u32 i = 1; i <= vm->nvcpus; i++) {
 			struct vcpu *t = vm->vcpus[(v->spin_next + i) % vm->nvcpus];
 			u8 cs = __atomic_load_n(&t->preempted_critical, __ATOMIC_RELAXED);
-			bool fits = pass == 0 ? __atomic_load_n(&t->woken_at, __ATOMIC_RELAXED) != 0
+			bool fits = pass == 0 ? __atomic_load_n(&t->woken_at, __ATOMIC_RELAXED) ||
+							__atomic_load_n(&t->kick_pending,
+									__ATOMIC_RELAXED)
 				    : pass == 1 ? cs == CS_IRQS_MASKED
 				    : pass == 2 ? cs == CS_PREEMPT_COUNT
 						: true;

@@ -31,6 +31,9 @@ struct pcpu {
 	struct vcpu *skip;	  /* gave its turn away (spin hint, yield): not the next owner */
 	struct vcpu *yield_to;	  /* run this vCPU next: set by any pCPU, taken by the owner */
 	u64 idle_ticks, switches; /* sleeps with nothing to run, vCPU switches */
+	/* While it runs a vCPU: the latest time it looks at its vCPUs again (its host
+	 * timer; ~0: none). Read by kicks (hv/sched.c, kick_for). */
+	u64 look_at;
 	/* Migration (aware): vCPUs another pCPU handed over, not yet on runq (pushed by any
 	 * pCPU, taken by the owner); its runnable vCPUs at its last decision and the pCPUs
 	 * its waiting ones may move to (hints for idle pCPUs, hv/sched.c publish_load); when

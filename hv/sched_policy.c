@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The scheduling policies (hv/sched_policy.h), each a pair of decisions: who owns the
- * next turn of a pCPU, and what a wakeup does to the current one.
+ * next turn of a pCPU, and what a wakeup does to the current one. Asked by a kick from
+ * another pCPU, each also says when its wakeup would act (wake_due): a kick that changes
+ * nothing before that pCPU's next decision does not interrupt it (hv/sched.c kick_for).
  *
  * rr: the runnable vCPUs of a pCPU take turns of SCHED_SLICE_US in list order. A woken
  * vCPU waits for its turn, unless the current turn is spent: an owner runnable alone
@@ -67,7 +69,22 @@ static struct vcpu *rr_next_turn(struct pcpu *p, u64 now)
 	return NULL;
 }
 
-const struct sched_ops sched_rr = { .name = "rr", .next_turn = rr_next_turn };
+/* A read of another pCPU's state, racy (wake_due). */
+#define RACY(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* A wakeup changes nothing before the turn ends; once the turn is spent (its owner,
+ * runnable alone, runs on) the woken vCPU takes the pCPU at once. */
+static u64 rr_wake_due(const struct pcpu *p, const struct vcpu *v, u64 now)
+{
+	(void)v;
+	return MAX(RACY(p->slice_end), now);
+}
+
+const struct sched_ops sched_rr = {
+	.name = "rr",
+	.next_turn = rr_next_turn,
+	.wake_due = rr_wake_due,
+};
 
 /* The least vruntime of p's runnable vCPUs, never going back. */
 static u64 update_min_vruntime(struct pcpu *p)
@@ -150,10 +167,33 @@ static void aware_wake(struct pcpu *p, struct vcpu *w, bool slept, u64 now)
 		w->stats.wake_preempts++;
 }
 
+/* aware_wake's cut, as early as it could come: with the owner's vruntime as it will be
+ * charged (it runs now), an upper bound for min_vruntime (the least runnable vruntime,
+ * v's and the owner's among them, never below what it was), and v's vruntime before a
+ * sleeper's credit would raise it. */
+static u64 aware_wake_due(const struct pcpu *p, const struct vcpu *v, u64 now)
+{
+	u64 end = MAX(RACY(p->slice_end), now);
+	struct vcpu *owner = RACY(p->turn);
+	if (!owner)
+		return now;
+	if (owner == v)
+		return end; /* its own turn goes on */
+	u64 run = RACY(p->run_start), vr = RACY(v->vruntime);
+	u64 ovr = RACY(owner->vruntime) + (run && now > run ? now - run : 0);
+	u64 min = MAX(RACY(p->min_vruntime), MIN(vr, ovr));
+	if (vr > min + sched_us(WAKE_LEAD_US))
+		return end; /* not entitled: it waits for a turn by vruntime */
+	u64 cut = ovr > vr + sched_us(WAKE_GRAN_US) ? now
+						    : RACY(p->turn_start) + sched_us(MIN_SLICE_US);
+	return MIN(MAX(cut, now), end);
+}
+
 const struct sched_ops sched_aware = {
 	.name = "aware",
 	.next_turn = aware_next_turn,
 	.wake = aware_wake,
+	.wake_due = aware_wake_due,
 	.watch_spins = true,
 	.migrate = true,
 	.boost = true,

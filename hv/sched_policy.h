@@ -27,6 +27,13 @@ struct sched_ops {
 	 * (`slept`), or preempted and kicked. May cut the current turn short. NULL: a
 	 * wakeup changes nothing (the vCPU waits for its turn). */
 	void (*wake)(struct pcpu *p, struct vcpu *v, bool slept, u64 now);
+	/* Asked by another pCPU from a kick (hv/sched.c vcpu_kick) while p runs a vCPU other
+	 * than v in guest mode: when p would end that run if an interrupt woke v now (from
+	 * halt or preempted): `now` for at once, else when the policy's wake() would cut the
+	 * turn, or the turn's end. Reads p's state racily. Never later than wake() and
+	 * next_turn() would act: the kick interrupts p only if this comes before p looks at
+	 * its vCPUs anyway (an early answer costs an exit, a late one wake-up latency). */
+	u64 (*wake_due)(const struct pcpu *p, const struct vcpu *v, u64 now);
 	/* Spin-waits (x86 PAUSE) are watched and lead to directed yield (sched_watch_spin). */
 	bool watch_spins;
 	/* vCPUs move between pCPUs to keep them busy (hv/sched.c, "Migration"). */

@@ -33,6 +33,7 @@ struct vcpu_stats {
 	u64 lazy_eois;	     /* EOIs the guest did without an exit (PV EOI) */
 	u64 steal_ns;	     /* time runnable but not running */
 	u64 kicks_sent;	     /* host IPIs this vCPU's actions sent to other pCPUs */
+	u64 kicks_deferred;  /* kicks left for the target's pCPU to find (hv/sched.c kick_for) */
 	u64 wakeups;	     /* halted -> runnable */
 	/* Wake-up latency: from the kick (or timer) that made it runnable, woken from halt
 	 * or preempted with a new interrupt, to its next guest entry. */

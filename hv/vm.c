@@ -125,6 +125,7 @@ s64 vm_copy_guest_stats(struct vcpu *v, u64 gpa, u64 len)
 	st.critical_preemptions = sum.critical_preemptions;
 	st.boosts = sum.boosts;
 	st.preempt_count_hits = sum.preempt_count_hits;
+	st.kicks_deferred = sum.kicks_deferred;
 	len = MIN(len, sizeof st);
 	void *dst = gpa_to_hva(vm, gpa, len);
 	if (!dst) {
@@ -149,18 +150,18 @@ static void report(struct vm *vm)
 			printk(" %s=%llu", exit_kind_name(k), (unsigned long long)sum.exits[k]);
 	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; "
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
-	       "lazy-eois=%llu kicks=%llu wakeups=%llu yields=%llu steal=%llums "
-	       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu spin-exits=%llu "
-	       "migrations=%llu critical-preemptions=%llu boosts=%llu preempt-count-hits=%llu "
-	       "bad-accesses=%llu unclaimed-io=%llu\n",
+	       "lazy-eois=%llu kicks=%llu kicks-deferred=%llu wakeups=%llu yields=%llu "
+	       "steal=%llums wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
+	       "spin-exits=%llu migrations=%llu critical-preemptions=%llu boosts=%llu "
+	       "preempt-count-hits=%llu bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected,
 	       (unsigned long long)sum.nmis_injected, (unsigned long long)sum.ipi_fixed,
 	       (unsigned long long)sum.ipi_nmi, (unsigned long long)sum.ipi_init,
 	       (unsigned long long)sum.ipi_sipi, (unsigned long long)sum.ipi_icr,
 	       (unsigned long long)sum.ipi_pv, (unsigned long long)sum.ipi_self,
 	       (unsigned long long)sum.lazy_eois, (unsigned long long)sum.kicks_sent,
-	       (unsigned long long)sum.wakeups, (unsigned long long)sum.yields,
-	       (unsigned long long)(sum.steal_ns / 1000000),
+	       (unsigned long long)sum.kicks_deferred, (unsigned long long)sum.wakeups,
+	       (unsigned long long)sum.yields, (unsigned long long)(sum.steal_ns / 1000000),
 	       (unsigned long long)(sum.wake_latency_max_ns / 1000),
 	       (unsigned long long)(wake_latency_mean_ns(&sum) / 1000),
 	       (unsigned long long)sum.wake_preempts, (unsigned long long)sum.spin_exits,

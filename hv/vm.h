@@ -105,14 +105,17 @@ s64 vm_copy_guest_stats(struct vcpu *v, u64 gpa, u64 len);
 void vm_dump(struct vm *vm);
 
 /* Makes the vCPU's pCPU look at it again: wakes it if halted, interrupts the guest if it
- * runs. Only the pCPU that runs the target is disturbed, and only when needed.
+ * runs. Only the pCPU that runs the target is disturbed, and only when needed: a pCPU
+ * running another vCPU only when the wakeup would change what runs before its next
+ * scheduling decision (hv/sched.c, kick_for).
  * Everything the caller stored before the kick (an IRR bit, a vGIC change, with release
  * or stronger ordering) is seen by the target's next guest entry: the kick stores
  * kick_pending and then reads whether the target's pCPU is in guest mode or asleep (both
  * seq_cst); sched_enter_guest stores "in guest mode" and then reads every kick_pending.
  * One of the two sees the other: the target goes back to the scheduler (having seen the
- * flag, and so what came before it), or it gets a host IPI right after its entry. A
- * target must not decide from state it read before sched_enter_guest. */
+ * flag, and so what came before it), or it gets a host IPI right after its entry (or,
+ * running another vCPU, finds the flag when it next leaves guest mode). A target must
+ * not decide from state it read before sched_enter_guest. */
 void vcpu_kick(struct vcpu *v);
 /* A guest error answered as the hardware would (a fault, all-ones, a dropped write):
  * counted, and the first few of each vCPU logged with what happened. */

@@ -36,12 +36,33 @@ int arch_vcpu_create(struct vcpu *v)
 	return svm_vcpu_init(v, &v->vm->arch.boot);
 }
 
+/* An INIT (SDM vol. 3A 9.1 and 9.4; KVM's kvm_apic_accept_events, QEMU alike) resets the
+ * target's APIC and registers. An AP then waits for a STARTUP; the BSP (IA32_APIC_BASE.BSP:
+ * vCPU 0) runs on from the reset vector, F000:FFF0 with CS base FFFF0000, even out of a
+ * HLT. There a PC has its firmware; a VM here has none, so its first fetch stops the VM
+ * (an access that cannot be emulated, at rip fff0). */
+static void take_init(struct vcpu *v)
+{
+	vlapic_reset(&v->arch.lapic);
+	if (!(v->arch.lapic.apic_base & APIC_BASE_BSP)) {
+		v->state = VCPU_WAIT_START;
+		return;
+	}
+	u8 *vmcb = v->arch.vmcb;
+	svm_vcpu_sipi(v, 0); /* the INIT state: real mode, registers cleared */
+	V16(vmcb, VMCB_CS) = 0xF000;
+	V64(vmcb, VMCB_CS + 8) = 0xFFFF0000;
+	V64(vmcb, VMCB_RIP) = 0xFFF0;
+	v->state = VCPU_RUNNABLE;
+	printk("hv: VM '%s' vcpu%u: INIT to the BSP: it restarts at the reset vector "
+	       "(F000:FFF0), where this VM has no firmware\n",
+	       v->vm->name, v->id);
+}
+
 void arch_vcpu_poll(struct vcpu *v, u64 now)
 {
-	if (__atomic_exchange_n(&v->arch.init_pending, false, __ATOMIC_ACQ_REL) && v->id != 0) {
-		v->state = VCPU_WAIT_START;
-		vlapic_reset(&v->arch.lapic);
-	}
+	if (__atomic_exchange_n(&v->arch.init_pending, false, __ATOMIC_ACQ_REL))
+		take_init(v);
 	s32 sipi = __atomic_exchange_n(&v->arch.sipi_vector, -1, __ATOMIC_ACQ_REL);
 	if (sipi >= 0 && v->state == VCPU_WAIT_START) {
 		svm_vcpu_sipi(v, (u8)sipi);

@@ -95,6 +95,7 @@ struct sim_vcpu {
 	u32 pauses_watched; /* PAUSEs that exited (sched_watch_spin), before they ran */
 	u32 pauses_done;    /* PAUSEs that ran */
 	bool in_cs;	    /* inside a critical section (CS_IN) */
+	u64 kicked_out;	    /* host kicks (arch_send_kick) that ended its guest mode */
 };
 
 enum wait { READY, IN_GUEST, ASLEEP }; /* READY: to start, or running now */
@@ -330,6 +331,8 @@ void arch_send_kick(u32 cpu)
 {
 	struct sim_pcpu *c = &sim.pcpu[cpu];
 	c->kicks++;
+	if (c->wait == IN_GUEST && c->wake > sim.now)
+		S(c->guest)->kicked_out++;
 	if (c->wait != READY)
 		c->wake = MIN(c->wake, sim.now); /* leaves guest mode or wakes up now */
 }
@@ -630,7 +633,9 @@ static void test_wake_by_timer(void)
 
 /* Steal time is the time a runnable vCPU waited for its pCPU. Woken at 2 ms in vcpu0's
  * turn, vcpu2 waits for the turn to end at 5 ms under rr; under aware (woken from halt
- * with a sleeper's credit) it preempts vcpu0 at once, and vcpu0 waits instead. */
+ * with a sleeper's credit) it preempts vcpu0 at once, and vcpu0 waits instead. Under rr
+ * the kick does not interrupt vcpu0: pcpu0 looks at 4 ms anyway (its console poll) and
+ * then ends the turn at 5 ms; vcpu2's wait counts from the kick all the same. */
 static void test_steal(void)
 {
 	machine(2);
@@ -642,7 +647,7 @@ static void test_steal(void)
 	run_until(AT(20));
 	bool aware = policy == SCHED_AWARE;
 	u64 woken = aware ? AT(2) : AT(5);
-	CHECK_EQ(sim.pcpu[0].kicks, 1);
+	CHECK_EQ(sim.pcpu[0].kicks, aware);
 	CHECK(running(0, woken - 1) == v0);
 	CHECK(running(0, woken) == v2);
 	CHECK(running(0, woken + MS(1)) == v0); /* back when vcpu2 halted */
@@ -652,7 +657,8 @@ static void test_steal(void)
 	CHECK_EQ(v2->stats.wake_preempts, aware);
 	CHECK_EQ(v0->stats.steal_ns, MS(1));
 	CHECK_EQ(ran(v0), MS(19));
-	CHECK_EQ(v1->stats.kicks_sent, 1);
+	CHECK_EQ(v1->stats.kicks_sent, aware);
+	CHECK_EQ(v1->stats.kicks_deferred, !aware);
 	settle();
 }
 
@@ -1336,6 +1342,59 @@ static void test_spin_yield_prefers_critical(void)
 	settle();
 }
 
+/* Kicks across VMs: a1 waits for its turn behind b0, a vCPU of another VM, on pcpu1,
+ * and a0 sends it an interrupt every 20 us (a guest looping on IPIs). A kick to a1 while
+ * b0 runs interrupts b0 only when it changes what runs: under rr never (a wakeup waits for
+ * the turn's end, which pcpu1 has armed); under aware only when a1 takes the pCPU for it
+ * (entitled: its wakeup cuts b0's turn), at most once per turn of b0. Kicks while a1 runs
+ * itself go through as before, and the shares do not change. */
+static void test_kick_behind_other_vm(void)
+{
+	machine(2);
+	struct vm *a = vm_new(2), *b = vm_new(1); /* pcpu0: a0; pcpu1: a1, b0 */
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *b0 = b->vcpus[0];
+	CHECK(a0->pcpu == 0 && a1->pcpu == 1 && b0->pcpu == 1);
+	SCRIPT(a0, RUN(US(20)), KICK(1));
+	run_until(AT(100));
+	if (policy == SCHED_AWARE) {
+		CHECK(S(b0)->kicked_out <= a1->stats.wake_preempts);
+		CHECK(S(b0)->kicked_out <= 11); /* b0 has 10 turns */
+		CHECK(near(ran(b0), MS(50), MS(2)));
+	} else {
+		CHECK_EQ(S(b0)->kicked_out, 0);
+		CHECK_EQ(ran(b0), MS(50));
+	}
+	CHECK(S(a1)->kicked_out > 1000); /* to a1 itself: as before */
+	CHECK(a0->stats.kicks_deferred > 2000);
+	settle();
+}
+
+/* Kicks across VMs that wake a halted vCPU: a1 handles each interrupt from a0 in 30 us
+ * and halts again, beside b0 (another VM, busy) on pcpu1. Every wakeup still comes within
+ * the policy's bound (aware: MIN_SLICE_US; rr: b0's turn); b0 is interrupted only by the
+ * kicks that wake a1 up: under aware when a1 takes the pCPU, under rr when b0 ran alone
+ * (pcpu1 must end b0's turn on time now), and never by the kicks while a1 waits. */
+static void test_kick_wakes_beside_other_vm(void)
+{
+	machine(2);
+	struct vm *a = vm_new(2), *b = vm_new(1); /* pcpu0: a0; pcpu1: a1, b0 */
+	struct vcpu *a0 = a->vcpus[0], *a1 = a->vcpus[1], *b0 = b->vcpus[0];
+	SCRIPT(a0, RUN(US(50)), KICK(1));
+	SCRIPT(a1, RUN(US(30)), HALT);
+	start_halted(a1);
+	run_until(AT(100));
+	if (policy == SCHED_AWARE) {
+		CHECK(a1->stats.wakeups > 1000);
+		CHECK(max_latency(a1) <= US(MIN_SLICE_US));
+		CHECK(S(b0)->kicked_out <= a1->stats.wake_preempts);
+	} else {
+		CHECK(a1->stats.wakeups >= 19);
+		CHECK(max_wait(a1) <= US(SCHED_SLICE_US));
+		CHECK(S(b0)->kicked_out <= a1->stats.wakeups);
+	}
+	settle();
+}
+
 /* Every scenario runs under both policies (some check what differs). */
 static void (*const tests[])(void) = {
 	test_placement,
@@ -1372,6 +1431,8 @@ static void (*const tests[])(void) = {
 	test_boost_once,
 	test_boost_after_wakeup,
 	test_spin_yield_prefers_critical,
+	test_kick_behind_other_vm,
+	test_kick_wakes_beside_other_vm,
 };
 
 int main(void)
