@@ -162,8 +162,9 @@ u64 xstate_guest_xcr0(struct vcpu *v)
 
 void xstate_put(struct vcpu *v)
 {
-	/* Read back rather than trusted from XSETBV exits: QEMU's TCG does not take the
-	 * XSETBV intercept (EMULATION.md), the guest's XSETBV then sets XCR0 itself. */
+	/* Read back rather than trusted from XSETBV exits: QEMU 7.2's TCG does not take the
+	 * XSETBV intercept (Linux's XSETBV never exited there), the guest's XSETBV then
+	 * sets XCR0 itself. */
 	v->arch.xcr0 = xgetbv(0);
 	if (v->arch.xcr0 != host_xcr0)
 		xsetbv(0, host_xcr0);
