@@ -6,6 +6,8 @@
 #                   "N passed, N failed"
 #   ARCH=aarch64    (with make, make run) the arm64 build: build/aarch64/hv.efi
 #   make unit       host unit tests only (ASan + UBSan)
+#   make fuzz       the libFuzzer harnesses (clang; ASan + UBSan), each FUZZ_S seconds
+#                   (default 60); make test runs each for FUZZ_TEST_S (default 4)
 #   make guests     build the default guest images from Debian packages
 #   make bench      IPI microbenchmark with and without PV IPIs (ns/op, exits/op); arm64:
 #                   exit, EOI and SGI costs, bare TCG against the hypervisor
@@ -66,7 +68,7 @@ endif
 DEPFLAGS = -MMD -MP -MF $@.d
 -include $(OBJS:%=%.d)
 
-.PHONY: all deps unit guests run test bench format format-check clean
+.PHONY: all deps unit fuzz guests run test bench format format-check clean
 all: $(BUILD)/hv.efi
 
 deps:
@@ -105,14 +107,26 @@ ifeq ($(ARCH),aarch64)
 include tests/guest/arm64/guests.mk
 endif
 
-# Host unit tests: test_a64_*.c test arm64 code and see arm64's arch headers.
+# Host programs that include the code they test (tests/unit, tests/fuzz): what they share.
+# test_a64_*.c and fuzz_a64_*.c test arm64 code and see arm64's arch headers.
+HOST_TEST_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
+	-I$(if $(filter test_a64_% fuzz_a64_%,$(notdir $@)),arch/arm64,arch/x86)/include \
+	-fno-omit-frame-pointer -DHV_UNIT_TEST $(LIBFDT_INC) $(ZLIB_INC)
+# $(call host_archive,ARCHIVE,SOURCES,COMPILER AND FLAGS): fetched third-party code built
+# like the host programs that link it (lib/libfdt/libfdt.mk, lib/zlib/zlib.mk).
+define host_archive
+	@rm -rf $(1:.a=) && mkdir -p $(1:.a=)
+	@for f in $(2); do $(3) -c $$f -o $(1:.a=)/$$(basename $$f .c).o || exit 1; done
+	@rm -f $(1) && ar rcs $(1) $(1:.a=)/*.o
+endef
+
+# Host unit tests.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 # test_*_race_*.c drive the code from several host threads under ThreadSanitizer.
 UNIT_SANITIZE = $(if $(findstring _race_,$(notdir $@)),-fsanitize=thread -pthread,\
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined)
-UNIT_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. -I$(if $(filter test_a64_%,$(notdir $@)),arch/arm64,arch/x86)/include \
-	$(UNIT_SANITIZE) -fno-omit-frame-pointer -DHV_UNIT_TEST $(LIBFDT_INC) $(ZLIB_INC)
+UNIT_CFLAGS = $(HOST_TEST_CFLAGS) $(UNIT_SANITIZE)
 build/unit/%: tests/unit/%.c $(LIBFDT_UNIT) $(ZLIB_UNIT)
 	@mkdir -p build/unit
 	@echo "  CC $< (unit test)"
@@ -122,6 +136,33 @@ build/unit/%: tests/unit/%.c $(LIBFDT_UNIT) $(ZLIB_UNIT)
 unit: $(UNIT_BINS)
 	@tests/run.sh unit
 
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c, see tests/fuzz/fuzz.h), built with Debian's
+# clang and its libFuzzer (scripts/deps.sh installs both); libfdt and zlib are built for
+# them as for the unit tests, with clang's coverage instrumentation.
+FUZZ_CC := clang
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_SANITIZE := address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS = $(HOST_TEST_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SANITIZE)
+FUZZ_LIB_CFLAGS = $(HOST_TEST_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SANITIZE)
+FUZZ_S ?= 60
+build/fuzz/%: tests/fuzz/%.c $(LIBFDT_FUZZ) $(ZLIB_FUZZ) | build/fuzz/clang-ok
+	@echo "  CC $< (fuzz harness)"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) $< $(LIBFDT_FUZZ) $(ZLIB_FUZZ) -o $@
+-include $(FUZZ_BINS:%=%.d)
+# Whether clang can build a libFuzzer program at all, said once and clearly.
+build/fuzz/clang-ok:
+	@mkdir -p build/fuzz
+	@echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' > $@.c
+	@$(FUZZ_CC) -fsanitize=fuzzer,$(FUZZ_SANITIZE) $@.c -o $@.bin 2>/dev/null || { \
+		echo "fuzz: $(FUZZ_CC) cannot build a libFuzzer program: the fuzz harnesses need"; \
+		echo "fuzz: Debian's clang and libclang-rt-dev (scripts/deps.sh installs them)"; \
+		exit 1; } >&2
+	@touch $@
+
+fuzz: $(FUZZ_BINS)
+	@tests/fuzz/run.sh $(FUZZ_S)
+
 guests:
 	@scripts/guest/build.sh $(ARCH)
 
@@ -129,7 +170,7 @@ run: deps all guests
 	@scripts/run.sh
 
 # Both architectures: the emulator tests boot x86-64 (SVM) and arm64 (EL2, GICv2/v3).
-test: deps $(UNIT_BINS)
+test: deps $(UNIT_BINS) $(FUZZ_BINS)
 	@$(MAKE) --no-print-directory ARCH=x86_64 all guests
 	@$(MAKE) --no-print-directory ARCH=aarch64 all guests
 	@tests/run.sh all

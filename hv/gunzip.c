@@ -82,6 +82,13 @@ int gunzip(const void *in, u64 len, void *out, u64 cap, u64 *out_len, const char
 	} while (ret == Z_OK && (s.avail_in || in_left) && (s.avail_out || out_left));
 	*out_len = cap - out_left - s.avail_out;
 	inflateEnd(&s);
+	/* Bytes after the first member (a second member, padding) are refused: gzip_size()
+	 * reads the file's last 4 bytes as the trailer, so they would be taken for it. */
+	if (ret == Z_STREAM_END && (s.avail_in || in_left)) {
+		*why = "gzip: data after the end of the compressed stream (a second member, or "
+		       "padding)";
+		return -1;
+	}
 	if (ret == Z_STREAM_END)
 		return 0;
 	*why = ret == Z_DATA_ERROR  ? "gzip: corrupt data (or a CRC or length mismatch)"

@@ -12,7 +12,8 @@ bool gzip_is(const void *in, u64 len);
 /* The uncompressed size the trailer states (ISIZE: modulo 2^32), 0 if too short. */
 u64 gzip_size(const void *in, u64 len);
 /* Inflates the gzip file in[0, len) into out[0, cap): 0 and *out_len, or -1 with *why
- * (a static string) saying what is wrong with the file. */
+ * (a static string) saying what is wrong with the file. The file is one gzip member and
+ * nothing after it (so that its last 4 bytes are the trailer gzip_size() reads). */
 int gunzip(const void *in, u64 len, void *out, u64 cap, u64 *out_len, const char **why);
 
 #endif

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # usage: tests/run.sh unit|all
-# Runs the host unit tests (build/unit/test_*) and, for `all`, every emulator test
-# tests/emu/*.sh (one QEMU at a time; x86-64 unless the test exports ARCH=aarch64).
+# Runs the host unit tests (build/unit/test_*) and, for `all`, each fuzz harness
+# (build/fuzz/fuzz_*, see tests/fuzz/run.sh) for FUZZ_TEST_S seconds (default 4), then
+# every emulator test tests/emu/*.sh (one QEMU at a time; x86-64 unless the test exports
+# ARCH=aarch64).
 # Logs go to build/test-logs/. Ends with the line "N passed, N failed" and exits
 # non-zero when anything failed.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +25,22 @@ for t in "$TOP"/build/unit/test_*; do
 	[ $rc = 0 ] || sed 's/^/    /' "$LOGS/$n.log" | tail -n 20
 done
 if [ "$1" = all ]; then
+	mkdir -p "$LOGS/fuzz"
+	for t in "$TOP"/tests/fuzz/fuzz_*.c; do
+		[ -f "$t" ] || continue
+		name=$(basename "$t" .c | sed 's/^fuzz_//')
+		n=fuzz/fuzz_$name
+		s=$(date +%s)
+		if [ -x "$TOP/build/fuzz/fuzz_$name" ]; then
+			"$TOP/tests/fuzz/run.sh" "${FUZZ_TEST_S:-4}" "$name" > "$LOGS/$n.log" 2>&1
+			rc=$?
+		else
+			echo "build/fuzz/fuzz_$name is not built (clang missing? make fuzz says)" > "$LOGS/$n.log"
+			rc=1
+		fi
+		result "$n" $rc $(($(date +%s) - s))
+		grep -v "^harness \|^fuzz_" "$LOGS/$n.log" | sed 's/^/    /'
+	done
 	mkdir -p "$LOGS/emu"
 	for t in "$TOP"/tests/emu/*.sh; do
 		[ "$(basename "$t")" = lib.sh ] && continue

@@ -110,5 +110,20 @@ int main(void)
 	CHECK_EQ(gunzip(bad, sizeof bad, out, sizeof out, &got, &why), -1);
 	CHECK_STR(why, "not a gzip file");
 	CHECK_EQ(gzip_size(gz, 10), 0);
+
+	/* Found by tests/fuzz/fuzz_gunzip.c: bytes after the member were ignored, and
+	 * gzip_size() took the last 4 of them for the size (here 0x7e000000 for 3000). */
+	u8 tail[sizeof gz + 6];
+	memcpy(tail, gz, sizeof gz);
+	memcpy(tail + sizeof gz, "\0\0\0\0\0\x7e", 6);
+	CHECK_EQ(gzip_size(tail, sizeof tail), 0x7e000000);
+	CHECK_EQ(gunzip(tail, sizeof tail, out, sizeof out, &got, &why), -1);
+	CHECK_STR(why, "gzip: data after the end of the compressed stream (a second member, or "
+		       "padding)");
+	/* A second member. */
+	u8 two[2 * sizeof gz];
+	memcpy(two, gz, sizeof gz);
+	memcpy(two + sizeof gz, gz, sizeof gz);
+	CHECK_EQ(gunzip(two, sizeof two, out, sizeof out, &got, &why), -1);
 	return test_summary();
 }

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The MMIO instruction decoder (arch/x86/decode.c) on untrusted instruction bytes, as
+ * fetched at a guest's RIP. Input: a mode byte (16, 32 or 64-bit, by its value mod 3),
+ * 8 bytes of the value an MMIO load returns, then the instruction bytes (the decoder
+ * sees exactly these, from a heap copy of their length). Checked: a decoded
+ * instruction is at most 15 bytes and within the bytes given, its fields are in range,
+ * it decodes the same from exactly its own bytes, and the store value and load
+ * completion touch only what the operand size says. */
+#include "../../arch/x86/decode.c"
+#include "fuzz.h"
+
+static const int modes[3] = { 16, 32, 64 };
+
+static bool same(const struct x86_mmio_insn *a, const struct x86_mmio_insn *b)
+{
+	return a->len == b->len && a->size == b->size && a->op == b->op &&
+	       a->has_imm == b->has_imm && a->imm == b->imm && a->reg == b->reg &&
+	       a->high8 == b->high8 && a->dst_size == b->dst_size &&
+	       a->sign_extend == b->sign_extend;
+}
+
+static bool pow2_le8(unsigned v) { return v == 1 || v == 2 || v == 4 || v == 8; }
+
+static void check_fields(const struct x86_mmio_insn *in)
+{
+	FUZZ_CHECK(in->len >= 1 && in->len <= X86_MAX_INSN_LEN);
+	FUZZ_CHECK(pow2_le8(in->size));
+	FUZZ_CHECK(in->reg < 16);
+	FUZZ_CHECK(!in->high8 || (in->reg < 4 && in->size == 1));
+	if (in->op == X86_MMIO_LOAD) {
+		FUZZ_CHECK(!in->has_imm);
+		FUZZ_CHECK(pow2_le8(in->dst_size) && in->dst_size >= in->size);
+	} else {
+		FUZZ_CHECK(in->op == X86_MMIO_STORE);
+		FUZZ_CHECK(!in->sign_extend);
+	}
+}
+
+/* The store value has at most `size` bytes; a load changes only its destination. */
+static void check_values(const struct x86_mmio_insn *in, u64 value)
+{
+	u64 gpr[16], before[16];
+	for (unsigned i = 0; i < 16; i++)
+		gpr[i] = before[i] = 0x0123456789abcdefull * (i + 1);
+	if (in->op == X86_MMIO_STORE) {
+		u64 v = x86_mmio_store_value(in, gpr);
+		FUZZ_CHECK(in->size == 8 || v >> (8 * in->size) == 0);
+		return;
+	}
+	x86_mmio_load_complete(in, gpr, value);
+	unsigned dst = in->high8 ? in->reg & 3 : in->reg;
+	for (unsigned i = 0; i < 16; i++)
+		FUZZ_CHECK(i == dst || gpr[i] == before[i]);
+	u64 changed = gpr[dst] ^ before[dst];
+	if (in->high8)
+		FUZZ_CHECK((changed & ~0xff00ull) == 0);
+	else if (in->dst_size == 4)
+		FUZZ_CHECK(gpr[dst] >> 32 == 0);
+	else if (in->dst_size < 4)
+		FUZZ_CHECK(changed >> (8 * in->dst_size) == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in fin = { data, size };
+	int mode = modes[take_u8(&fin) % 3];
+	u64 value = take_u64(&fin);
+	u8 *bytes = fuzz_copy(fin.p, fin.n);
+	struct x86_mmio_insn in, again;
+
+	if (x86_decode_mmio(bytes, fin.n, mode, &in) == 0) {
+		check_fields(&in);
+		FUZZ_CHECK(in.len <= fin.n);
+		/* The decoder needs no byte past the instruction. */
+		u8 *exact = fuzz_copy(bytes, in.len);
+		FUZZ_CHECK(x86_decode_mmio(exact, in.len, mode, &again) == 0);
+		FUZZ_CHECK(same(&in, &again));
+		free(exact);
+		check_values(&in, value);
+	}
+	free(bytes);
+	return 0;
+}
