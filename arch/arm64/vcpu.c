@@ -486,6 +486,16 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case ESR_SYSREG:
 			handle_sysreg(v, &e, esr);
 			break;
+		case ESR_CP:
+			/* AArch32 EL0 reaching the PMU, debug or IMPLEMENTATION DEFINED
+			 * registers: UNDEFINED, as for AArch64 (handle_sysreg). */
+			v->stats.exits[EXIT_MSR]++;
+			vcpu_bad_access(v,
+					"AArch32 coprocessor access (ESR_EL2 %llx): UNDEFINED at "
+					"pc %llx",
+					(unsigned long long)esr, (unsigned long long)r->elr);
+			inject_undef(v);
+			break;
 		case ESR_IABT:
 			handle_iabt(v, &e, esr);
 			break;
