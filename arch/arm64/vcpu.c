@@ -12,6 +12,7 @@
 #include "arch/arm64/smccc.h"
 #include "arch/arm64/vcpu_mpidr.h"
 #include "arch/arm64/vgic_hw.h"
+#include "arch/arm64/vsysreg.h"
 #include "arch/arm64/vtimer.h"
 #include "arch/cpu.h"
 #include "hv/arch.h"
@@ -55,11 +56,13 @@ static bool has_pauth(void)
  * (IMO, FMO, AMO), set/way by VA (SWIO), broadcast TLB and barrier maintenance to the
  * inner shareable domain (FB, BSU), SMC traps (TSC), WFI traps (TWI), AArch64 EL1 (RW),
  * ID register traps (TID3: the guest sees sanitised feature registers, id_regs.c);
- * WFE traps (TWE) only where vCPUs share the pCPU, as a spin-wait hint. */
+ * IMPLEMENTATION DEFINED registers, ACTLR_EL1 and (with FEAT_RAS) the RAS error records
+ * trap too (TIDCP, TACR, TERR: vsysreg.c); WFE traps (TWE) only where vCPUs share the
+ * pCPU, as a spin-wait hint. */
 static u64 guest_hcr(struct vcpu *v)
 {
 	u64 hcr = BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(9) | (1ull << 10) | BIT(13) |
-		  BIT(18) | BIT(19) | BIT(31);
+		  BIT(18) | BIT(19) | BIT(31) | vsysreg_hw_hcr();
 	if (has_pauth())
 		hcr |= BIT(40) | BIT(41); /* APK, API: keys and PAC instructions not trapped */
 	if (pcpus[v->pcpu].nvcpus > 1)
@@ -69,6 +72,11 @@ static u64 guest_hcr(struct vcpu *v)
 
 void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
 {
+	struct vsysreg_host host;
+	if (v->arch.loaded) /* its breakpoints may be armed in this pCPU's registers */
+		vsysreg_hw_put(&v->arch.sys);
+	vsysreg_hw_host(&host);
+	vsysreg_reset(&v->arch.sys, &host);
 	memset(&v->arch.regs, 0, sizeof v->arch.regs);
 	memset(&v->arch.el1, 0, sizeof v->arch.el1);
 	memset(v->arch.fpsimd, 0, sizeof v->arch.fpsimd);
@@ -112,6 +120,7 @@ void arch_vcpu_load(struct vcpu *v)
 	write_sysreg(vpidr_el2, read_sysreg(midr_el1));
 	write_sysreg(vmpidr_el2, vcpu_mpidr(v->id));
 	write_sysreg(hcr_el2, guest_hcr(v));
+	vsysreg_hw_load(&v->arch.sys);
 	vgic_hw_load(v);
 	isb();
 	/* A guest may rely on each of its CPUs having private TLBs and instruction cache
@@ -150,6 +159,7 @@ void arch_vcpu_put(struct vcpu *v)
 	}
 #undef SAVE_KEY
 	write_sysreg(cntv_ctl_el0, 0);
+	vsysreg_hw_put(&v->arch.sys);
 	fpsimd_save(v->arch.fpsimd);
 	vgic_hw_put(v);
 	v->arch.loaded = false;
@@ -322,8 +332,30 @@ static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
 		timers_sync(v, now);
 		return;
 	}
+	enum vsysreg_result res = vsysreg_access(&v->arch.sys, e->sys.id, e->sys.read, &val);
+	switch (res) {
+	case VSYS_MDSCR: /* EL1 state, in the hardware while the vCPU is loaded */
+		if (e->sys.read)
+			val = read_sysreg(mdscr_el1);
+		else
+			write_sysreg(mdscr_el1, val);
+		/* fallthrough */
+	case VSYS_DONE:
+		if (e->sys.read)
+			reg_write(v, e->sys.rt, val);
+		return;
+	case VSYS_DONE_BPWP:
+	case VSYS_DONE_OSLK:
+		vsysreg_hw_write(&v->arch.sys, res, e->sys.id);
+		return;
+	case VSYS_UNDEF:
+	case VSYS_NOT_MINE:
+		break;
+	}
 	v->arch.regs.elr -= 4;
-	vcpu_bad_access(v, "trapped system register access (ESR_EL2 %llx): UNDEFINED at pc %llx",
+	vcpu_bad_access(v, "%s register S%u_%u_C%u_C%u_%u %s (ESR_EL2 %llx): UNDEFINED at pc %llx",
+			vsysreg_class_name(vsysreg_classify(e->sys.id)), e->sys.op0, e->sys.op1,
+			e->sys.crn, e->sys.crm, e->sys.op2, e->sys.read ? "read" : "write",
 			(unsigned long long)esr, (unsigned long long)v->arch.regs.elr);
 	inject_undef(v);
 }
