@@ -129,6 +129,13 @@ void esr_decode(u64 esr, struct esr_exit *out)
 		out->kind = ESR_SYSREG;
 		decode_sysreg(iss, &out->sys);
 		break;
+	case ESR_EC_CP15_32:
+	case ESR_EC_CP15_64:
+	case ESR_EC_CP14_32:
+	case ESR_EC_CP14_LS:
+	case ESR_EC_CP14_64:
+		out->kind = ESR_CP;
+		break;
 	case ESR_EC_IABT_LOW:
 		out->kind = ESR_IABT;
 		decode_abort(iss, false, &out->abort);

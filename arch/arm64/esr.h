@@ -21,6 +21,11 @@
 
 /* The exception classes decoded here. */
 #define ESR_EC_WFX 0x01	     /* trapped WFI, WFE (and WFIT, WFET) */
+#define ESR_EC_CP15_32 0x03  /* AArch32 MCR/MRC to CP15 (PMU, IMPLEMENTATION DEFINED) */
+#define ESR_EC_CP15_64 0x04  /* AArch32 MCRR/MRRC to CP15 */
+#define ESR_EC_CP14_32 0x05  /* AArch32 MCR/MRC to CP14 (debug) */
+#define ESR_EC_CP14_LS 0x06  /* AArch32 LDC/STC to CP14 (DBGDTRRXint/TXint) */
+#define ESR_EC_CP14_64 0x0C  /* AArch32 MRRC to CP14 (DBGDRAR, DBGDSAR) */
 #define ESR_EC_HVC64 0x16    /* HVC from AArch64 */
 #define ESR_EC_SMC64 0x17    /* SMC from AArch64 trapped by HCR_EL2.TSC */
 #define ESR_EC_SYS64 0x18    /* trapped MSR, MRS or System instruction */
@@ -34,6 +39,7 @@ enum esr_kind {
 	ESR_HVC,
 	ESR_SMC,
 	ESR_SYSREG,
+	ESR_CP, /* an AArch32 coprocessor access (EL0), trapped by MDCR_EL2 or HCR_EL2.TIDCP */
 	ESR_IABT,
 	ESR_DABT,
 };

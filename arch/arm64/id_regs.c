@@ -9,6 +9,8 @@
 #define ID_REG(crm, op2) ESR_SYSREG(3, 0, 0, crm, op2)
 #define FIELD(lsb) (0xFull << (lsb))
 
+#define ID_DFR0 ID_REG(1, 2)
+#define ID_DFR1 ID_REG(3, 5)
 #define ID_AA64PFR0 ID_REG(4, 0)
 #define ID_AA64PFR1 ID_REG(4, 1)
 #define ID_AA64ZFR0 ID_REG(4, 4)
@@ -41,7 +43,12 @@ u64 id_reg_sanitise(u32 sysreg, u64 hw)
 	case ID_AA64SMFR0:
 	case ID_AA64DFR1:
 	case ID_AA64MMFR3:
+	case ID_DFR1: /* MTPMU, HPMN0: PMU */
 		return 0;
+	case ID_DFR0:
+		/* The AArch32 view (D17.2.31): no CopTrc [15:12], MMapTrc [19:16], PerfMon
+		 * [27:24] or TraceFilt [31:28]; the debug fields stay. */
+		return hw & ~(FIELD(12) | FIELD(16) | FIELD(24) | FIELD(28));
 	case ID_AA64DFR0:
 		/* Keep DebugVer [3:0], BRPs [15:12], WRPs [23:20], CTX_CMPs [31:28]; no trace,
 		 * PMU, SPE, BRBE, TRBE, ... */

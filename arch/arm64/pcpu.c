@@ -4,6 +4,7 @@
 #include "arch/arm64/pcpu.h"
 #include "arch/arm64/gic_host.h"
 #include "arch/arm64/vgic_hw.h"
+#include "arch/arm64/vsysreg.h"
 #include "arch/cpu.h"
 #include "hv/arch.h"
 #include "hv/console.h"
@@ -26,7 +27,7 @@ void arm64_pcpu_init(u32 id, u64 mpidr)
 	write_sysreg(cptr_el2, 0x33FF | BIT(20) | BIT(30));
 	write_sysreg(cnthctl_el2, BIT(0)); /* EL1PCTEN: the guest reads CNTPCT; CNTP_* trap */
 	write_sysreg(cnthp_ctl_el2, 0);
-	write_sysreg(mdcr_el2, 0);
+	vsysreg_hw_init_cpu(); /* MDCR_EL2: debug, PMU, profiling and trace registers trap */
 	/* Stage 2 (D17.2.173 VTCR_EL2): T0SZ 25 (39-bit IPA), SL0 1 (start at level 1),
 	 * write-back inner/outer, inner shareable, 4 KiB granule, PS = the CPU's PA size. */
 	write_sysreg(vtcr_el2, 25 | 1ull << 6 | 1ull << 8 | 1ull << 10 | 3ull << 12 |

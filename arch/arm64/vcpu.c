@@ -12,6 +12,7 @@
 #include "arch/arm64/smccc.h"
 #include "arch/arm64/vcpu_mpidr.h"
 #include "arch/arm64/vgic_hw.h"
+#include "arch/arm64/vsysreg.h"
 #include "arch/arm64/vtimer.h"
 #include "arch/cpu.h"
 #include "hv/arch.h"
@@ -31,6 +32,7 @@ void fpsimd_load(const void *buf);
 #define VECTOR_IRQ 1
 #define PSTATE_EL1H_MASKED 0x3C5      /* EL1h, D, A, I, F masked: the state at reset */
 #define SCTLR_EL1_RESET 0x30D00800ull /* RES1 bits, MMU and caches off (DDI 0487 D17.2.118) */
+#define SPSR_SS BIT(21)		      /* PSTATE.SS: software step */
 
 /* Pointer authentication (FEAT_PAuth): the guest's keys are EL1 state, and its PAC
  * instructions run untrapped (HCR_EL2.API, APK) only because we switch them. Whether
@@ -55,11 +57,13 @@ static bool has_pauth(void)
  * (IMO, FMO, AMO), set/way by VA (SWIO), broadcast TLB and barrier maintenance to the
  * inner shareable domain (FB, BSU), SMC traps (TSC), WFI traps (TWI), AArch64 EL1 (RW),
  * ID register traps (TID3: the guest sees sanitised feature registers, id_regs.c);
- * WFE traps (TWE) only where vCPUs share the pCPU, as a spin-wait hint. */
+ * IMPLEMENTATION DEFINED registers, ACTLR_EL1 and (with FEAT_RAS) the RAS error records
+ * trap too (TIDCP, TACR, TERR: vsysreg.c); WFE traps (TWE) only where vCPUs share the
+ * pCPU, as a spin-wait hint. */
 static u64 guest_hcr(struct vcpu *v)
 {
 	u64 hcr = BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(9) | (1ull << 10) | BIT(13) |
-		  BIT(18) | BIT(19) | BIT(31);
+		  BIT(18) | BIT(19) | BIT(31) | vsysreg_hw_hcr();
 	if (has_pauth())
 		hcr |= BIT(40) | BIT(41); /* APK, API: keys and PAC instructions not trapped */
 	if (pcpus[v->pcpu].nvcpus > 1)
@@ -69,6 +73,11 @@ static u64 guest_hcr(struct vcpu *v)
 
 void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
 {
+	struct vsysreg_host host;
+	if (v->arch.loaded) /* its breakpoints may be armed in this pCPU's registers */
+		vsysreg_hw_put(&v->arch.sys);
+	vsysreg_hw_host(&host);
+	vsysreg_reset(&v->arch.sys, &host);
 	memset(&v->arch.regs, 0, sizeof v->arch.regs);
 	memset(&v->arch.el1, 0, sizeof v->arch.el1);
 	memset(v->arch.fpsimd, 0, sizeof v->arch.fpsimd);
@@ -112,6 +121,7 @@ void arch_vcpu_load(struct vcpu *v)
 	write_sysreg(vpidr_el2, read_sysreg(midr_el1));
 	write_sysreg(vmpidr_el2, vcpu_mpidr(v->id));
 	write_sysreg(hcr_el2, guest_hcr(v));
+	vsysreg_hw_load(&v->arch.sys);
 	vgic_hw_load(v);
 	isb();
 	/* A guest may rely on each of its CPUs having private TLBs and instruction cache
@@ -150,6 +160,7 @@ void arch_vcpu_put(struct vcpu *v)
 	}
 #undef SAVE_KEY
 	write_sysreg(cntv_ctl_el0, 0);
+	vsysreg_hw_put(&v->arch.sys);
 	fpsimd_save(v->arch.fpsimd);
 	vgic_hw_put(v);
 	v->arch.loaded = false;
@@ -225,6 +236,20 @@ static void reg_write(struct vcpu *v, u32 rt, u64 val)
 		v->arch.regs.x[rt] = val;
 }
 
+/* Steps past an instruction the hypervisor emulated (a trap leaves ELR_EL2 on it), as
+ * its execution would have: PSTATE.SS cleared, so that a guest single-stepping it
+ * (MDSCR_EL1.SS) takes its Software Step exception right after it, not after the next one
+ * (DDI 0487 D2.12: a trapped instruction has not been stepped yet); AArch64 BTYPE cleared
+ * (KVM's kvm_skip_instr does both). */
+static void skip_insn(struct vcpu *v, u64 len)
+{
+	struct guest_regs *r = &v->arch.regs;
+	r->elr += len;
+	r->spsr &= ~SPSR_SS;
+	if (!(r->spsr & 0x10)) /* AArch64: BTYPE [11:10] (AArch32 keeps its IT bits there) */
+		r->spsr &= ~(3ull << 10);
+}
+
 /* Both timers' lines into the vGIC (vtimer.h, ptimer.h). */
 static void timers_sync(struct vcpu *v, u64 now)
 {
@@ -249,7 +274,7 @@ static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 	if (a->cm) {
 		/* Cache maintenance by address where there is no memory: nothing is cached
 		 * there, so the instruction has nothing to do (KVM skips it too). */
-		v->arch.regs.elr += esr_insn_len(esr);
+		skip_insn(v, esr_insn_len(esr));
 		return;
 	}
 	if (!a->isv || a->s1ptw) {
@@ -267,7 +292,7 @@ static void handle_dabt(struct vcpu *v, const struct esr_exit *e, u64 esr)
 	iobus_access(&v->vm->bus, IO_MMIO, ipa, a->size, a->write, &val);
 	if (!a->write)
 		reg_write(v, a->srt, esr_load_value(val, a->size, a->sign_extend, a->sf));
-	v->arch.regs.elr += esr_insn_len(esr);
+	skip_insn(v, esr_insn_len(esr));
 }
 
 /* An instruction fetch from an IPA without memory (a device or nothing): the guest gets
@@ -299,31 +324,61 @@ static u64 read_id_reg(u32 crm, u32 op2)
 	return 0;
 }
 
-static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
+/* A trapped MSR or MRS the hypervisor answers; false when the guest gets UNDEF. */
+static bool emulate_sysreg(struct vcpu *v, const struct esr_exit *e)
 {
-	v->stats.exits[EXIT_MSR]++;
-	v->arch.regs.elr += 4;
 	if (id_reg_is_trapped(e->sys.id) && e->sys.read) {
 		reg_write(v, e->sys.rt,
 			  id_reg_sanitise(e->sys.id, read_id_reg(e->sys.crm, e->sys.op2)));
-		return;
+		return true;
 	}
 	if ((e->sys.id == ESR_SYSREG_ICC_SGI1R_EL1 || e->sys.id == ESR_SYSREG_ICC_ASGI1R_EL1) &&
 	    !e->sys.read) {
 		v->stats.ipi_icr++;
 		v->stats.ipi_fixed += vgic_v3_send_sgi(&v->vm->arch.vgic, v->id,
 						       reg_read(v, e->sys.rt));
-		return;
+		return true;
 	}
 	u64 val = e->sys.read ? 0 : reg_read(v, e->sys.rt), now = arch_time_now();
 	if (ptimer_access(&v->arch.ptimer, e->sys.id, e->sys.read, &val, now)) {
 		if (e->sys.read)
 			reg_write(v, e->sys.rt, val);
 		timers_sync(v, now);
+		return true;
+	}
+	enum vsysreg_result res = vsysreg_access(&v->arch.sys, e->sys.id, e->sys.read, &val);
+	switch (res) {
+	case VSYS_MDSCR: /* EL1 state, in the hardware while the vCPU is loaded */
+		if (e->sys.read)
+			val = read_sysreg(mdscr_el1);
+		else
+			write_sysreg(mdscr_el1, val);
+		/* fallthrough */
+	case VSYS_DONE:
+		if (e->sys.read)
+			reg_write(v, e->sys.rt, val);
+		return true;
+	case VSYS_DONE_BPWP:
+	case VSYS_DONE_OSLK:
+		vsysreg_hw_write(&v->arch.sys, res, e->sys.id);
+		return true;
+	case VSYS_UNDEF:
+	case VSYS_NOT_MINE:
+		break;
+	}
+	return false;
+}
+
+static void handle_sysreg(struct vcpu *v, const struct esr_exit *e, u64 esr)
+{
+	v->stats.exits[EXIT_MSR]++;
+	if (emulate_sysreg(v, e)) {
+		skip_insn(v, 4);
 		return;
 	}
-	v->arch.regs.elr -= 4;
-	vcpu_bad_access(v, "trapped system register access (ESR_EL2 %llx): UNDEFINED at pc %llx",
+	vcpu_bad_access(v, "%s register S%u_%u_C%u_C%u_%u %s (ESR_EL2 %llx): UNDEFINED at pc %llx",
+			vsysreg_class_name(vsysreg_classify(e->sys.id)), e->sys.op0, e->sys.op1,
+			e->sys.crn, e->sys.crm, e->sys.op2, e->sys.read ? "read" : "write",
 			(unsigned long long)esr, (unsigned long long)v->arch.regs.elr);
 	inject_undef(v);
 }
@@ -459,7 +514,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		switch (e.kind) {
 		case ESR_WFI:
 			v->stats.exits[EXIT_HALT]++;
-			r->elr += esr_insn_len(esr); /* 2 for a T32 WFI at AArch32 EL0 */
+			skip_insn(v, esr_insn_len(esr)); /* 2 for a T32 WFI at AArch32 EL0 */
 			if (!vgic_vcpu_has_pending(&v->vm->arch.vgic, v->id))
 				return RUN_HALTED;
 			break;
@@ -467,13 +522,13 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			/* A spin-wait hint (trapped only where vCPUs share this pCPU): the
 			 * rest of the turn goes to the next runnable vCPU here. */
 			v->stats.exits[EXIT_OTHER]++;
-			r->elr += esr_insn_len(esr);
+			skip_insn(v, esr_insn_len(esr));
 			sched_spin_hint(v);
 			return RUN_PREEMPTED;
 		case ESR_SMC:
-			r->elr +=
-				4; /* a trapped SMC returns to the SMC itself (DDI 0487 D1.10.4) */
-				   /* fallthrough */
+			/* A trapped SMC returns to the SMC itself (DDI 0487 D1.10.4). */
+			skip_insn(v, 4);
+			/* fallthrough */
 		case ESR_HVC:
 			if (!handle_firmware_call(v))
 				return RUN_PREEMPTED;
@@ -485,6 +540,16 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			break;
 		case ESR_SYSREG:
 			handle_sysreg(v, &e, esr);
+			break;
+		case ESR_CP:
+			/* AArch32 EL0 reaching the PMU, debug or IMPLEMENTATION DEFINED
+			 * registers: UNDEFINED, as for AArch64 (handle_sysreg). */
+			v->stats.exits[EXIT_MSR]++;
+			vcpu_bad_access(v,
+					"AArch32 coprocessor access (ESR_EL2 %llx): UNDEFINED at "
+					"pc %llx",
+					(unsigned long long)esr, (unsigned long long)r->elr);
+			inject_undef(v);
 			break;
 		case ESR_IABT:
 			handle_iabt(v, &e, esr);

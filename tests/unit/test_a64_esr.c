@@ -279,6 +279,18 @@ static void test_other_classes(void)
 	decode(0x07000001);
 	CHECK_EQ(ex.kind, ESR_WFE);
 
+	/* AArch32 coprocessor accesses that MDCR_EL2 and HCR_EL2.TIDCP trap: EC 0x03 MRC
+	 * p15 (0x0F3E7C13: IL, CV, COND 0b0011, Opc2 7, Opc1 1, CRn 15, Rt 0, CRm 9, read),
+	 * 0x04 MRRC p15, 0x05 MRC p14, 0x06 LDC p14, 0x0C MRRC p14; IL 0 (T32) too. */
+	static const u32 cp[] = { 0x0F3E7C13, 0x12000000, 0x16000000,
+				  0x18000000, 0x30000000, 0x0C000000 };
+	for (i = 0; i < sizeof cp / sizeof cp[0]; i++) {
+		decode(cp[i]);
+		CHECK_EQ(ex.kind, ESR_CP);
+		CHECK_EQ(ex.ec, cp[i] >> 26);
+	}
+	CHECK_EQ(esr_insn_len(0x0C000000), 2);
+
 	/* EC 0x16 HVC #0 and HVC #0x4711; EC 0x17 SMC #0 and SMC #0xffff. */
 	decode(0x5a000000);
 	CHECK_EQ(ex.kind, ESR_HVC);

@@ -38,6 +38,10 @@ int main(void)
 	CHECK_EQ(id_reg_sanitise(REG(7, 3), ~0ull), 0);
 	/* DFR0: debug version and breakpoint/watchpoint counts only (no PMU, SPE, trace). */
 	CHECK_EQ(id_reg_sanitise(REG(5, 0), 0x1000000F0F10F509ull), 0x0010F009ull);
+	/* ID_DFR0 (AArch32): no PMU or trace (CopTrc, MMapTrc, PerfMon, TraceFilt), the
+	 * debug fields (CopDbg, CopSDbg, MMapDbg, MProfDbg) stay; ID_DFR1: nothing. */
+	CHECK_EQ(id_reg_sanitise(REG(1, 2), 0x13F11666ull), 0x00F00666ull);
+	CHECK_EQ(id_reg_sanitise(REG(3, 5), 0x11ull), 0);
 	/* ISAR1: LS64 hidden; the rest (pointer authentication, ...) kept. */
 	CHECK_EQ(id_reg_sanitise(REG(6, 1), 0x1000000000000110ull), 0x110);
 	/* MMFR1: no VH, TWED, HCX; MMFR2: no NV. */

@@ -7,6 +7,7 @@
 #include "hv/dev/vpl011.h"
 #include "arch/arm64/ptimer.h"
 #include "arch/arm64/vgic.h"
+#include "arch/arm64/vsysreg.h"
 
 /* Guest general registers as entry.S saves them (offsets fixed there). */
 struct guest_regs {
@@ -44,6 +45,7 @@ struct arch_vcpu {
 	u64 steal_published;
 	u64 last_esr;	      /* of the last synchronous exit (for vm_dump) */
 	struct ptimer ptimer; /* the EL1 physical timer, emulated */
+	struct vsysreg sys;   /* debug, ACTLR_EL1 and other trapped registers (vsysreg.h) */
 };
 
 struct arch_vm {
