@@ -9,6 +9,7 @@
  *   hostile: bp=B/N        #DB: a hardware write breakpoint (perf_event_open), N writes
  *                          must count N hits
  *   hostile: icebp=sigtrap|sigill|...   INT1 (ICEBP, F1) raises #DB on a CPU: SIGTRAP
+ *                          (QEMU's TCG decodes F1 as an invalid opcode: SIGILL)
  * then MMIO from user space, through /dev/mem, at a page where nothing is (no /proc/iomem
  * entry), with page-table games for the hypervisor's instruction fetch (it walks the
  * guest's page tables to decode the instruction that faulted):
