@@ -5,9 +5,11 @@
 #            vmlinux    the ELF inside it, booted through its PVH entry
 #            initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command
 #                       line) + the guest tools of guest_abi/tools as /lib/modules/*.ko
-#                       + tests/guest/linux/msgbench.c and fpucheck.c, static, in /bin
+#                       + tests/guest/linux/msgbench.c, fpucheck.c, workmeter.c and
+#                       hostile.c, static, in /bin
 #   aarch64: Image      the raw arm64 Image of the current linux-image-*-arm64:arm64
 #            initrd.gz  busybox-static:arm64's busybox + scripts/guest/init + /bin/msgbench
+#                       and /bin/workmeter
 #                       + the guest tools that build for arm64, cross-built
 # The arm64 packages are downloaded and unpacked, never installed; they need
 # `dpkg --add-architecture arm64` and an apt-get update (done here when run as root).
@@ -113,10 +115,10 @@ fi
 
 # The user-space tools, static (libc6-dev, libc6-dev-arm64-cross); fpucheck (x86-64)
 # keeps its own values in the vector registers, so the compiler may not use them.
-if [ "$ARCH" = aarch64 ]; then CC=aarch64-linux-gnu-gcc TOOLS=msgbench; else CC=gcc TOOLS="msgbench fpucheck"; fi
+if [ "$ARCH" = aarch64 ]; then CC=aarch64-linux-gnu-gcc TOOLS="msgbench workmeter"; else CC=gcc TOOLS="msgbench fpucheck workmeter hostile"; fi
 for t in $TOOLS; do
 	src=$TOP/tests/guest/linux/$t.c
-	if [ ! -s "$OUT/$t" ] || [ "$src" -nt "$OUT/$t" ]; then
+	if [ ! -s "$OUT/$t" ] || [ "$src" -nt "$OUT/$t" ] || [ "${src%/*}/tool.h" -nt "$OUT/$t" ]; then
 		flags=
 		[ $t = fpucheck ] && flags=-mgeneral-regs-only
 		$CC -static -O2 -Wall -Wextra -Werror $flags -o "$OUT/$t.tmp" "$src"

@@ -644,6 +644,12 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case SVM_EXIT_EXC_BASE + VEC_AC:
 			reflect_exception(v, (u8)(code - SVM_EXIT_EXC_BASE));
 			break;
+		case SVM_EXIT_ICEBP:
+			/* INT1 (F1), intercepted before it runs: on a CPU a trap-like #DB after
+			 * it, with no gate DPL check (a hardware exception, not INT n). */
+			advance(v, 1);
+			inject_exception(v, VEC_DB, false, 0);
+			break;
 		case SVM_EXIT_PAUSE:
 			/* Intercepted before it runs; it runs unwatched at the next entry (in
 			 * the quiet time sched_spin_exit starts), so RIP stays. */

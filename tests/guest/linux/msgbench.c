@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 #define MSG 100
 
 static void die(const char *what)
@@ -52,22 +54,6 @@ static void write_full(int fd, const char *buf, size_t n)
 		buf += w;
 		n -= (size_t)w;
 	}
-}
-
-static long arg(int argc, char **argv, const char *name, long dflt)
-{
-	size_t n = strlen(name);
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
-			return strtol(argv[i] + n + 1, NULL, 0);
-	return dflt;
-}
-
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
 /* One run: forks the groups, starts them together, returns the time in ms (< 0: failed). */
