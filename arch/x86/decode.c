@@ -163,6 +163,14 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 		byte_op = op == 0xc6;
 		imm_len = byte_op ? 1 : MIN(osize, 4u);
 		break;
+	case 0x63: /* movsxd r, r/m32 (64-bit mode; ARPL elsewhere, not a load) */
+		if (mode != 64)
+			return -1;
+		out->op = X86_MMIO_LOAD;
+		out->size = osize == 8 ? 4 : osize; /* without REX.W a plain MOV (SDM vol. 2B) */
+		out->dst_size = osize;
+		out->sign_extend = osize == 8;
+		break;
 	case 0x0f:
 		if (i >= lim)
 			return -1;

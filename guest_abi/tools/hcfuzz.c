@@ -72,8 +72,8 @@
  * end") at KERN_ERR, so that it reaches the serial console as it happens: a victim VM's
  * progress can be compared between the two kinds of half, interleaved so that whatever
  * else changes over the run (the load of the machine under an emulator) weighs on both.
- * undecodable=N (1..7): before the run, one MMIO instruction that hv does not emulate
- * (xchg, add, movsxd, movsb, cmp, movnti, lock or: in that order) to a page where nothing
+ * undecodable=N (1..6): before the run, one MMIO instruction that hv does not emulate
+ * (xchg, add, movsb, cmp, movnti, lock or: in that order) to a page where nothing
  * is; under hv that stops the VM. Not part of ops=all.
  *
  * It must not break a guest that runs on real KVM, so some arguments are restricted:
@@ -198,7 +198,7 @@ MODULE_PARM_DESC(cr4_reserved, "cr4: also set reserved CR4 bits and ones of feat
 
 static unsigned int undecodable;
 module_param(undecodable, uint, 0444);
-MODULE_PARM_DESC(undecodable, "1..7: first run one MMIO instruction hv cannot emulate "
+MODULE_PARM_DESC(undecodable, "1..6: first run one MMIO instruction hv cannot emulate "
 			      "(this stops the VM under hv; default 0: none)");
 
 #define HCF_MAX_THREADS 64
@@ -1382,13 +1382,6 @@ static noinline void hcf_un_add(void __iomem *p)
 	asm volatile("addl $1, (%0)" ::"D"(p) : "memory");
 }
 
-static noinline void hcf_un_movsxd(void __iomem *p)
-{
-	u64 r;
-
-	asm volatile("movslq (%1), %0" : "=a"(r) : "D"(p) : "memory");
-}
-
 static noinline void hcf_un_movsb(void __iomem *p)
 {
 	u64 buf = 0;
@@ -1416,9 +1409,8 @@ static const struct {
 	const char *name;
 	void (*fn)(void __iomem *p);
 } hcf_undecodable[] = {
-	{ "xchg", hcf_un_xchg },       { "add", hcf_un_add }, { "movsxd", hcf_un_movsxd },
-	{ "movsb", hcf_un_movsb },     { "cmp", hcf_un_cmp }, { "movnti", hcf_un_movnti },
-	{ "lock-or", hcf_un_lock_or },
+	{ "xchg", hcf_un_xchg }, { "add", hcf_un_add },	      { "movsb", hcf_un_movsb },
+	{ "cmp", hcf_un_cmp },	 { "movnti", hcf_un_movnti }, { "lock-or", hcf_un_lock_or },
 };
 
 /* True when no RAM, e820 entry or iomem resource (PCI windows too) is in the page. */

@@ -180,6 +180,21 @@ static void test_movzx_movsx(void)
 	/* movzwq 0x10(%r8),%r11 */
 	CHECK_DEC(64, 5, 2, LD, 11, 0x4d, 0x0f, 0xb7, 0x58, 0x10);
 	CHECK_EQ(in.dst_size, 8);
+	/* movslq (%rdi),%rax: what a compiler makes of long x = *(volatile int *)p */
+	CHECK_DEC(64, 3, 4, LD, 0, 0x48, 0x63, 0x07);
+	CHECK(in.sign_extend);
+	CHECK_EQ(in.dst_size, 8);
+	{
+		u64 regs[16] = { 0 };
+		x86_mmio_load_complete(&in, regs, 0x80000001u);
+		CHECK_EQ(regs[0], 0xffffffff80000001ull);
+	}
+	/* movsxd without REX.W: a 32-bit MOV, zero-extending */
+	CHECK_DEC(64, 2, 4, LD, 0, 0x63, 0x07);
+	CHECK(!in.sign_extend);
+	CHECK_EQ(in.dst_size, 4);
+	/* 63 outside 64-bit mode is ARPL */
+	CHECK_EQ(DEC(32, 0x63, 0x07), -1);
 	/* other 0F opcodes and a lone 0F */
 	CHECK_EQ(DEC(64, 0x0f, 0x0b), -1);
 	CHECK_EQ(DEC(64, 0x0f, 0xb8, 0x00), -1);
