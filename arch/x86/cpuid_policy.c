@@ -16,15 +16,15 @@
 
 /* Leaf 1 EDX: FPU VME DE PSE TSC MSR PAE CX8 APIC SEP PGE CMOV PAT PSE36 CLFSH MMX FXSR
  * SSE SSE2 SS (not: MCE MTRR MCA PSN DS ACPI TM PBE). */
-#define L1_EDX_ALLOWED                                                                       \
-	(BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(9) |    \
-	 BIT(11) | BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | BIT(24) |     \
-	 BIT(25) | BIT(26) | BIT(27))
+#define L1_EDX_ALLOWED                                                                             \
+	(BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(9) |          \
+	 BIT(11) | BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | BIT(24) | BIT(25) | \
+	 BIT(26) | BIT(27))
 #define L1_EDX_HTT BIT(28)
 /* Leaf 1 ECX: SSE3 PCLMULQDQ SSSE3 CX16 PCID SSE4.1 SSE4.2 MOVBE POPCNT AES RDRAND. */
-#define L1_ECX_ALLOWED                                                                       \
-	(BIT(0) | BIT(1) | BIT(9) | BIT(13) | BIT(17) | BIT(19) | BIT(20) | BIT(22) |        \
-	 BIT(23) | BIT(25) | BIT(30))
+#define L1_ECX_ALLOWED                                                                          \
+	(BIT(0) | BIT(1) | BIT(9) | BIT(13) | BIT(17) | BIT(19) | BIT(20) | BIT(22) | BIT(23) | \
+	 BIT(25) | BIT(30))
 #define L1_ECX_AVX_STATE (BIT(12) | BIT(28) | BIT(29)) /* FMA AVX F16C */
 #define L1_ECX_X2APIC BIT(21)
 #define L1_ECX_TSC_DEADLINE BIT(24)
@@ -38,7 +38,7 @@
 	 BIT(19) | BIT(20) | BIT(23) | BIT(24) | BIT(29))
 #define L7_EBX_AVX BIT(5) /* AVX2 */
 /* AVX512F DQ IFMA PF ER CD BW VL */
-#define L7_EBX_AVX512                                                                        \
+#define L7_EBX_AVX512 \
 	(BIT(16) | BIT(17) | BIT(21) | BIT(26) | BIT(27) | BIT(28) | BIT(30) | BIT(31))
 /* Leaf 7.0 ECX: UMIP GFNI LA57 (not: PKU OSPKE WAITPKG CET_SS TME KL SGX_LC PKS). */
 #define L7_ECX_ALLOWED (BIT(2) | BIT(8) | BIT(16))
@@ -60,18 +60,17 @@
 #define E1_ECX_ALLOWED (BIT(0) | BIT(5) | BIT(6) | BIT(7) | BIT(8))
 /* 8000_0001h EDX: the bits that repeat leaf 1 EDX, SYSCALL NX MmxExt FFXSR Page1GB LM
  * 3DNowExt 3DNow. */
-#define E1_EDX_ALLOWED                                                                       \
-	((L1_EDX_ALLOWED & (BITS_BELOW(18) | BIT(23) | BIT(24))) | BIT(11) | BIT(20) |       \
-	 BIT(22) | BIT(25) | BIT(26) | BIT(29) | BIT(30) | BIT(31))
+#define E1_EDX_ALLOWED                                                                           \
+	((L1_EDX_ALLOWED & (BITS_BELOW(18) | BIT(23) | BIT(24))) | BIT(11) | BIT(20) | BIT(22) | \
+	 BIT(25) | BIT(26) | BIT(29) | BIT(30) | BIT(31))
 #define E1_EDX_RDTSCP BIT(27)
 /* 8000_0007h EDX: invariant TSC. */
 #define E7_EDX_ALLOWED BIT(8)
 /* 8000_0008h EBX: CLZERO XSaveErPtr, and what describes the CPU's speculation
  * (IbrsAlwaysOn StibpAlwaysOn IbrsPreferred IbrsSameMode EferLmsleUnsupported SsbNo
  * BtcNo) (not: InstRetCntMsr INVLPGB RDPRU MCOMMIT WBNOINVD VIRT_SSBD PSFD CPPC). */
-#define E8_EBX_ALLOWED                                                                       \
-	(BIT(0) | BIT(2) | BIT(16) | BIT(17) | BIT(18) | BIT(19) | BIT(20) | BIT(26) |       \
-	 BIT(29))
+#define E8_EBX_ALLOWED \
+	(BIT(0) | BIT(2) | BIT(16) | BIT(17) | BIT(18) | BIT(19) | BIT(20) | BIT(26) | BIT(29))
 #define E8_EBX_IBPB BIT(12)
 #define E8_EBX_IBRS BIT(14)
 #define E8_EBX_STIBP BIT(15)
@@ -178,8 +177,8 @@ void cpuid_policy(cpuid_fn host, const struct cpuid_guest *g, u32 leaf, u32 sub,
 	case 7:
 		if (sub != 0)
 			break; /* EAX = 0: no further sub-leaves */
-		r[1] = h[1] & (L7_EBX_ALLOWED | (avx ? L7_EBX_AVX : 0) |
-			       (avx512 ? L7_EBX_AVX512 : 0));
+		r[1] = h[1] &
+		       (L7_EBX_ALLOWED | (avx ? L7_EBX_AVX : 0) | (avx512 ? L7_EBX_AVX512 : 0));
 		r[2] = h[2] & (L7_ECX_ALLOWED | L7_ECX_RDPID | (avx ? L7_ECX_AVX : 0) |
 			       (avx512 ? L7_ECX_AVX512 : 0));
 		r[3] = h[3] & (L7_EDX_ALLOWED | (avx512 ? L7_EDX_AVX512 : 0) | L7_EDX_IBRS_IBPB |
@@ -210,8 +209,8 @@ void cpuid_policy(cpuid_fn host, const struct cpuid_guest *g, u32 leaf, u32 sub,
 		break;
 	case 0x80000008:
 		r[0] = h[0] & 0xFFFF; /* physical and linear address sizes */
-		r[1] = h[1] & (E8_EBX_ALLOWED | E8_EBX_IBPB | E8_EBX_IBRS | E8_EBX_STIBP |
-			       E8_EBX_SSBD);
+		r[1] = h[1] &
+		       (E8_EBX_ALLOWED | E8_EBX_IBPB | E8_EBX_IBRS | E8_EBX_STIBP | E8_EBX_SSBD);
 		r[2] = (bits_for(g->nvcpus) << 12) | (g->nvcpus - 1); /* ApicIdSize, NC */
 		break;
 	case 0x80000021:

@@ -54,8 +54,7 @@ bool xstate_xcr0_valid(u64 allowed, u64 value)
 		return false;
 	if ((value & XCR0_AVX) && !(value & XCR0_SSE))
 		return false;
-	if ((value & XCR0_AVX512) &&
-	    ((value & XCR0_AVX512) != XCR0_AVX512 || !(value & XCR0_AVX)))
+	if ((value & XCR0_AVX512) && ((value & XCR0_AVX512) != XCR0_AVX512 || !(value & XCR0_AVX)))
 		return false;
 	return true;
 }

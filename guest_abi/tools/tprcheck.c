@@ -65,8 +65,8 @@ static int __init tprcheck_init(void)
 	preempt_enable();
 	irq_work_sync(&work);
 
-	pr_info("tprcheck: cr8-to-tpr=%#llx tpr-to-cr8=%#lx held=%d delivered=%d\n", tpr, cr8,
-		held, delivered);
+	pr_info("tprcheck: cr8-to-tpr=%#llx tpr-to-cr8=%#lx held=%d delivered=%d\n", tpr, cr8, held,
+		delivered);
 	return 0;
 }
 

@@ -70,16 +70,20 @@ enum { EAX, EBX, ECX, EDX };
 /* Never offered, on any CPU: what the hypervisor does not implement. */
 static void check_hidden(const struct cpuid_guest *g)
 {
-	CHECK_EQ(guest_reg(g, 1, 0, ECX) & (BIT(3) | BIT(5) | BIT(6) | BIT(15)), 0); /* MONITOR VMX SMX PDCM */
-	CHECK_EQ(guest_reg(g, 1, 0, EDX) & (BIT(7) | BIT(12) | BIT(14) | BIT(21)), 0); /* MCE MTRR MCA DS */
+	CHECK_EQ(guest_reg(g, 1, 0, ECX) & (BIT(3) | BIT(5) | BIT(6) | BIT(15)),
+		 0); /* MONITOR VMX SMX PDCM */
+	CHECK_EQ(guest_reg(g, 1, 0, EDX) & (BIT(7) | BIT(12) | BIT(14) | BIT(21)),
+		 0); /* MCE MTRR MCA DS */
 	CHECK_EQ(guest_reg(g, 7, 0, EBX) & (BIT(1) | BIT(2) | BIT(4) | BIT(11) | BIT(14) | BIT(25)),
 		 0); /* TSC_ADJUST SGX HLE RTM MPX PT */
-	CHECK_EQ(guest_reg(g, 7, 0, ECX) & (BIT(3) | BIT(4) | BIT(5) | BIT(7)), 0); /* PKU OSPKE WAITPKG CET_SS */
-	CHECK_EQ(guest_reg(g, 7, 0, EDX) & (BIT(20) | BIT(22) | BIT(24) | BIT(25) | BIT(28) | BIT(29)),
-		 0); /* CET_IBT AMX L1D_FLUSH ARCH_CAPABILITIES */
+	CHECK_EQ(guest_reg(g, 7, 0, ECX) & (BIT(3) | BIT(4) | BIT(5) | BIT(7)),
+		 0); /* PKU OSPKE WAITPKG CET_SS */
+	CHECK_EQ(guest_reg(g, 7, 0, EDX) &
+			 (BIT(20) | BIT(22) | BIT(24) | BIT(25) | BIT(28) | BIT(29)),
+		 0);			      /* CET_IBT AMX L1D_FLUSH ARCH_CAPABILITIES */
 	CHECK_EQ(guest_reg(g, 7, 0, EAX), 0); /* no sub-leaf 1 (AVX-VNNI, AMX ...) */
 	CHECK_EQ(guest_reg(g, 7, 1, EAX), 0);
-	CHECK_EQ(guest_reg(g, 5, 0, EAX), 0); /* MONITOR/MWAIT */
+	CHECK_EQ(guest_reg(g, 5, 0, EAX), 0);	/* MONITOR/MWAIT */
 	CHECK_EQ(guest_reg(g, 0xA, 0, EAX), 0); /* performance monitoring */
 	CHECK_EQ(guest_reg(g, 0x80000001, 0, ECX) &
 			 (BIT(2) | BIT(3) | BIT(4) | BIT(10) | BIT(22) | BIT(23) | BIT(29)),
@@ -120,10 +124,10 @@ static void check_xstate(struct cpuid_guest *g, bool avx512)
 	CHECK_EQ(mask & (XCR0_X87 | XCR0_SSE | XCR0_AVX), XCR0_X87 | XCR0_SSE | XCR0_AVX);
 	CHECK_EQ(mask & XCR0_AVX512, avx512 ? XCR0_AVX512 : 0);
 	CHECK_EQ(mask & ~(XCR0_X87 | XCR0_SSE | XCR0_AVX | XCR0_AVX512), 0); /* no PKRU, MPX, AMX */
-	CHECK(guest_reg(g, 1, 0, ECX) & BIT(26));    /* XSAVE */
-	CHECK(guest_reg(g, 1, 0, ECX) & BIT(28));    /* AVX */
-	CHECK(guest_reg(g, 7, 0, EBX) & BIT(5));     /* AVX2 */
-	CHECK_EQ(!!(guest_reg(g, 7, 0, EBX) & BIT(16)), avx512); /* AVX512F */
+	CHECK(guest_reg(g, 1, 0, ECX) & BIT(26));			     /* XSAVE */
+	CHECK(guest_reg(g, 1, 0, ECX) & BIT(28));			     /* AVX */
+	CHECK(guest_reg(g, 7, 0, EBX) & BIT(5));			     /* AVX2 */
+	CHECK_EQ(!!(guest_reg(g, 7, 0, EBX) & BIT(16)), avx512);	     /* AVX512F */
 	g->osxsave = false;
 	CHECK_EQ(guest_reg(g, 1, 0, ECX) & BIT(27), 0); /* OSXSAVE follows the guest's CR4 */
 	g->osxsave = true;
@@ -144,7 +148,7 @@ static void check_xstate(struct cpuid_guest *g, bool avx512)
 	guest(g, 0xD, 9, r); /* PKRU: not offered */
 	CHECK_EQ(r[0] | r[1] | r[2] | r[3], 0);
 	CHECK_EQ(guest_reg(g, 0xD, 1, EAX) & ~1u, 0); /* XSAVEOPT at most: no XSAVES */
-	for (u32 i = 2; i < 63; i++) { /* every offered component within the area */
+	for (u32 i = 2; i < 63; i++) {		      /* every offered component within the area */
 		guest(g, 0xD, i, r);
 		if (mask & BIT(i))
 			CHECK(r[1] + r[0] <= guest_reg(g, 0xD, 0, ECX));
@@ -160,7 +164,8 @@ static void check_msr_features(const struct cpuid_guest *g)
 	CHECK_EQ(!!(spec & SPEC_CTRL_STIBP), !!((l7 & BIT(27)) || (e8 & BIT(15))));
 	CHECK_EQ(!!(spec & SPEC_CTRL_SSBD), !!((l7 & BIT(31)) || (e8 & BIT(24))));
 	CHECK_EQ(cpuid_has_ibpb(dump_cpuid), !!((l7 & BIT(26)) || (e8 & BIT(12))));
-	bool tsc_aux = (guest_reg(g, 0x80000001, 0, EDX) & BIT(27)) || (guest_reg(g, 7, 0, ECX) & BIT(22));
+	bool tsc_aux = (guest_reg(g, 0x80000001, 0, EDX) & BIT(27)) ||
+		       (guest_reg(g, 7, 0, ECX) & BIT(22));
 	CHECK_EQ(cpuid_has_tsc_aux(dump_cpuid), tsc_aux);
 }
 
@@ -239,12 +244,12 @@ static void test_xcr0_valid(void)
 	CHECK(xstate_xcr0_valid(all, XCR0_X87 | XCR0_SSE));
 	CHECK(xstate_xcr0_valid(all, XCR0_X87 | XCR0_SSE | XCR0_AVX));
 	CHECK(xstate_xcr0_valid(all, all));
-	CHECK(!xstate_xcr0_valid(all, 0));			     /* x87 is always on */
-	CHECK(!xstate_xcr0_valid(all, XCR0_SSE));		     /* ... */
-	CHECK(!xstate_xcr0_valid(all, XCR0_X87 | XCR0_AVX));	     /* AVX needs SSE */
-	CHECK(!xstate_xcr0_valid(all, 7 | XCR0_OPMASK));	     /* AVX-512 whole */
+	CHECK(!xstate_xcr0_valid(all, 0));				   /* x87 is always on */
+	CHECK(!xstate_xcr0_valid(all, XCR0_SSE));			   /* ... */
+	CHECK(!xstate_xcr0_valid(all, XCR0_X87 | XCR0_AVX));		   /* AVX needs SSE */
+	CHECK(!xstate_xcr0_valid(all, 7 | XCR0_OPMASK));		   /* AVX-512 whole */
 	CHECK(!xstate_xcr0_valid(all, XCR0_X87 | XCR0_SSE | XCR0_AVX512)); /* and with AVX */
-	CHECK(!xstate_xcr0_valid(all, 7 | XCR0_PKRU));		     /* not offered */
+	CHECK(!xstate_xcr0_valid(all, 7 | XCR0_PKRU));			   /* not offered */
 	CHECK(!xstate_xcr0_valid(7, all));
 	CHECK(!xstate_xcr0_valid(all, 7 | BIT(63)));
 }

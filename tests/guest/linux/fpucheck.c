@@ -53,25 +53,24 @@ static uint64_t rdtsc(void)
 #define LOAD(n) "vmovdqa " #n "*32(%0), %%ymm" #n "\n\t"
 static void load_pattern(void)
 {
-	__asm__ volatile(LOAD(0) LOAD(1) LOAD(2) LOAD(3) LOAD(4) LOAD(5) LOAD(6) LOAD(7)
-				 LOAD(8) LOAD(9) LOAD(10) LOAD(11) LOAD(12) LOAD(13) LOAD(14)::"r"(
-					 pattern)
+	__asm__ volatile(LOAD(0) LOAD(1) LOAD(2) LOAD(3) LOAD(4) LOAD(5) LOAD(6) LOAD(7) LOAD(8)
+				 LOAD(9) LOAD(10) LOAD(11) LOAD(12) LOAD(13) LOAD(14)::"r"(pattern)
 			 : "memory");
 }
 
 /* 0 when YMM0-14 still hold the pattern, else 1 + the first register that does not. */
-#define CMP(n)                                                                               \
-	"vpcmpeqq " #n "*32(%1), %%ymm" #n ", %%ymm15\n\t"                                   \
-	"vpmovmskb %%ymm15, %%eax\n\t"                                                       \
-	"cmp $-1, %%eax\n\t"                                                                 \
-	"mov $" #n "+1, %0\n\t"                                                              \
+#define CMP(n)                                             \
+	"vpcmpeqq " #n "*32(%1), %%ymm" #n ", %%ymm15\n\t" \
+	"vpmovmskb %%ymm15, %%eax\n\t"                     \
+	"cmp $-1, %%eax\n\t"                               \
+	"mov $" #n "+1, %0\n\t"                            \
 	"jne 1f\n\t"
 static int check_pattern(void)
 {
 	int bad;
 	__asm__ volatile(CMP(0) CMP(1) CMP(2) CMP(3) CMP(4) CMP(5) CMP(6) CMP(7) CMP(8) CMP(9)
 				 CMP(10) CMP(11) CMP(12) CMP(13) CMP(14) "xor %0, %0\n"
-							 "1:"
+									 "1:"
 			 : "=&r"(bad)
 			 : "r"(pattern)
 			 : "eax", "cc", "memory");
@@ -163,7 +162,8 @@ static void run_on(int cpu, int seconds, unsigned seed)
 	int n = snprintf(line, sizeof line, "fpucheck: cpu=%d tsc_aux=%s bad=%ld checks=%ld", cpu,
 			 aux, bad, checks);
 	if (bad)
-		n += snprintf(line + n, sizeof line - (size_t)n, " first-bad=ymm%ld", first_bad - 1);
+		n += snprintf(line + n, sizeof line - (size_t)n, " first-bad=ymm%ld",
+			      first_bad - 1);
 	n += snprintf(line + n, sizeof line - (size_t)n, "\n");
 	if (write(1, line, (size_t)n) != n)
 		exit(2);
@@ -184,7 +184,9 @@ int main(int argc, char **argv)
 	int avx = avx_usable();
 	printf("fpucheck: xcr0=%#llx avx=%d\n", (unsigned long long)xgetbv0(), avx);
 	int sig = xsetbv_user();
-	printf("fpucheck: xsetbv-user=%s\n", sig == SIGSEGV ? "sigsegv" : sig ? "sigill" : "allowed");
+	printf("fpucheck: xsetbv-user=%s\n", sig == SIGSEGV ? "sigsegv"
+					     : sig	    ? "sigill"
+							    : "allowed");
 	int fail = !avx || sig != SIGSEGV;
 	if (avx) {
 		long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
