@@ -67,9 +67,18 @@ static void uart_irq(void *ctx, bool level)
 	vgic_set_level(&vm->arch.vgic, 0, 32 + GUEST_UART_SPI, level); /* dev_lock held */
 }
 
+/* An access to the PL011 at an offset that is no register (dev_lock held). */
+static void uart_bad(void *ctx, u32 off, bool write)
+{
+	(void)ctx;
+	count_bad(accessor(), "an unknown PL011 register", off, write);
+}
+
 void arm64_platform_init(struct vm *vm)
 {
-	static const struct vpl011_ops uart_ops = { .tx = console_guest_putc, .irq = uart_irq };
+	static const struct vpl011_ops uart_ops = { .tx = console_guest_putc,
+						    .irq = uart_irq,
+						    .bad = uart_bad };
 	vpl011_init(&vm->arch.uart, &uart_ops, vm);
 	console_register_vm(vm, vpl011_rx_push, &vm->arch.uart);
 	const struct io_region regions[] = {

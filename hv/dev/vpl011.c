@@ -15,6 +15,13 @@ static bool is_id(u32 offset)
 	return offset >= VPL011_PERIPHID0 && offset <= VPL011_PCELLID0 + 12 && !(offset & 3);
 }
 
+static void unknown(struct vpl011 *u, u32 offset, bool write)
+{
+	u->unknown++;
+	if (u->ops && u->ops->bad)
+		u->ops->bad(u->ctx, offset, write);
+}
+
 static u32 rx_depth(const struct vpl011 *u)
 {
 	return (u->lcr_h & VPL011_LCR_H_FEN) ? VPL011_FIFO_SIZE : 1;
@@ -147,7 +154,7 @@ u32 vpl011_read(struct vpl011 *u, u32 offset)
 	}
 	if (is_id(offset))
 		return vpl011_id[(offset - VPL011_PERIPHID0) / 4];
-	u->unknown++;
+	unknown(u, offset, false);
 	return 0;
 }
 
@@ -215,7 +222,7 @@ void vpl011_write(struct vpl011 *u, u32 offset, u32 val)
 		return;
 	default:
 		if (!is_id(offset))
-			u->unknown++;
+			unknown(u, offset, true);
 		return;
 	}
 	update_irq(u);

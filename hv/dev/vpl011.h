@@ -6,8 +6,9 @@
  * Model (registers and bits as in the PL011 TRM, ARM DDI 0183):
  *  - register accesses are 32 bits at 4-byte aligned offsets; Linux's AMBA driver
  *    uses 16-bit accesses and its earlycon 8-bit DR writes, so the caller
- *    zero-extends narrower writes and truncates reads; other offsets read 0, ignore
- *    writes and are counted in `unknown`;
+ *    zero-extends narrower writes and truncates reads; other offsets (unaligned
+ *    ones too) read 0, ignore writes, are counted in `unknown` and reported to
+ *    ops->bad;
  *  - transmission is instant: a DR write hands the byte to ops->tx at once, so FR
  *    reads TXFE = 1, TXFF = 0, BUSY = 0 and the transmit FIFO never holds data;
  *  - CR.UARTEN/TXE/RXE are stored but do not gate anything: Linux's earlycon (and
@@ -102,6 +103,8 @@
 struct vpl011_ops {
 	void (*tx)(void *ctx, u8 byte);	    /* guest wrote DR (may be NULL) */
 	void (*irq)(void *ctx, bool level); /* line level changed (only on change; may be NULL) */
+	/* an access at an offset that is no register (counted in `unknown`; may be NULL) */
+	void (*bad)(void *ctx, u32 offset, bool write);
 };
 
 struct vpl011 {

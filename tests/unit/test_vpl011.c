@@ -6,7 +6,7 @@
 #include "test.h"
 #include "uart_sink.h"
 
-static const struct vpl011_ops sink_ops = { .tx = sink_tx, .irq = sink_irq };
+static const struct vpl011_ops sink_ops = { .tx = sink_tx, .irq = sink_irq, .bad = sink_bad };
 
 static void setup(struct vpl011 *u, struct sink *s)
 {
@@ -104,6 +104,41 @@ static void test_reset(void)
 	vpl011_write(&u, 0x002, 'x');
 	CHECK_EQ(u.unknown, 8);
 	CHECK_EQ(s.ntx, 0);
+}
+
+/* Each access at an offset that is no register is reported to ops->bad (the hypervisor
+ * counts it as a bad access, tests/emu/arm64_hostile_guest.sh); registers, read-only
+ * ones written and the ID words are not. */
+static void test_bad_accesses(void)
+{
+	static const u32 regs[] = { VPL011_DR,	 VPL011_RSR,   VPL011_FR,    VPL011_ILPR,
+				    VPL011_IBRD, VPL011_FBRD,  VPL011_LCR_H, VPL011_CR,
+				    VPL011_IFLS, VPL011_IMSC,  VPL011_RIS,   VPL011_MIS,
+				    VPL011_ICR,	 VPL011_DMACR, 0xFE0,	     0xFFC };
+	struct vpl011 u;
+	struct sink s;
+	unsigned i;
+
+	setup(&u, &s);
+	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+		vpl011_read(&u, regs[i]);
+		if (regs[i] != VPL011_DR)
+			vpl011_write(&u, regs[i], vpl011_read(&u, regs[i]));
+	}
+	CHECK_EQ(s.nbad, 0);
+	vpl011_read(&u, 0x031); /* unaligned, inside CR */
+	CHECK_EQ(s.nbad, 1);
+	CHECK_EQ(s.bad_offset, 0x031);
+	CHECK(!s.bad_write);
+	vpl011_write(&u, 0x04C, 0xFF); /* past DMACR */
+	CHECK_EQ(s.nbad, 2);
+	CHECK_EQ(s.bad_offset, 0x04C);
+	CHECK(s.bad_write);
+	vpl011_io_write(&u, 0xFE2, 1, 0);
+	vpl011_io_read(&u, 0x010, 2);
+	CHECK_EQ(s.nbad, 4);
+	CHECK_EQ(s.bad_offset, 0x010);
+	CHECK_EQ(u.unknown, 4);
 }
 
 /* Earlycon (pl011_putc) and the SPCR's "earlycon" write DR with the UART as the
@@ -546,6 +581,7 @@ int main(void)
 {
 	test_io_callbacks();
 	test_reset();
+	test_bad_accesses();
 	test_earlycon();
 	test_linux_amba();
 	test_linux_sbsa();

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What a UART model's callbacks deliver, recorded for its unit test (test_vuart.c,
- * test_vpl011.c): transmitted bytes and interrupt line changes. */
+ * test_vpl011.c): transmitted bytes, interrupt line changes, bad accesses. */
 #ifndef TESTS_UNIT_UART_SINK_H
 #define TESTS_UNIT_UART_SINK_H
 
@@ -11,6 +11,9 @@ struct sink {
 	unsigned ntx;
 	bool level;
 	unsigned nirq; /* number of irq callbacks */
+	unsigned nbad; /* bad-access callbacks (PL011) */
+	u32 bad_offset;
+	bool bad_write; /* of the last one */
 };
 
 static void sink_tx(void *ctx, u8 byte)
@@ -26,6 +29,14 @@ static void sink_irq(void *ctx, bool level)
 	struct sink *s = ctx;
 	s->level = level;
 	s->nirq++;
+}
+
+static inline void sink_bad(void *ctx, u32 offset, bool write)
+{
+	struct sink *s = ctx;
+	s->nbad++;
+	s->bad_offset = offset;
+	s->bad_write = write;
 }
 
 #endif
