@@ -339,6 +339,12 @@ static bool emulate_sysreg(struct vcpu *v, const struct esr_exit *e)
 						       reg_read(v, e->sys.rt));
 		return true;
 	}
+	if (e->sys.id == ESR_SYSREG_ICC_SGI0R_EL1 && !e->sys.read) { /* trapped by FMO */
+		v->stats.ipi_icr++;
+		v->stats.ipi_fixed += vgic_v3_send_sgi0(&v->vm->arch.vgic, v->id,
+							reg_read(v, e->sys.rt));
+		return true;
+	}
 	u64 val = e->sys.read ? 0 : reg_read(v, e->sys.rt), now = arch_time_now();
 	if (ptimer_access(&v->arch.ptimer, e->sys.id, e->sys.read, &val, now)) {
 		if (e->sys.read)

@@ -163,29 +163,44 @@ u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask)
 	return (icc_sgi1r >> 24) & 0xF;
 }
 
-/* With GICD_CTLR.DS = 1 an ICC_SGI1R_EL1 write from EL1 raises the SGI whatever its
- * group at the target (IHI 0069, forwarding an SGI to a target PE; KVM agrees). */
-u32 vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r)
+/* Sets the SGI that an ICC_SGI1R_EL1/ICC_SGI0R_EL1 value names pending at its targets;
+ * with group0_only only at those where it is Group 0. Returns how many. */
+static u32 vgic_v3_sgi(struct vgic *g, u32 sender, u64 val, bool group0_only)
 {
 	u64 mask;
-	u32 intid, t, before;
+	u32 intid, t, before, n = 0;
 
 	if (g->version != 3 || sender >= g->nvcpus)
 		return 0;
 	spin_lock(&g->lock);
-	intid = vgic_v3_sgi_targets(icc_sgi1r, sender, g->nvcpus, &mask);
+	intid = vgic_v3_sgi_targets(val, sender, g->nvcpus, &mask);
 	for (t = 0; t < g->nvcpus; t++) {
 		struct vgic_irq *irq = &g->cpu[t].priv[intid];
 
-		if (!(mask & BIT(t)))
+		if (!(mask & BIT(t)) || (group0_only && irq->group1))
 			continue;
 		before = vgic_irq_pending_target(g, irq);
 		irq->pending_latch = true;
 		vgic_irq_notify(g, irq, before);
+		n++;
 	}
 	vgic_changed(g);
 	spin_unlock(&g->lock);
-	return popcount64(mask);
+	return n;
+}
+
+/* With GICD_CTLR.DS = 1 an ICC_SGI1R_EL1 write from EL1 raises the SGI whatever its
+ * group at the target (IHI 0069, forwarding an SGI to a target PE; KVM agrees). */
+u32 vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r)
+{
+	return vgic_v3_sgi(g, sender, icc_sgi1r, false);
+}
+
+/* ICC_SGI0R_EL1 raises a Group 0 SGI: only targets where that SGI is Group 0 take it
+ * (IHI 0069, ICC_SGI0R_EL1; KVM's vgic_v3_dispatch_sgi). */
+u32 vgic_v3_send_sgi0(struct vgic *g, u32 sender, u64 icc_sgi0r)
+{
+	return vgic_v3_sgi(g, sender, icc_sgi0r, true);
 }
 
 /* GICD_SGIR (IHI 0048B): TargetListFilter [25:24] (0: CPUTargetList, 1: all

@@ -484,6 +484,7 @@ static void test_v2_dist(void)
 static void test_v3_sgi_targets(void)
 {
 	u64 mask;
+	u32 v;
 
 	/* TargetList 0b101, Aff1 0, INTID 5 */
 	CHECK_EQ(vgic_v3_sgi_targets(5ull << 24 | 0x5, 0, 20, &mask), 5);
@@ -533,6 +534,32 @@ static void test_v3_sgi_targets(void)
 	CHECK_EQ(kicked, BIT(2) | BIT(19));
 	CHECK_EQ(rrd(R_FRAME(5) + R_SGI + D_ISPENDR, 4), 0);
 	CHECK_EQ(rrd(R_FRAME(0) + R_SGI + D_ISPENDR, 4), BIT(6));
+
+	/* ICC_SGI0R_EL1: Group 0 SGIs, taken only where that SGI is Group 0 (a guest's
+	 * write used to get UNDEF: found by a64fuzz). */
+	setup(3, 4);
+	dwr(0, D_CTLR, 4, 3);
+	for (v = 1; v < 4; v++)
+		rwr(R_FRAME(v) + R_SGI + D_ISENABLER, 4, 0xFFFF);
+	rwr(R_FRAME(1) + R_SGI + D_IGROUPR, 4, ~BIT(5)); /* SGI 5: Group 0 at vCPU 1 */
+	rwr(R_FRAME(2) + R_SGI + D_IGROUPR, 4, ~0u);	 /* Group 1 at vCPU 2 */
+	kicked = 0;
+	CHECK_EQ(vgic_v3_send_sgi0(&G, 0, 5ull << 24 | BIT(1) | BIT(2)), 1);
+	CHECK_EQ(kicked, BIT(1));
+	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ISPENDR, 4), BIT(5));
+	CHECK_EQ(rrd(R_FRAME(2) + R_SGI + D_ISPENDR, 4), 0);
+	/* all but self (IRM): Group 0 at vCPUs 0 (disabled: pending, not kicked) and 3 */
+	rwr(R_FRAME(0) + R_SGI + D_IGROUPR, 4, 0);
+	rwr(R_FRAME(3) + R_SGI + D_IGROUPR, 4, 0);
+	kicked = 0;
+	CHECK_EQ(vgic_v3_send_sgi0(&G, 1, BIT(40) | 7ull << 24), 2);
+	CHECK_EQ(kicked, BIT(3));
+	CHECK_EQ(rrd(R_FRAME(0) + R_SGI + D_ISPENDR, 4), BIT(7));
+	CHECK_EQ(rrd(R_FRAME(3) + R_SGI + D_ISPENDR, 4), BIT(7));
+	CHECK_EQ(rrd(R_FRAME(2) + R_SGI + D_ISPENDR, 4), 0);
+	/* Group 1 SGIs through ICC_SGI1R_EL1 still reach every target. */
+	CHECK_EQ(vgic_v3_send_sgi(&G, 0, 5ull << 24 | BIT(1) | BIT(2)), 2);
+	CHECK_EQ(rrd(R_FRAME(2) + R_SGI + D_ISPENDR, 4), BIT(5));
 }
 
 /* GICD_SGIR filters and the per-source pending bytes. */
