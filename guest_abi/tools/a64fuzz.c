@@ -402,6 +402,7 @@ struct a64f_thread {
 	u64 smccc[R_NR];
 	u64 cpuon[ON_NR];
 	u64 affinity, affinity_wrong;
+	u64 stats_calls, stats_refused; /* HV_SMCCC_GET_STATS, and those outside RAM */
 	u64 mmio_reads, mmio_writes, noisv;
 	u64 faults[FAULT_NR];
 	u64 gic_refused;  /* accesses the GIC architecture does not allow (width, alignment) */
@@ -841,7 +842,7 @@ static void a64f_affinity_info(struct a64f_thread *t)
 static void a64f_smccc(struct a64f_thread *t)
 {
 	static const u16 vendor[] = { 0x0, 0x1, 0x2, 0x3, 0xff00, 0xff01, 0xff02, 0xff03 };
-	u64 r = a64f_rand(t), v = a64f_rand(t), fid;
+	u64 r = a64f_rand(t), v = a64f_rand(t), fid, ipa, len;
 	u32 w0, svc;
 	struct a64f_res res;
 
@@ -860,6 +861,8 @@ static void a64f_smccc(struct a64f_thread *t)
 	case 2: /* vendor-specific hypervisor service (KVM's, this project's GET_STATS) */
 		fid = svc | 0x06000000u |
 		      ((v & 1) ? vendor[(v >> 1) % ARRAY_SIZE(vendor)] : (u32)(v >> 1) & 0xFFFF);
+		if ((v >> 20) % 4 == 0)
+			fid = HV_SMCCC_GET_STATS;
 		break;
 	case 3: /* standard hypervisor service (PV time), standard secure (TRNG) */
 		fid = svc | ((v & 1) ? 0x05000000u : 0x04000000u) |
@@ -885,9 +888,19 @@ static void a64f_smccc(struct a64f_thread *t)
 	}
 	if (a64f_psci_forbidden(w0))
 		fid = (fid & ~0xFFFFFFFFULL) | PSCI_0_2_FN_BASE; /* PSCI_VERSION */
-	a64f_call(fid, a64f_ipa(t), (r & 16) ? a64f_rand(t) : (r >> 32) % 8192, a64f_rand(t),
-		  (r >> 8) % 16 == 0 ? 1 + ((r >> 12) & 1) : 0, &res);
+	ipa = a64f_ipa(t);
+	len = (r & 16) ? a64f_rand(t) : (r >> 32) % 8192;
+	a64f_call(fid, ipa, len, a64f_rand(t), (r >> 8) % 16 == 0 ? 1 + ((r >> 12) & 1) : 0, &res);
 	a64f_count_smccc(t, res.a0);
+	/* The project's HV_SMCCC_GET_STATS with a buffer outside RAM: a bad access for hv. */
+	if (w0 == HV_SMCCC_GET_STATS) {
+		t->stats_calls++;
+		len = min_t(u64, len, sizeof(struct hv_guest_stats));
+		if (ipa < a64f_ram_start || ipa >= a64f_ram_end || len > a64f_ram_end - ipa) {
+			t->stats_refused++;
+			t->hv_bad++;
+		}
+	}
 }
 
 /* --- the vGIC ---------------------------------------------------------------------------- */
@@ -1808,6 +1821,21 @@ static void a64f_gic_cleanup(void)
 	}
 }
 
+/* The guest's RAM, from its device tree's memory node (else the linear map's extent). */
+static void a64f_ram_range(void)
+{
+	struct device_node *np = of_find_node_by_type(NULL, "memory");
+	struct resource res;
+
+	a64f_ram_start = memstart_addr;
+	a64f_ram_end = __pa(high_memory - 1) + 1;
+	if (np && !of_address_to_resource(np, 0, &res)) {
+		a64f_ram_start = res.start;
+		a64f_ram_end = res.end + 1;
+	}
+	of_node_put(np);
+}
+
 static void a64f_read_mpidr(void *unused)
 {
 	unsigned int cpu = smp_processor_id();
@@ -1943,8 +1971,7 @@ static int __init a64f_init(void)
 	a64f_scratch = page_address(page);
 	a64f_scratch_pa = page_to_phys(page);
 	memset(a64f_scratch + A64F_AREA, A64F_POISON, A64F_GUARD);
-	a64f_ram_start = memstart_addr;
-	a64f_ram_end = __pa(high_memory - 1) + 1;
+	a64f_ram_range();
 
 	r = a64f_setup();
 	if (r)
@@ -2024,6 +2051,8 @@ static int __init a64f_init(void)
 #define A64F_ADD(f) sum.f += t->f
 		A64F_ADD(affinity);
 		A64F_ADD(affinity_wrong);
+		A64F_ADD(stats_calls);
+		A64F_ADD(stats_refused);
 		A64F_ADD(mmio_reads);
 		A64F_ADD(mmio_writes);
 		A64F_ADD(noisv);
@@ -2064,7 +2093,8 @@ static int __init a64f_init(void)
 	for (r = 0; r < R_NR; r++)
 		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", a64f_result_names[r],
 				 smccc[r]);
-	pr_info("%s\n", line);
+	pr_info("%s get-stats=%llu get-stats-outside-ram=%llu\n", line, sum.stats_calls,
+		sum.stats_refused);
 	len = scnprintf(line, sizeof(line), "a64fuzz: cpuon:");
 	for (r = 0; r < ON_NR; r++)
 		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", a64f_on_names[r],
