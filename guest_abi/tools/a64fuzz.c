@@ -67,9 +67,12 @@
  *    and set/clear-active registers, 0 in set-enable). SGIs: set-pending only for the
  *    harmless SGIs 0 (reschedule), 1 (call function) and 5 (IRQ work), never cleared;
  *    SGIs 8-15 (not mapped by Linux, which warns about them) only to targets that do not
- *    exist. At the end the free INTIDs' pending and active bits are cleared and the
- *    configuration of the used ones is compared with the start ("a64fuzz: FAIL" if it
- *    changed).
+ *    exist. Free INTIDs set active are deactivated before the window closes (hv, like
+ *    a vGIC on list registers, holds an active interrupt in a list register until the
+ *    guest deactivates it: four of them would keep every pending interrupt of the vCPU
+ *    out, and its kernel would stall). At the end the free INTIDs' pending and active
+ *    bits are cleared and the configuration of the used ones is compared with the start
+ *    ("a64fuzz: FAIL" if it changed).
  *  - Every access that could fault runs inside a window: interrupts (DAIF) masked and
  *    VBAR_EL1 pointing at this module's vectors, which skip the faulting instruction and
  *    record its ESR_EL1. An UNDEF, an alignment fault or an external abort is counted
@@ -90,7 +93,9 @@
  * B: accesses the hypervisor must have refused and counted in its bad-accesses (vGIC
  * accesses of a width or alignment the GIC architecture does not allow, accesses without
  * instruction syndrome that got an external abort, PL011 offsets that are no register,
- * UNDEFINED PMU and SGI register accesses); I: UNDEFINED IMPLEMENTATION DEFINED
+ * HV_SMCCC_GET_STATS calls with a buffer outside RAM, UNDEFINED PMU and SGI register
+ * accesses; debug and RAS registers that UNDEF are the CPU's, not trapped, and not
+ * counted here); I: UNDEFINED IMPLEMENTATION DEFINED
  * accesses (trapped where the CPU implements HCR_EL2.TIDCP: QEMU 10, not 7.2); U:
  * accesses where nothing is (the hypervisor's unclaimed-io). Then "a64fuzz: N calls,
  * M faults" and "a64fuzz: done". A hypervisor answer that breaks the rules above is a
