@@ -36,41 +36,9 @@ else
 	failed=1
 fi
 
-# The victim's windows, by half: a window counts when it began and ended inside one (it
-# begins where the same vCPU's previous window ended; the first one is left out). The
-# phase lines are the ones hcfuzz printed as it went (with the kernel's time stamp), not
-# the copies the guest's init prints from dmesg at the end. Each row: half, window time
-# and the vCPU's share of the time (time less steal, over time), in %.
-tr -d '\r' < "$LOG" | awk '
-	/^\[fuzz\] \[ *[0-9.]+\] hcfuzz: phase / {
-		p = $0
-		sub(/.*hcfuzz: phase /, "", p)
-		phase = p ~ /^end/ ? "" : substr(p, 1, 6)
-		since = NR
-	}
-	/^\[victim\] GUEST-workmeter workmeter: cpu=/ {
-		split($0, f, /[ =]/)
-		for (i = 1; i in f; i++) {
-			if (f[i] == "cpu") cpu = f[i + 1]
-			if (f[i] == "ms") ms = f[i + 1]
-			if (f[i] == "steal") steal = f[i + 1]
-		}
-		if (phase != "" && (cpu in last) && last[cpu] > since)
-			printf "%s %s %d\n", phase, ms, (ms > 0 ? 100 * (ms - steal) / ms : 0)
-		last[cpu] = NR
-	}' > "$LOG.windows"
-median() { # HALF [COLUMN]: the median of that column (2: time, 3: share) in that kind of half
-	grep "^$1 " "$LOG.windows" | cut -d' ' -f"${2:-2}" | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
-}
-nb=$(grep -c "^benign " "$LOG.windows") na=$(grep -c "^attack " "$LOG.windows")
-mb=$(median benign) ma=$(median attack)
-if [ "$nb" -ge 3 ] && [ "$na" -ge 3 ] && awk "BEGIN { exit !($ma <= 2 * $mb) }"; then
-	echo "ok:   the victim kept at least half its speed under attack (median window $mb ms benign, $ma ms attacked; $nb and $na windows)"
-else
-	echo "FAIL: the victim's median window: ${mb:-none} ms benign ($nb windows), ${ma:-none} ms attacked ($na windows); expected at least 3 of each and attacked <= 2 x benign"
-	failed=1
-fi
+# The victim's windows, by half (lib.sh).
+victim_windows hcfuzz
+expect_victim_speed "the victim kept at least half its speed under attack" 3
 
 # Every bad access counted: each MSR access that faulted in hcfuzz was a #GP the
 # hypervisor answered; each access to where nothing is (hcfuzz's, hostile's) an
@@ -102,8 +70,6 @@ for w in step bp; do
 done
 # INT1 (F1) must raise #DB (SIGTRAP); QEMU 7.2's TCG has no INT1 (F1 is #UD there), 10 has.
 [ "${QEMU:-}" = 10 ] && expect_vm fuzz "INT1 raised #DB in the guest" "hostile: icebp=sigtrap"
-echo "      victim windows: benign median $mb ms ($nb windows, median share of its pCPU $(median benign 3)%)," \
-	"attacked median $ma ms ($na windows, $(median attack 3)%)"
 grep -E "\[fuzz\] GUEST-(hcfuzz hcfuzz|hostile hostile): " "$LOG" |
 	grep -v "taints\|verification\|hcfuzz: phase" | sed 's/^/      /'
 finish

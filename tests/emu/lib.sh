@@ -315,6 +315,58 @@ expect_sgi() {
 	fi
 }
 
+# victim_windows TOOL: the windows of the victim VM's workmeter (tests/guest/linux/
+# workmeter.c), sorted into the halves of the hostile VM 'fuzz' by where their lines fall
+# between TOOL's phase lines in the one serial log ("TOOL: phase benign round=N", "...
+# attack round=N", "TOOL: phase end": the lines the attacker's kernel printed as it went,
+# with its time stamp, not the copies its init prints from dmesg at the end). A window
+# counts when it began and ended inside one half (it begins where the same vCPU's previous
+# window ended; each vCPU's first one is left out). Writes $LOG.windows, a row per window:
+# half (benign or attack), time in ms, the vCPU's share of that time (less steal) in %.
+victim_windows() {
+	tr -d '\r' < "$LOG" | awk -v tool="$1" '
+		$0 ~ ("^\\[fuzz\\] \\[ *[0-9.]+\\] " tool ": phase ") {
+			p = $0
+			sub(".*" tool ": phase ", "", p)
+			phase = p ~ /^end/ ? "" : substr(p, 1, 6)
+			since = NR
+		}
+		/^\[victim\] GUEST-workmeter workmeter: cpu=/ {
+			split($0, f, /[ =]/)
+			for (i = 1; i in f; i++) {
+				if (f[i] == "cpu") cpu = f[i + 1]
+				if (f[i] == "ms") ms = f[i + 1]
+				if (f[i] == "steal") steal = f[i + 1]
+			}
+			if (phase != "" && (cpu in last) && last[cpu] > since)
+				printf "%s %s %d\n", phase, ms, (ms > 0 ? 100 * (ms - steal) / ms : 0)
+			last[cpu] = NR
+		}' > "$LOG.windows"
+}
+
+# window_median HALF [COLUMN]: the median of that column of $LOG.windows (2: time, 3:
+# share) over the windows of that kind of half
+window_median() {
+	grep "^$1 " "$LOG.windows" | cut -d' ' -f"${2:-2}" | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
+
+# expect_victim_speed DESCRIPTION MIN_WINDOWS: at least MIN_WINDOWS windows of each kind
+# in $LOG.windows, and the median attacked window at most twice the median benign one
+# (the victim kept at least half its speed); then a line with the medians and shares.
+expect_victim_speed() {
+	nb=$(grep -c "^benign " "$LOG.windows") na=$(grep -c "^attack " "$LOG.windows")
+	mb=$(window_median benign) ma=$(window_median attack)
+	if [ "$nb" -ge "$2" ] && [ "$na" -ge "$2" ] && awk "BEGIN { exit !($ma <= 2 * $mb) }"; then
+		echo "ok:   $1 (median window $mb ms benign, $ma ms attacked; $nb and $na windows)"
+	else
+		echo "FAIL: $1: median window ${mb:-none} ms benign ($nb windows), ${ma:-none} ms attacked ($na windows); expected at least $2 of each and attacked <= 2 x benign"
+		failed=1
+	fi
+	echo "      victim windows: benign median ${mb:-none} ms ($nb windows, median share of its pCPU $(window_median benign 3)%)," \
+		"attacked median ${ma:-none} ms ($na windows, $(window_median attack 3)%)"
+}
+
 # Prints the hypervisor's report lines (exit counts) into the test output, then exits.
 finish() {
 	grep -E "^hv: VM '.*' (powered|reset|triple|stopped)|^qemu exit" "$LOG" | sed 's/^/      /'
