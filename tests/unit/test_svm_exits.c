@@ -36,8 +36,7 @@ void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
 }
 void vm_request_stop(struct vm *vm, enum vm_stop_reason r) { (void)vm, (void)r; }
 bool vm_stopping(const struct vm *vm) { return (void)vm, false; }
-bool iobus_access(struct iobus *b, enum io_space s, u64 addr, unsigned size, bool write,
-		  u64 *val)
+bool iobus_access(struct iobus *b, enum io_space s, u64 addr, unsigned size, bool write, u64 *val)
 {
 	(void)b, (void)s, (void)addr, (void)size;
 	if (!write)
@@ -213,7 +212,7 @@ static void test_xsetbv(void)
 	vmcb = vcpu.arch.vmcb;
 	V64(vmcb, VMCB_CR4) = X86_CR4_OSXSAVE;
 	run(2, EXIT(.code = SVM_EXIT_XSETBV, .set_rax = true, .rax = 5), /* AVX without SSE */
-	    EXIT(.code = SVM_EXIT_XSETBV, .set_rax = true, .rax = 0));	   /* no x87 */
+	    EXIT(.code = SVM_EXIT_XSETBV, .set_rax = true, .rax = 0));	 /* no x87 */
 	CHECK_EQ(EVENT_VECTOR(entries[1].eventinj), EXC_EVENT(13));
 	CHECK_EQ(EVENT_VECTOR(entries[2].eventinj), EXC_EVENT(13));
 	CHECK_EQ(entries[2].rip, 0x1000);
