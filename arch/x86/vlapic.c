@@ -242,6 +242,14 @@ void vlapic_ack(struct vlapic *l, u8 vector)
 	l->isr[vector / 32] |= bit;
 }
 
+void vlapic_unack(struct vlapic *l, u8 vector)
+{
+	u32 bit = 1u << (vector % 32);
+
+	l->isr[vector / 32] &= ~bit;
+	__atomic_fetch_or(&l->irr[vector / 32], bit, __ATOMIC_SEQ_CST);
+}
+
 bool vlapic_has_pending_irr(struct vlapic *l) { return highest_bit(l->irr, true) >= 0; }
 
 bool vlapic_tpr_holds_back(struct vlapic *l)

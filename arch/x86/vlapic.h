@@ -155,6 +155,8 @@ int vlapic_pending_vector(struct vlapic *l);
 
 /* The vector was injected into the guest: IRR -> ISR (PPR rises). */
 void vlapic_ack(struct vlapic *l, u8 vector);
+/* An acknowledged interrupt whose delivery did not happen goes back to pending. */
+void vlapic_unack(struct vlapic *l, u8 vector);
 
 /* Any IRR bit set (wakes a halted vCPU; vlapic_pending_vector decides delivery). */
 bool vlapic_has_pending_irr(struct vlapic *l);

@@ -224,9 +224,21 @@ static unsigned long long rip(struct vcpu *v) { return V64(v->arch.vmcb, VMCB_RI
 static void inject_ud(struct vcpu *v) { inject_exception(v, 6, false, 0); }
 
 /* An intercepted #DB or #AC, back to the guest as the CPU raised it: DR6 in the VMCB has
- * the #DB's status already (APM 15.12); #AC's error code is 0. */
+ * the #DB's status already (APM 15.12); #AC's error code is 0. If it came while the CPU
+ * delivered another event (EXITINTINFO, APM 15.7.2), it is taken first, as on a CPU
+ * (benign exceptions are handled serially, SDM vol. 3A 6.15): an interrupted exception
+ * recurs when its instruction runs again, an interrupt or NMI waits as pending. */
 static void reflect_exception(struct vcpu *v, u8 vector)
 {
+	u64 interrupted = V64(v->arch.vmcb, VMCB_EXITINTINFO);
+	bool valid = interrupted & EVENT_VALID;
+	if (valid && (interrupted & EVENT_TYPE_MASK) == EVENT_TYPE_INTR)
+		vlapic_unack(&v->arch.lapic, (u8)interrupted);
+	if (valid && (interrupted & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
+		v->arch.nmi_masked = v->arch.nmi_iret_seen = false;
+		V32(v->arch.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
+		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
+	}
 	inject_exception(v, vector, vector == VEC_AC, 0);
 }
 static void inject_gp(struct vcpu *v) { inject_exception(v, 13, true, 0); }

@@ -95,6 +95,7 @@
 #define EVENT_TYPE_INTR (0u << 8)
 #define EVENT_TYPE_NMI (2u << 8)
 #define EVENT_TYPE_EXC (3u << 8)
+#define EVENT_TYPE_MASK (7u << 8)
 
 enum svm_exit {
 	SVM_EXIT_CR8_WRITE = 0x18,
