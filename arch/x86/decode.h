@@ -7,6 +7,8 @@
  *   88/89 mov r/m, r        8A/8B mov r, r/m        C6 /0 ib, C7 /0 iw/id mov r/m, imm
  *   A0-A3 mov rAX <-> moffs 0F B6/B7 movzx          0F BE/BF movsx
  *   63 movsxd (64-bit mode)
+ * The memory operand is decoded too: its linear address tells where an access that
+ * crosses into the next page continues (split_access.h).
  * Guest GPRs are indexed in x86 encoding order: 0 rax, 1 rcx, 2 rdx, 3 rbx, 4 rsp,
  * 5 rbp, 6 rsi, 7 rdi, 8..15 r8..r15.
  */

@@ -30,12 +30,13 @@ struct x86_access_part {
 unsigned int x86_split_at_page(u64 la, unsigned int size, int mode, struct x86_access_part part[2]);
 
 /*
- * Does the access part by part: every part translated first through the guest's page
- * tables (pg, read with ctx vm), then each one read from or written to guest RAM or
- * made on the VM's MMIO bus, which counts those no device claims. *value: what a store
- * writes, what a load read (little-endian, the parts' bytes at their offsets). Returns
- * WALK_OK, or the walk's error for the first part that does not translate (nothing is
- * accessed then; *fault_la: that part's linear address, for the guest's #PF).
+ * Does the access part by part (n parts, 1 or 2, as x86_split_at_page gave them): every
+ * part translated first through the guest's page tables (pg, read with ctx vm), then
+ * each one read from or written to guest RAM or made on the VM's MMIO bus, which counts
+ * those no device claims. *value: what a store writes, what a load read (little-endian,
+ * the parts' bytes at their offsets). Returns WALK_OK, or the walk's error for the first
+ * part that does not translate (nothing is accessed then; *fault_la: that part's linear
+ * address, for the guest's #PF).
  */
 int x86_access_parts(struct vm *vm, const struct x86_paging *pg, gpa_read_fn read,
 		     const struct x86_access_part *part, unsigned int n, bool write, u64 *value,
