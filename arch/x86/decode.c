@@ -5,18 +5,45 @@
 #include "hv/lib.h"
 #include "arch/x86/decode.h"
 
+#define REX_B BIT(0)
+#define REX_X BIT(1)
 #define REX_R BIT(2)
 #define REX_W BIT(3)
 
+static u64 zext_size(u64 v, unsigned int size) { return size >= 8 ? v : v & (BIT(8 * size) - 1); }
+
+static u64 sext_size(u64 v, unsigned int size)
+{
+	u64 sign = size >= 8 ? 0 : BIT(8 * size - 1);
+
+	return (zext_size(v, size) ^ sign) - sign;
+}
+
+/* Little-endian value of n bytes at b. */
+static u64 le_bytes(const u8 *b, size_t n)
+{
+	u64 v = 0;
+
+	for (size_t k = 0; k < n; k++)
+		v |= (u64)b[k] << (8 * k);
+	return v;
+}
+
 /*
- * Position just past ModRM, SIB and displacement, starting with the ModRM byte at
- * b[i]; -1 if mod=11 (a register, not memory) or the bytes run past lim.
+ * Decodes the memory operand whose ModRM byte is b[i] into *m (m->asize already set);
+ * returns the position just past ModRM, SIB and displacement, or -1 if mod=11 (a
+ * register, not memory) or the bytes run past lim.
  * SDM Vol. 2 Table 2-1 (16-bit forms), Tables 2-2/2-3 (32/64-bit forms), 2.2.1.6
  * (RIP-relative). REX.B and REX.X do not change the length: rm=100 always means a
- * SIB byte and base=101 with mod=00 always means disp32 (SDM Table 2-5).
+ * SIB byte and base=101 with mod=00 always means disp32 (SDM Table 2-5). rBP and rSP as
+ * base make SS the default segment (SDM Vol. 1 Table 3-5).
  */
-static int modrm_end(const u8 *b, size_t i, size_t lim, unsigned int asize)
+static int decode_mem_operand(const u8 *b, size_t i, size_t lim, u8 rex, int mode,
+			      struct x86_mem_operand *m)
 {
+	/* 16-bit forms by rm: BX+SI, BX+DI, BP+SI, BP+DI, SI, DI, BP, BX */
+	static const u8 base16[8] = { 3, 3, 5, 5, 6, 7, 5, 3 };
+	static const u8 index16[8] = { 6, 7, 6, 7, X86_NO_REG, X86_NO_REG, X86_NO_REG, X86_NO_REG };
 	u8 modrm, mod, rm;
 	size_t disp = 0;
 
@@ -28,23 +55,43 @@ static int modrm_end(const u8 *b, size_t i, size_t lim, unsigned int asize)
 	if (mod == 3)
 		return -1;
 
-	if (asize == 2) {
+	m->scale = 1;
+	if (m->asize == 2) {
+		m->base = base16[rm];
+		m->index = index16[rm];
 		/* mod 00 rm 110 is [disp16]; mod 01 disp8; mod 10 disp16; never a SIB */
-		if (mod == 1)
+		if (mod == 1) {
 			disp = 1;
-		else if (mod == 2 || rm == 6)
+		} else if (mod == 2) {
 			disp = 2;
+		} else if (rm == 6) {
+			disp = 2;
+			m->base = X86_NO_REG;
+		}
 	} else {
+		m->base = rm | ((rex & REX_B) ? 8 : 0);
+		m->index = X86_NO_REG;
 		if (rm == 4) {
+			u8 sib, index;
+
 			if (i >= lim)
 				return -1;
+			sib = b[i++];
+			m->scale = (u8)(1u << (sib >> 6));
+			/* index 100 is none; with REX.X it is r12 */
+			index = ((sib >> 3) & 7) | ((rex & REX_X) ? 8 : 0);
+			if (index != 4)
+				m->index = index;
+			m->base = (sib & 7) | ((rex & REX_B) ? 8 : 0);
 			/* SIB base=101 with mod=00: no base, disp32 */
-			if (mod == 0 && (b[i] & 7) == 5)
+			if (mod == 0 && (sib & 7) == 5) {
 				disp = 4;
-			i++;
+				m->base = X86_NO_REG;
+			}
 		} else if (mod == 0 && rm == 5) {
 			/* disp32: absolute in 16/32-bit modes, RIP-relative in 64-bit mode */
 			disp = 4;
+			m->base = mode == 64 ? X86_RIP_BASE : X86_NO_REG;
 		}
 		if (mod == 1)
 			disp = 1;
@@ -53,6 +100,8 @@ static int modrm_end(const u8 *b, size_t i, size_t lim, unsigned int asize)
 	}
 	if (i + disp > lim)
 		return -1;
+	m->disp = disp ? sext_size(le_bytes(b + i, disp), (unsigned int)disp) : 0;
+	m->seg = m->base == 4 || m->base == 5 ? X86_SEG_SS : X86_SEG_DS;
 	return (int)(i + disp);
 }
 
@@ -73,7 +122,7 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 	size_t lim = MIN(avail, (size_t)X86_MAX_INSN_LEN), i, imm_len = 0;
 	bool opsz = false, adsz = false, byte_op = false;
 	unsigned int osize, asize, reg;
-	u8 rex = 0, op;
+	u8 rex = 0, op, seg = X86_NO_REG;
 	int end;
 
 	memset(out, 0, sizeof(*out));
@@ -102,10 +151,16 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 		case 0x2e:
 		case 0x36:
 		case 0x3e:
+			/* ES, CS, SS, DS overrides: the last one counts */
+			seg = (bytes[i] >> 3) & 3;
+			rex = 0;
+			continue;
 		case 0x64:
 		case 0x65:
+			seg = bytes[i] == 0x64 ? X86_SEG_FS : X86_SEG_GS;
+			rex = 0;
+			continue;
 		case 0xf0:
-			/* segment overrides: the fault already gave the address */
 			rex = 0;
 			continue;
 		}
@@ -132,6 +187,9 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 	else
 		asize = adsz ? 4 : 2;
 
+	out->mem.asize = (u8)asize;
+	out->mem.seg = seg == X86_NO_REG ? X86_SEG_DS : seg;
+
 	/* moffs forms: no ModRM, the offset has the address size; register is rAX */
 	if (op >= 0xa0 && op <= 0xa3) {
 		end = (int)(i + asize);
@@ -141,6 +199,9 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 		out->size = (op & 1) ? osize : 1;
 		out->dst_size = out->op == X86_MMIO_LOAD ? out->size : 0;
 		out->reg = 0;
+		out->mem.base = out->mem.index = X86_NO_REG;
+		out->mem.scale = 1;
+		out->mem.disp = le_bytes(bytes + i, asize);
 		out->len = end;
 		return 0;
 	}
@@ -190,26 +251,26 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 	if (i >= lim)
 		return -1;
 	reg = ((bytes[i] >> 3) & 7) | ((rex & REX_R) ? 8 : 0);
-	end = modrm_end(bytes, i, lim, asize);
+	end = decode_mem_operand(bytes, i, lim, rex, mode, &out->mem);
 	if (end < 0)
 		return -1;
+	if (seg != X86_NO_REG)
+		out->mem.seg = seg;
 
 	if (out->size == 0) /* not movzx/movsx */
 		out->size = byte_op ? 1 : osize;
 	if (out->has_imm) {
-		u64 imm = 0;
-		size_t k;
+		u64 imm;
 
 		/* C6/C7 are group 11: only /0 is MOV */
 		if (reg & 7)
 			return -1;
 		if ((size_t)end + imm_len > lim)
 			return -1;
-		for (k = 0; k < imm_len; k++)
-			imm |= (u64)bytes[end + k] << (8 * k);
+		imm = le_bytes(bytes + end, imm_len);
 		/* C7 with REX.W: imm32 sign-extended to 64 bits (SDM Vol. 2 MOV) */
 		if (out->size == 8)
-			imm = (u64)(s64)(s32)(u32)imm;
+			imm = sext_size(imm, 4);
 		out->imm = imm;
 		end += imm_len;
 	} else if (byte_op) {
@@ -223,7 +284,24 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 	return 0;
 }
 
-static u64 zext_size(u64 v, unsigned int size) { return size >= 8 ? v : v & (BIT(8 * size) - 1); }
+u64 x86_mmio_linear_address(const struct x86_mmio_insn *insn, int mode, const u64 gpr[16], u64 rip,
+			    u64 seg_base)
+{
+	const struct x86_mem_operand *m = &insn->mem;
+	u64 ea = m->disp;
+
+	if (m->base == X86_RIP_BASE)
+		ea += rip + insn->len;
+	else if (m->base != X86_NO_REG)
+		ea += gpr[m->base & 15];
+	if (m->index != X86_NO_REG)
+		ea += gpr[m->index & 15] * m->scale;
+	/* The sum wraps at the address size (SDM Vol. 1 3.3.7). */
+	ea = zext_size(ea, m->asize);
+	if (mode == 64)
+		return m->seg == X86_SEG_FS || m->seg == X86_SEG_GS ? ea + seg_base : ea;
+	return (u32)(ea + seg_base);
+}
 
 u64 x86_mmio_store_value(const struct x86_mmio_insn *insn, const u64 gpr[16])
 {
@@ -236,14 +314,9 @@ u64 x86_mmio_store_value(const struct x86_mmio_insn *insn, const u64 gpr[16])
 
 void x86_mmio_load_complete(const struct x86_mmio_insn *insn, u64 gpr[16], u64 value)
 {
-	u64 v = zext_size(value, insn->size);
+	u64 v = insn->sign_extend ? sext_size(value, insn->size) : zext_size(value, insn->size);
 	u64 *r;
 
-	if (insn->sign_extend && insn->size < 8) {
-		u64 sign = BIT(8 * insn->size - 1);
-
-		v = (v ^ sign) - sign;
-	}
 	if (insn->high8) {
 		r = &gpr[insn->reg & 3];
 		*r = (*r & ~0xff00ull) | ((v & 0xff) << 8);

@@ -7,6 +7,8 @@
  *   88/89 mov r/m, r        8A/8B mov r, r/m        C6 /0 ib, C7 /0 iw/id mov r/m, imm
  *   A0-A3 mov rAX <-> moffs 0F B6/B7 movzx          0F BE/BF movsx
  *   63 movsxd (64-bit mode)
+ * The memory operand is decoded too: its linear address tells where an access that
+ * crosses into the next page continues (split_access.h).
  * Guest GPRs are indexed in x86 encoding order: 0 rax, 1 rcx, 2 rdx, 3 rbx, 4 rsp,
  * 5 rbp, 6 rsi, 7 rdi, 8..15 r8..r15.
  */
@@ -18,6 +20,22 @@
 #define X86_MAX_INSN_LEN 15
 
 enum x86_mmio_op { X86_MMIO_LOAD, X86_MMIO_STORE };
+
+/* Segment registers in encoding order (SDM Vol. 2 Table B-6, sreg), the VMCB's order too. */
+enum x86_seg { X86_SEG_ES, X86_SEG_CS, X86_SEG_SS, X86_SEG_DS, X86_SEG_FS, X86_SEG_GS };
+
+#define X86_NO_REG 0xff	  /* no base or no index register */
+#define X86_RIP_BASE 0xfe /* RIP-relative: the base is the next instruction's RIP */
+
+/* The memory operand: base + index * scale + disp at the address size, in segment seg
+ * (SDM Vol. 1 3.7.5). */
+struct x86_mem_operand {
+	u8 asize;	/* address size in bytes: 2, 4, 8 */
+	u8 seg;		/* enum x86_seg: the override prefix, else SS for rBP/rSP bases, else DS */
+	u8 base, index; /* GPR (encoding order), X86_NO_REG; base also X86_RIP_BASE */
+	u8 scale;	/* 1, 2, 4, 8 */
+	u64 disp;	/* sign-extended displacement; the offset of the moffs forms */
+};
 
 struct x86_mmio_insn {
 	u8 len;	 /* total instruction length, to advance RIP */
@@ -34,6 +52,7 @@ struct x86_mmio_insn {
 	bool high8;	  /* AH/CH/DH/BH (legacy 8-bit encoding without REX) */
 	u8 dst_size;	  /* LOAD: bytes written to the destination register */
 	bool sign_extend; /* LOAD via movsx */
+	struct x86_mem_operand mem;
 };
 
 /*
@@ -42,6 +61,14 @@ struct x86_mmio_insn {
  * short by avail, or would exceed 15 bytes (the caller injects #UD/#GP or stops the VM).
  */
 int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_insn *out);
+
+/*
+ * The linear address the instruction accesses, for gpr[] and rip (the instruction's own
+ * RIP) and seg_base, the base of segment insn->mem.seg. In 64-bit mode only FS and GS
+ * have a base (SDM Vol. 3 3.2.4); elsewhere the linear address has 32 bits.
+ */
+u64 x86_mmio_linear_address(const struct x86_mmio_insn *insn, int mode, const u64 gpr[16], u64 rip,
+			    u64 seg_base);
 
 /* Value a STORE writes (register or immediate), truncated to insn->size. */
 u64 x86_mmio_store_value(const struct x86_mmio_insn *insn, const u64 gpr[16]);

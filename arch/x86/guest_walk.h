@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Software walk of the guest's own page tables: guest-virtual -> guest-physical.
  *
- * Used to fetch instruction bytes at the guest RIP (and the like) when the hardware
- * gives us only a virtual address. The tables hold guest-physical addresses; they are
- * read through a callback, which fails for addresses outside guest RAM.
+ * Used to fetch instruction bytes at the guest RIP, and to place each page's part of an
+ * MMIO access that crosses a page (split_access.h), when the hardware gives us only a
+ * virtual address. The tables hold guest-physical addresses; they are read through a
+ * callback, which fails for addresses outside guest RAM.
  *
  * Modes (Intel SDM Vol. 3 chapter 4, AMD APM Vol. 2 chapter 5):
  *   CR0.PG=0                    identity (the linear address is 32 bits)

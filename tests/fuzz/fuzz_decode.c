@@ -4,8 +4,9 @@
  * 8 bytes of the value an MMIO load returns, then the instruction bytes (the decoder
  * sees exactly these, from a heap copy of their length). Checked: a decoded
  * instruction is at most 15 bytes and within the bytes given, its fields are in range,
- * it decodes the same from exactly its own bytes, and the store value and load
- * completion touch only what the operand size says. */
+ * it decodes the same from exactly its own bytes, the store value and load completion
+ * touch only what the operand size says, and outside 64-bit mode the linear address has
+ * 32 bits. */
 #include "../../arch/x86/decode.c"
 #include "fuzz.h"
 
@@ -16,7 +17,10 @@ static bool same(const struct x86_mmio_insn *a, const struct x86_mmio_insn *b)
 	return a->len == b->len && a->size == b->size && a->op == b->op &&
 	       a->has_imm == b->has_imm && a->imm == b->imm && a->reg == b->reg &&
 	       a->high8 == b->high8 && a->dst_size == b->dst_size &&
-	       a->sign_extend == b->sign_extend;
+	       a->sign_extend == b->sign_extend && a->mem.asize == b->mem.asize &&
+	       a->mem.seg == b->mem.seg && a->mem.base == b->mem.base &&
+	       a->mem.index == b->mem.index && a->mem.scale == b->mem.scale &&
+	       a->mem.disp == b->mem.disp;
 }
 
 static bool pow2_le8(unsigned v) { return v == 1 || v == 2 || v == 4 || v == 8; }
@@ -27,6 +31,10 @@ static void check_fields(const struct x86_mmio_insn *in)
 	FUZZ_CHECK(pow2_le8(in->size));
 	FUZZ_CHECK(in->reg < 16);
 	FUZZ_CHECK(!in->high8 || (in->reg < 4 && in->size == 1));
+	FUZZ_CHECK(in->mem.asize == 2 || in->mem.asize == 4 || in->mem.asize == 8);
+	FUZZ_CHECK(in->mem.seg <= X86_SEG_GS && pow2_le8(in->mem.scale));
+	FUZZ_CHECK(in->mem.base < 16 || in->mem.base == X86_NO_REG || in->mem.base == X86_RIP_BASE);
+	FUZZ_CHECK(in->mem.index < 16 || in->mem.index == X86_NO_REG);
 	if (in->op == X86_MMIO_LOAD) {
 		FUZZ_CHECK(!in->has_imm);
 		FUZZ_CHECK(pow2_le8(in->dst_size) && in->dst_size >= in->size);
@@ -37,11 +45,13 @@ static void check_fields(const struct x86_mmio_insn *in)
 }
 
 /* The store value has at most `size` bytes; a load changes only its destination. */
-static void check_values(const struct x86_mmio_insn *in, u64 value)
+static void check_values(const struct x86_mmio_insn *in, int mode, u64 value)
 {
 	u64 gpr[16], before[16];
 	for (unsigned i = 0; i < 16; i++)
 		gpr[i] = before[i] = 0x0123456789abcdefull * (i + 1);
+	u64 la = x86_mmio_linear_address(in, mode, gpr, value, ~value);
+	FUZZ_CHECK(mode == 64 || la >> 32 == 0);
 	if (in->op == X86_MMIO_STORE) {
 		u64 v = x86_mmio_store_value(in, gpr);
 		FUZZ_CHECK(in->size == 8 || v >> (8 * in->size) == 0);
@@ -76,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(x86_decode_mmio(exact, in.len, mode, &again) == 0);
 		FUZZ_CHECK(same(&in, &again));
 		free(exact);
-		check_values(&in, value);
+		check_values(&in, mode, value);
 	}
 	free(bytes);
 	return 0;

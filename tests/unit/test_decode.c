@@ -490,6 +490,108 @@ static void test_mov_to_cr(void)
 #undef MOVCR
 }
 
+/* The GPRs the linear-address tests use: rax 0x100000, rcx 0x200000, ..., r15 0x1000000,
+ * each with bits above 32 set where truncation matters. */
+static u64 la_gpr[16];
+#define LA_RIP 0x400000ull
+/* Decodes in `mode` (must succeed) and gives the linear address with segment base `base`. */
+static u64 la_of(int mode, u64 base, const u8 *bytes, size_t n)
+{
+	CHECK_EQ(x86_decode_mmio(bytes, n, mode, &in), 0);
+	return x86_mmio_linear_address(&in, mode, la_gpr, LA_RIP, base);
+}
+#define LA(mode, base, ...) la_of(mode, base, BYTES(__VA_ARGS__), NBYTES(__VA_ARGS__))
+
+/* The effective address in every addressing form, the segment it is in, and the linear
+ * address: the segment base where it counts, the wrap at the address size. */
+static void test_linear_address(void)
+{
+	for (unsigned i = 0; i < 16; i++)
+		la_gpr[i] = 0x100000ull * (i + 1);
+
+	/* 64-bit mode */
+	CHECK_EQ(LA(64, 0, 0x8b, 0x07), 0x800000); /* (%rdi) */
+	CHECK_EQ(in.mem.seg, X86_SEG_DS);
+	CHECK_EQ(LA(64, 0, 0x8b, 0x80, 0x10, 0x00, 0x00, 0x00), 0x100010); /* 0x10(%rax) */
+	CHECK_EQ(LA(64, 0, 0x41, 0x8b, 0x45, 0xf8), 0xe00000 - 8);	   /* -8(%r13) */
+	CHECK_EQ(LA(64, 0, 0x8b, 0x04, 0x24), 0x500000);		   /* (%rsp) */
+	CHECK_EQ(in.mem.seg, X86_SEG_SS);
+	CHECK_EQ(LA(64, 0, 0x8b, 0x44, 0x8d, 0x08),
+		 0x600000 + 4 * 0x200000 + 8); /* 8(%rbp,%rcx,4) */
+	CHECK_EQ(in.mem.seg, X86_SEG_SS);
+	CHECK_EQ(LA(64, 0, 0x42, 0x8b, 0x04, 0x20), 0x100000 + 0xd00000); /* (%rax,%r12,1) */
+	CHECK_EQ(LA(64, 0, 0x8b, 0x04, 0x20), 0x100000);		  /* index 100: none */
+	CHECK_EQ(LA(64, 0, 0x8b, 0x84, 0x58, 0x78, 0x56, 0x34, 0x12), /* 0x12345678(%rax,%rbx,2) */
+		 0x12345678 + 0x100000 + 2 * 0x400000);
+	/* disp32(,%rcx,4) and an absolute disp32: sign-extended to 64 bits */
+	CHECK_EQ(LA(64, 0, 0x8b, 0x04, 0x8d, 0x00, 0x00, 0xc0, 0xfe),
+		 0xfffffffffec00000 + 0x800000);
+	CHECK_EQ(LA(64, 0, 0x48, 0x8b, 0x04, 0x25, 0x00, 0x00, 0xc0, 0xfe), 0xfffffffffec00000);
+	/* SIB base 101 with REX.B and mod 01 is r13 */
+	CHECK_EQ(LA(64, 0, 0x41, 0x8b, 0x44, 0x25, 0x10), 0xe00000 + 0x10);
+	/* RIP-relative: from the next instruction */
+	CHECK_EQ(LA(64, 0, 0x8b, 0x05, 0x00, 0x01, 0x00, 0x00), LA_RIP + 6 + 0x100);
+	CHECK_EQ(LA(64, 0, 0x48, 0x8b, 0x05, 0xf0, 0xff, 0xff, 0xff), LA_RIP + 7 - 0x10);
+	CHECK_EQ(in.mem.base, X86_RIP_BASE);
+	/* moffs: the offset as it stands, 8 bytes (4 with 67, zero-extended) */
+	CHECK_EQ(LA(64, 0, 0xa1, 0x10, 0x00, 0x00, 0xd0, 0x00, 0x00, 0x00, 0x00), 0xd0000010);
+	CHECK_EQ(LA(64, 0, 0x67, 0xa1, 0x10, 0x00, 0x00, 0xfe), 0xfe000010);
+	/* 67: 32-bit addresses, RIP-relative ones too (EIP) */
+	la_gpr[0] = 0x100100000ull;
+	CHECK_EQ(LA(64, 0, 0x67, 0x8b, 0x00), 0x100000);
+	la_gpr[0] = 0xfffffff0ull;
+	CHECK_EQ(LA(64, 0, 0x67, 0x8b, 0x40, 0x20), 0x10); /* 0x20(%eax) wraps */
+	la_gpr[0] = 0x100000;
+	CHECK_EQ(LA(64, 0, 0x67, 0x8b, 0x05, 0x00, 0x00, 0x00, 0x00), LA_RIP + 7);
+	CHECK_EQ(x86_mmio_linear_address(&in, 64, la_gpr, 0x1fffffff8ull, 0), 0xffffffff);
+	/* segment bases: FS and GS count, the others not (SDM Vol. 3 3.2.4) */
+	CHECK_EQ(LA(64, 0x7f0000000000, 0x64, 0x8b, 0x10), 0x7f0000100000);
+	CHECK_EQ(in.mem.seg, X86_SEG_FS);
+	CHECK_EQ(LA(64, 0x7f0000000000, 0x65, 0x48, 0xa1, 8, 0, 0, 0, 0, 0, 0, 0), 0x7f0000000008);
+	CHECK_EQ(in.mem.seg, X86_SEG_GS);
+	CHECK_EQ(LA(64, 0x7f0000000000, 0x26, 0x8b, 0x10), 0x100000); /* ES */
+	CHECK_EQ(in.mem.seg, X86_SEG_ES);
+	CHECK_EQ(LA(64, 0x7f0000000000, 0x65, 0x2e, 0x8b, 0x10), 0x100000); /* the last: CS */
+	CHECK_EQ(in.mem.seg, X86_SEG_CS);
+
+	/* 32-bit mode: the base added, the linear address wraps at 4 GiB */
+	CHECK_EQ(LA(32, 0x2000000, 0x8b, 0x05, 0x00, 0x00, 0xc0, 0xfe), 0x00c00000);
+	CHECK_EQ(in.mem.base, X86_NO_REG);
+	la_gpr[4] = 0xabcd00000010ull;
+	CHECK_EQ(LA(32, 0x1000, 0x8b, 0x44, 0x24, 0x08), 0x1018); /* 8(%esp) */
+	CHECK_EQ(in.mem.seg, X86_SEG_SS);
+	CHECK_EQ(LA(32, 0x1000, 0x36, 0x8b, 0x07), 0x801000); /* ss:(%edi) */
+	CHECK_EQ(in.mem.seg, X86_SEG_SS);
+	CHECK_EQ(LA(32, 0x1000, 0x3e, 0x8b, 0x45, 0x00), 0x601000); /* ds:0(%ebp) */
+	CHECK_EQ(in.mem.seg, X86_SEG_DS);
+	CHECK_EQ(LA(32, 0x10, 0xa1, 0x00, 0x00, 0xc0, 0xfe), 0xfec00010);
+	/* 67: 16-bit addressing, [disp16] */
+	CHECK_EQ(LA(32, 0x10000, 0x67, 0x8b, 0x06, 0x34, 0x12), 0x11234);
+
+	/* 16-bit mode: the 16-bit forms, each wrapping at 64 KiB */
+	for (unsigned i = 0; i < 16; i++)
+		la_gpr[i] = 0x1000 * (i + 1);
+	la_gpr[3] = 0xfff0;							       /* bx */
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x00), 0x20000 + ((0xfff0 + 0x7000) & 0xffff)); /* bx+si */
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x01), 0x20000 + ((0xfff0 + 0x8000) & 0xffff)); /* bx+di */
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x42, 0x10), 0x20000 + 0x6000 + 0x7000 + 0x10); /* bp+si */
+	CHECK_EQ(in.mem.seg, X86_SEG_SS);
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x83, 0x00, 0x01), 0x20000 + 0x6000 + 0x8000 + 0x100);
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x04), 0x27000);			   /* si */
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x05), 0x28000);			   /* di */
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x46, 0xfe), 0x20000 + 0x6000 - 2); /* -2(%bp) */
+	CHECK_EQ(in.mem.seg, X86_SEG_SS);
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x06, 0x34, 0x12), 0x21234); /* [0x1234] */
+	CHECK_EQ(in.mem.seg, X86_SEG_DS);
+	CHECK_EQ(LA(16, 0x20000, 0x8b, 0x07), 0x2fff0);		    /* bx */
+	CHECK_EQ(LA(16, 0x30000, 0x26, 0x8b, 0x47, 0x20), 0x30010); /* es:0x20(%bx) wraps */
+	CHECK_EQ(in.mem.seg, X86_SEG_ES);
+	CHECK_EQ(LA(16, 0x20000, 0xa1, 0x34, 0x12), 0x21234); /* moffs16 */
+	/* 67: 32-bit addressing with a SIB */
+	CHECK_EQ(LA(16, 0x20000, 0x67, 0x8b, 0x04, 0x4b), 0x20000 + 0xfff0 + 2 * 0x2000);
+}
+#undef LA
+
 int main(void)
 {
 	test_mov_to_cr();
@@ -503,5 +605,6 @@ int main(void)
 	test_reject();
 	test_store_value();
 	test_load_complete();
+	test_linear_address();
 	return test_summary();
 }

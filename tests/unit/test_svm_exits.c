@@ -4,15 +4,17 @@
  * (EVENTINJ, RIP, V_TPR, the CR8 write intercept) and returns the next scripted exit.
  * Covers what QEMU's TCG cannot show: the XSETBV exit (TCG does not take it), the CR8
  * write exit and the TPR kept in step with CR8, that an INIT/STARTUP drops an event
- * the old life of the vCPU left in EXITINTINFO, and the #DB and #AC intercepts. (No #DB
- * delivery loop under TCG, tried with a Linux guest module that put hardware breakpoints
- * on the #DB gate and the top of its IST stack, then raised a #DB: QEMU 7.2 delivers it
- * without hitting either; QEMU 10.0 aborts, "bql_lock_impl: assertion failed:
- * (!bql_locked())", as the injected #DB is delivered. TCG raises no #AC.) The real
- * vLAPIC, decoder and guest walk; the rest of the hypervisor stubbed. */
+ * the old life of the vCPU left in EXITINTINFO, the #DB and #AC intercepts, and an MMIO
+ * access across a RAM and an MMIO page. (No #DB delivery loop under TCG, tried with a
+ * Linux guest module that put hardware breakpoints on the #DB gate and the top of its
+ * IST stack, then raised a #DB: QEMU 7.2 delivers it without hitting either; QEMU 10.0
+ * aborts, "bql_lock_impl: assertion failed: (!bql_locked())", as the injected #DB is
+ * delivered. TCG raises no #AC.) The real vLAPIC, decoder, guest walk and access split;
+ * the rest of the hypervisor stubbed. */
 #include "../../arch/x86/svm/svm.c"
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_walk.c"
+#include "../../arch/x86/split_access.c"
 #include "../../arch/x86/vlapic.c"
 #include "../../arch/x86/xstate.c" /* its pure part: xstate_xcr0_valid */
 #include "test.h"
@@ -41,11 +43,18 @@ void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
 }
 void vm_request_stop(struct vm *vm, enum vm_stop_reason r) { (void)vm, (void)r; }
 bool vm_stopping(const struct vm *vm) { return (void)vm, false; }
+static struct { /* the last bus access */
+	u64 addr, val;
+	unsigned size;
+	bool write;
+	int n;
+} bus;
 bool iobus_access(struct iobus *b, enum io_space s, u64 addr, unsigned size, bool write, u64 *val)
 {
-	(void)b, (void)s, (void)addr, (void)size;
+	(void)b, (void)s;
 	if (!write)
 		*val = ~0ull; /* nothing there */
+	bus.addr = addr, bus.size = size, bus.write = write, bus.val = *val, bus.n++;
 	return false;
 }
 bool sched_enter_guest(struct vcpu *v) { return (void)v, true; }
@@ -93,7 +102,7 @@ struct entry { /* what VMRUN found */
 	bool cr8_intercept;
 };
 struct exit { /* what it then reports; 0 / false: that state stays */
-	u64 code, rax, rip;
+	u64 code, rax, rip, info2;
 	u64 exitintinfo; /* the event whose delivery the exit interrupted */
 	bool set_rax, set_vtpr;
 	u32 vtpr; /* MOV to CR8 while in the guest */
@@ -124,6 +133,8 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 		V64(vmcb, VMCB_RAX) = x->rax;
 	if (x->rip)
 		V64(vmcb, VMCB_RIP) = x->rip;
+	if (x->info2)
+		V64(vmcb, VMCB_EXITINFO2) = x->info2;
 	if (x->set_vtpr)
 		V64(vmcb, VMCB_VINTR) = (V64(vmcb, VMCB_VINTR) & ~(u64)VINTR_TPR_MASK) | x->vtpr;
 	return 0;
@@ -139,6 +150,7 @@ static void machine(void)
 	memset(entries, 0, sizeof entries);
 	memset(script, 0, sizeof script);
 	nentries = nexits = bad_accesses = 0;
+	memset(&bus, 0, sizeof bus);
 	vm.ram = ram;
 	vm.ram_size = sizeof ram;
 	vm.nvcpus = 1;
@@ -329,12 +341,66 @@ static void test_cr8_is_the_tpr(void)
 	CHECK_EQ(entries[1].rip, 0x1000);
 }
 
+/* An access across a RAM page and an MMIO page (the nested page fault names the MMIO
+ * one): the RAM part from guest RAM, the other on the bus, through the guest's 32-bit
+ * paging with a DS base; a part the page tables do not map is the guest's #PF. */
+static void test_npf_split(void)
+{
+	machine();
+	u8 *vmcb = vcpu.arch.vmcb;
+	/* page directory at 0x2000, page table at 0x3000: pages 0-4 identity, VA 0x5000 ->
+	 * 0x10000 (past the RAM: MMIO), VA 0x6000 not present */
+	u32 pde = 0x3000 | 7, pte[6] = { 0x0007, 0x1007, 0x2007, 0x3007, 0x4007, 0x10007 };
+	memcpy(ram + 0x2000, &pde, 4);
+	memcpy(ram + 0x3000, pte, sizeof pte);
+	V64(vmcb, VMCB_CR0) = 0x80000011;
+	V64(vmcb, VMCB_CR3) = 0x2000;
+	V64(vmcb, VMCB_DS + 8) = 0x10; /* DS base */
+	ram[0x4ffe] = 0x5a, ram[0x4fff] = 0x5b;
+
+	/* mov 0x4fee(%edi),%eax with EDI 0: linear 0x4ffe, 2 bytes RAM and 2 MMIO */
+	memcpy(ram + 0x1000, (const u8[]){ 0x8b, 0x87, 0xee, 0x4f, 0, 0 }, 6);
+	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = 0x10000, .set_rax = true,
+		    .rax = 0x1111111122222222));
+	CHECK_EQ(V64(vmcb, VMCB_RAX), 0xffff5b5a);
+	CHECK_EQ(bus.n, 1);
+	CHECK_EQ(bus.addr, 0x10000);
+	CHECK_EQ(bus.size, 2);
+	CHECK(!bus.write);
+	CHECK_EQ(entries[1].rip, 0x1006);
+	CHECK_EQ(entries[1].eventinj & EVENT_VALID, 0);
+
+	/* mov %eax,0x4fee(%edi): the RAM half kept, the MMIO half on the bus */
+	memcpy(ram + 0x1000, (const u8[]){ 0x89, 0x87, 0xee, 0x4f, 0, 0 }, 6);
+	V64(vmcb, VMCB_RIP) = 0x1000;
+	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = 0x10000, .set_rax = true, .rax = 0x44332211));
+	CHECK_EQ(ram[0x4ffe], 0x11);
+	CHECK_EQ(ram[0x4fff], 0x22);
+	CHECK_EQ(bus.addr, 0x10000);
+	CHECK_EQ(bus.size, 2);
+	CHECK(bus.write);
+	CHECK_EQ(bus.val, 0x4433);
+	CHECK_EQ(entries[1].rip, 0x1006);
+
+	/* MMIO then a page that is not present: #PF (a write, CPL 0) at 0x6000, RIP stays */
+	memcpy(ram + 0x1000, (const u8[]){ 0x89, 0x87, 0xee, 0x5f, 0, 0 }, 6);
+	V64(vmcb, VMCB_RIP) = 0x1000;
+	bus.n = 0;
+	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = 0x10000));
+	CHECK_EQ(entries[1].eventinj, EXC_EVENT(14) | EVENT_HAS_ERR | (2ull << 32));
+	CHECK_EQ(V64(vmcb, VMCB_CR2), 0x6000);
+	CHECK_EQ(entries[1].rip, 0x1000);
+	CHECK_EQ(bus.n, 0);
+	CHECK_EQ(bad_accesses, 0);
+}
+
 int main(void)
 {
 	test_sipi_drops_pending_event();
 	test_xsetbv();
 	test_db_ac_intercepted();
 	test_cr8_is_the_tpr();
+	test_npf_split();
 	free(vcpu.arch.vmcb);
 	return test_summary();
 }

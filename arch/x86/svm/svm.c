@@ -9,6 +9,7 @@
 #include "arch/x86/guest.h"
 #include "arch/x86/guest_walk.h"
 #include "arch/x86/pcpu.h"
+#include "arch/x86/split_access.h"
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/lib.h"
@@ -330,12 +331,18 @@ static bool read_guest(void *ctx, u64 gpa, void *buf, size_t len)
 	return p != NULL;
 }
 
+static struct x86_paging guest_paging(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.vmcb;
+	return (struct x86_paging){ V64(vmcb, VMCB_CR0), V64(vmcb, VMCB_CR3), V64(vmcb, VMCB_CR4),
+				    V64(vmcb, VMCB_EFER) };
+}
+
 /* Fetches the instruction at CS:RIP through the guest's page tables. */
 size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 {
 	u8 *vmcb = v->arch.vmcb;
-	struct x86_paging pg = { V64(vmcb, VMCB_CR0), V64(vmcb, VMCB_CR3), V64(vmcb, VMCB_CR4),
-				 V64(vmcb, VMCB_EFER) };
+	struct x86_paging pg = guest_paging(v);
 	bool long_mode = (V64(vmcb, VMCB_EFER) & EFER_LMA) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
 	u64 la = (long_mode ? 0 : V64(vmcb, VMCB_CS + 8)) +
 		 V64(vmcb, VMCB_RIP); /* CS.base is 0 in 64-bit mode */
@@ -352,6 +359,31 @@ size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 	return got;
 }
 
+/* A #PF for the access at la that the guest's page tables no longer map: its error code
+ * (SDM vol. 3A, 4.7) has P and RSVD for a reserved bit, W/R and U/S. */
+static void inject_pf(struct vcpu *v, u64 la, int walk, bool write)
+{
+	u32 err = (walk == WALK_RESERVED ? BIT(0) | BIT(3) : 0) | (write ? BIT(1) : 0) |
+		  (V8(v->arch.vmcb, VMCB_CPL) == 3 ? BIT(2) : 0);
+	V64(v->arch.vmcb, VMCB_CR2) = la;
+	inject_exception(v, 14, true, err);
+}
+
+static bool cannot_emulate(struct vcpu *v, u64 gpa, const u8 *bytes)
+{
+	printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x %02x "
+	       "%02x); stopping the VM\n",
+	       v->vm->name, v->id, (unsigned long long)gpa, rip(v), bytes[0], bytes[1], bytes[2],
+	       bytes[3]);
+	vm_request_stop(v->vm, VM_FATAL);
+	return false;
+}
+
+/*
+ * An MMIO access. One within a page goes to the MMIO bus at the faulting address. One
+ * that crosses into the next page is done in two parts, each where the guest's page
+ * tables put it: RAM from RAM, MMIO on the bus (split_access.h).
+ */
 static bool handle_npf(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;
@@ -363,23 +395,29 @@ static bool handle_npf(struct vcpu *v)
 		   : (cs_attr & BIT(10))				   ? 32
 									   : 16;
 	struct x86_mmio_insn insn;
-	if (gpa_to_hva(v->vm, gpa, 1) || x86_decode_mmio(bytes, n, mode, &insn)) {
-		printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x "
-		       "%02x %02x); stopping the VM\n",
-		       v->vm->name, v->id, (unsigned long long)gpa,
-		       (unsigned long long)V64(vmcb, VMCB_RIP), bytes[0], bytes[1], bytes[2],
-		       bytes[3]);
-		vm_request_stop(v->vm, VM_FATAL);
-		return false;
-	}
+	if (gpa_to_hva(v->vm, gpa, 1) || x86_decode_mmio(bytes, n, mode, &insn))
+		return cannot_emulate(v, gpa, bytes);
 	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
 	v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
-	u64 val;
-	if (insn.op == X86_MMIO_STORE) {
-		val = x86_mmio_store_value(&insn, v->arch.gpr);
-		iobus_access(&v->vm->bus, IO_MMIO, gpa, insn.size, true, &val);
+	bool store = insn.op == X86_MMIO_STORE;
+	u64 val = store ? x86_mmio_store_value(&insn, v->arch.gpr) : 0;
+	u64 la = x86_mmio_linear_address(&insn, mode, v->arch.gpr, V64(vmcb, VMCB_RIP),
+					 V64(vmcb, VMCB_ES + 16 * insn.mem.seg + 8));
+	struct x86_access_part part[2];
+	if (x86_split_at_page(la, insn.size, mode, part) == 1) {
+		iobus_access(&v->vm->bus, IO_MMIO, gpa, insn.size, store, &val);
 	} else {
-		iobus_access(&v->vm->bus, IO_MMIO, gpa, insn.size, false, &val);
+		struct x86_paging pg = guest_paging(v);
+		u64 fault_la;
+		int rc = x86_access_parts(v->vm, &pg, read_guest, part, 2, store, &val, &fault_la);
+		if (rc == WALK_BAD_GPA)
+			return cannot_emulate(v, gpa, bytes);
+		if (rc != WALK_OK) {
+			inject_pf(v, fault_la, rc, store);
+			return true;
+		}
+	}
+	if (!store) {
 		x86_mmio_load_complete(&insn, v->arch.gpr, val);
 		V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
 		V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];

@@ -289,6 +289,7 @@ static void mmio(void)
 		int ramfd = two_pages(&rw);
 		uint8_t *r0 = order ? d + PAGE : d, *m0 = order ? d : d + PAGE;
 		uint64_t mm, st = 0x8877665544332211ull;
+		volatile uint32_t *ram_half;
 
 		if (ramfd < 0 ||
 		    mmap(r0, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, ramfd, 0) !=
@@ -298,12 +299,15 @@ static void mmio(void)
 			return;
 		memset(rw, 0xa5, PAGE);
 		mm = order ? load64(m0 + PAGE - 8) : load64(m0); /* the MMIO half's bytes */
-		ram = order ? *(uint32_t *)rw : *(uint32_t *)(rw + PAGE - 4);
+		/* the RAM half through its other view: volatile, or the compiler takes the
+		 * memset's bytes for it and never sees the store through d */
+		ram_half = (volatile uint32_t *)(order ? rw : rw + PAGE - 4);
+		ram = *ram_half;
 		want = order ? (mm >> 32) | ram << 32 : ram | mm << 32;
 		v = load64(d + PAGE - 4);
 		*(volatile uint64_t *)(d + PAGE - 4) = st;
 		mmio_accesses++;
-		ram = order ? *(uint32_t *)rw : *(uint32_t *)(rw + PAGE - 4);
+		ram = *ram_half;
 		printf("hostile: mmio split %s load=0x%016" PRIx64 " expected=0x%016" PRIx64
 		       " store=%s\n",
 		       order ? "mmio|ram" : "ram|mmio", v, want,
