@@ -41,7 +41,8 @@ void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
 	(void)v, (void)fmt;
 	bad_accesses++;
 }
-void vm_request_stop(struct vm *vm, enum vm_stop_reason r) { (void)vm, (void)r; }
+static int stops;
+void vm_request_stop(struct vm *vm, enum vm_stop_reason r) { (void)vm, (void)r, stops++; }
 bool vm_stopping(const struct vm *vm) { return (void)vm, false; }
 static struct { /* the last bus access */
 	u64 addr, val;
@@ -392,6 +393,16 @@ static void test_npf_split(void)
 	CHECK_EQ(entries[1].rip, 0x1000);
 	CHECK_EQ(bus.n, 0);
 	CHECK_EQ(bad_accesses, 0);
+
+	/* The same exit while the CPU delivered interrupt 0x31 (a stack on the MMIO page):
+	 * no instruction made the access; the VM stops, nothing is emulated. */
+	nentries = nexits = stops = 0;
+	script[0] = EXIT(.code = SVM_EXIT_NPF, .info2 = 0x10000, .exitintinfo = INTR_EVENT(0x31));
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(nexits, 1);
+	CHECK_EQ(stops, 1);
+	CHECK_EQ(bus.n, 0);
+	CHECK_EQ(V64(vmcb, VMCB_RIP), 0x1000);
 }
 
 int main(void)

@@ -395,6 +395,17 @@ static bool handle_npf(struct vcpu *v)
 		   : (cs_attr & BIT(10))				   ? 32
 									   : 16;
 	struct x86_mmio_insn insn;
+	/* The CPU was delivering an event (EXITINTINFO, APM 15.7.2): the access is its read of
+	 * the IDT or GDT or its push to the stack, no instruction's; KVM stops such a guest
+	 * too (KVM_INTERNAL_ERROR_DELIVERY_EV). */
+	u64 delivering = V64(vmcb, VMCB_EXITINTINFO);
+	if (delivering & EVENT_VALID) {
+		printk("hv: VM '%s' vcpu%u: delivering event %llx touched %llx, where there is no "
+		       "RAM (an IDT, GDT or stack on a device?); stopping the VM\n",
+		       v->vm->name, v->id, (unsigned long long)delivering, (unsigned long long)gpa);
+		vm_request_stop(v->vm, VM_FATAL);
+		return false;
+	}
 	if (gpa_to_hva(v->vm, gpa, 1) || x86_decode_mmio(bytes, n, mode, &insn))
 		return cannot_emulate(v, gpa, bytes);
 	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
