@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # usage: qemu.sh ESP.img [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3
 #        QEMU=10: QEMU 10 from bookworm-backports, unpacked by scripts/qemu10.sh; default
-#        Debian 12's QEMU 7.2; x86 SERIAL=com2: stdio is COM2 and COM1 goes nowhere)
-# Boots the UEFI firmware + the boot volume in QEMU TCG. Serial console on stdio; the
-# hypervisor powers the machine off when its last VM stops.
+#        Debian 12's QEMU 7.2; x86 SERIAL=com2: stdio is COM2 and COM1 goes nowhere;
+#        ACCEL=tcg|kvm|auto, see scripts/accel.sh; CPU: the CPU model)
+# Boots the UEFI firmware + the boot volume in QEMU, under TCG or, with ACCEL, nested in
+# the host's KVM (-cpu host). Serial console on stdio; the hypervisor powers the machine
+# off when its last VM stops.
 #   x86_64:  q35, an emulated AMD CPU with SVM, OVMF; the hypervisor powers off through
 #            ACPI S5, as the firmware's tables say (QEMU then exits with status 0).
 #   aarch64: virt with EL2 (virtualization=on) and GICv3 (GIC=3) or GICv2 (GIC=2), AAVMF,
@@ -22,6 +24,11 @@ case "${QEMU:-}" in
 	;;
 *) echo "qemu: QEMU=$QEMU: 7 (Debian 12's, the default) or 10 (bookworm-backports)" >&2; exit 1 ;;
 esac
+ACCEL=$("$(dirname "$0")/accel.sh") || exit 1
+# cpu_model TCG_DEFAULT: CPU if set, else the host's CPU under KVM, else TCG_DEFAULT
+cpu_model() {
+	if [ -n "${CPU:-}" ]; then echo "$CPU"; elif [ "$ACCEL" = kvm ]; then echo host; else echo "$1"; fi
+}
 SERIALS="-serial mon:stdio"
 [ "${SERIAL:-com1}" = com2 ] && SERIALS="-serial null -serial mon:stdio"
 ESP=$1
@@ -31,7 +38,7 @@ VARS=$ESP.vars
 case "$ARCH" in
 x86_64)
 	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$VARS"
-	exec "${BIN}qemu-system-x86_64" $DATA -nodefaults -machine q35,accel=tcg -cpu "${CPU:-max}" -smp "${SMP:-2}" -m "${MEM:-2048}" \
+	exec "${BIN}qemu-system-x86_64" $DATA -nodefaults -machine q35,accel="$ACCEL" -cpu "$(cpu_model max)" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive if=pflash,format=raw,file="$VARS" \
 		-drive file="$ESP",format=raw,if=ide \
@@ -40,8 +47,8 @@ x86_64)
 aarch64)
 	# AAVMF's pflash images are 64 MiB each; the VARS copy is sparse.
 	cp --sparse=always /usr/share/AAVMF/AAVMF_VARS.fd "$VARS"
-	exec "${BIN}qemu-system-aarch64" $DATA -nodefaults -machine virt,accel=tcg,virtualization=on,gic-version="${GIC:-3}" \
-		-cpu "${CPU:-max,pauth-impdef=on}" -smp "${SMP:-2}" -m "${MEM:-2048}" \
+	exec "${BIN}qemu-system-aarch64" $DATA -nodefaults -machine virt,accel="$ACCEL",virtualization=on,gic-version="${GIC:-3}" \
+		-cpu "$(cpu_model max,pauth-impdef=on)" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd \
 		-drive if=pflash,format=raw,unit=1,file="$VARS" \
 		-drive file="$ESP",format=raw,if=virtio \

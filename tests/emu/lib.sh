@@ -6,6 +6,8 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 LOG=$1
 failed=0
+# Nested in the host's KVM where it can run the hypervisor, else TCG (scripts/accel.sh).
+export ACCEL="${ACCEL:-auto}"
 
 # boot CONFIG_TEXT TIMEOUT_SECONDS [SMP]; QEMU_ARGS adds QEMU arguments; ESP_FILES (FILE=PATH
 # ...) replaces the default guest files on the boot volume (scripts/mkesp.sh); with STOP_AT set, QEMU is stopped as soon as
