@@ -262,7 +262,23 @@ static int set_on_exit(struct parser *ps, struct slice v)
 	return 0;
 }
 
-/* com1..com4 (the PC's ports), a port number, or mmio@ADDR. */
+/* mmio@ADDR, mmio16@ADDR or mmio32@ADDR: the register size (1, 2, 4), else 0. */
+static u8 mmio_form(struct slice v, u64 *addr)
+{
+	static const struct {
+		const char *prefix;
+		u8 reg_bytes;
+	} forms[] = { { "mmio@", 1 }, { "mmio16@", 2 }, { "mmio32@", 4 } };
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		size_t n = strlen(forms[i].prefix);
+		if (v.n > n && !strncmp(v.s, forms[i].prefix, n) &&
+		    !parse_u64((struct slice){ v.s + n, v.n - n }, addr) && *addr)
+			return forms[i].reg_bytes;
+	}
+	return 0;
+}
+
+/* com1..com4 (the PC's ports), a port number, or mmio@ADDR (mmio16@, mmio32@). */
 static int set_serial(struct parser *ps, struct slice v)
 {
 	static const u16 com[] = { 0x3F8, 0x2F8, 0x3E8, 0x2E8 };
@@ -274,8 +290,7 @@ static int set_serial(struct parser *ps, struct slice v)
 	if (v.n == 4 && !strncmp(v.s, "com", 3) && v.s[3] >= '1' && v.s[3] <= '4') {
 		c->kind = SERIAL_IO;
 		c->addr = com[v.s[3] - '1'];
-	} else if (v.n > 5 && !strncmp(v.s, "mmio@", 5) &&
-		   !parse_u64((struct slice){ v.s + 5, v.n - 5 }, &x) && x) {
+	} else if ((c->reg_bytes = mmio_form(v, &x))) {
 		c->kind = SERIAL_MMIO;
 		c->addr = x;
 	} else if (!parse_u64(v, &x) && x && x <= 0xFFFF) {
@@ -284,7 +299,7 @@ static int set_serial(struct parser *ps, struct slice v)
 	} else {
 		return fail(ps, ps->line,
 			    "bad value '%s' for serial: expected com1..com4, an I/O port "
-			    "(0x2f8) or mmio@ADDR",
+			    "(0x2f8), mmio@ADDR, mmio16@ADDR or mmio32@ADDR",
 			    show(buf, v));
 	}
 	return 0;

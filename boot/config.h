@@ -59,14 +59,17 @@ struct vm_config {
 };
 
 /* The machine's console, `serial` (and `baud`) under [hv]: a 16550 at an I/O port (x86:
- * com1..com4 or a port number) or a UART at a physical address (mmio@ADDR: arm64's PL011).
- * Default: what the firmware's SPCR says, else the architecture's usual one. */
+ * com1..com4 or a port number) or a UART at a physical address (mmio@ADDR: arm64's PL011,
+ * an x86 16550 with byte registers; mmio16@ADDR, mmio32@ADDR: a 16550 with 2- or 4-byte
+ * registers at that stride). Default: what the firmware's SPCR says, else the
+ * architecture's usual one. */
 enum serial_kind { SERIAL_DEFAULT, SERIAL_IO, SERIAL_MMIO };
 struct serial_choice {
 	enum serial_kind kind;
-	u64 addr; /* I/O port or physical address */
-	u32 baud; /* 0: as the firmware set it (or the SPCR says) */
-	int line; /* of the serial key (or baud, without serial) */
+	u64 addr;     /* I/O port or physical address */
+	u8 reg_bytes; /* SERIAL_MMIO: 1, 2 or 4 */
+	u32 baud;     /* 0: as the firmware set it (or the SPCR says) */
+	int line;     /* of the serial key (or baud, without serial) */
 };
 
 struct hv_config {

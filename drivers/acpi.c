@@ -258,7 +258,11 @@ static struct acpi_reg gas(const u8 *t, u32 off)
 {
 	if (rd32(t + 4) < off + GAS_LEN)
 		return (struct acpi_reg){ 0 };
-	return (struct acpi_reg){ .space = t[off], .addr = rd64(t + off + 4) };
+	/* Access size (ACPI 6.4 5.2.3.2): 1 byte, 2 word, 3 dword, 4 qword; 0 undefined. */
+	u8 size = t[off + 3];
+	return (struct acpi_reg){ .space = t[off],
+				  .access_bytes = size && size <= 4 ? (u8)(1u << (size - 1)) : 0,
+				  .addr = rd64(t + off + 4) };
 }
 
 /* A PM register block: the 64-bit GAS where the FADT has one, else the 32-bit I/O port. */

@@ -17,8 +17,9 @@ int acpi_madt_cpus(const void *rsdp, u32 *apic_ids, u32 max, const char **why);
 #define ACPI_SPACE_IO 1
 #define ACPI_SPACE_PCI_CONFIG 2 /* address: device << 32 | function << 16 | offset */
 struct acpi_reg {
-	u8 space; /* ACPI_SPACE_* */
-	u64 addr; /* 0: the machine has none */
+	u8 space;	 /* ACPI_SPACE_* */
+	u8 access_bytes; /* the GAS's access size: 1, 2, 4 or 8; 0: not given */
+	u64 addr;	 /* 0: the machine has none */
 };
 
 /* How the machine powers off and resets (x86: FADT 5.2.9, \_S5 in the DSDT 7.4.2). */
@@ -39,6 +40,7 @@ int acpi_power_info(const void *rsdp, struct acpi_power *out, const char **why);
  * interface type (ACPI_SPCR_*), registers and baud rate (0: as the firmware left it). */
 #define ACPI_SPCR_16550 0x00
 #define ACPI_SPCR_16450 0x01
+#define ACPI_SPCR_16550_GAS 0x12 /* registers as its Generic Address Structure says */
 struct acpi_spcr {
 	u8 type;
 	struct acpi_reg base;

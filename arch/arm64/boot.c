@@ -130,6 +130,11 @@ int arch_boot_console(const struct serial_choice *c, const char **why)
 		*why = "baud: the arm64 console (a PL011) keeps the rate the firmware set";
 		return -1;
 	}
+	if (c->kind == SERIAL_MMIO && c->reg_bytes != 1) {
+		*why = "serial = mmio16@ or mmio32@ names a 16550; the arm64 console is a PL011: "
+		       "serial = mmio@ADDR";
+		return -1;
+	}
 	if (c->kind == SERIAL_MMIO) {
 		console_base = c->addr;
 		from = "hv.cfg serial";

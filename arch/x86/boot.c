@@ -62,34 +62,55 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	return n;
 }
 
+/* The SPCR's console where it is a 16550 this driver can run: at an I/O port, or
+ * memory-mapped with the GAS's access size as its register size (type 0x12 says so
+ * outright; Linux reads the other 16550 types' memory-mapped registers the same way). */
+static bool spcr_16550(struct acpi_spcr *spcr)
+{
+	if (acpi_spcr(rsdp, spcr) ||
+	    (spcr->type != ACPI_SPCR_16550 && spcr->type != ACPI_SPCR_16450 &&
+	     spcr->type != ACPI_SPCR_16550_GAS))
+		return false;
+	if (spcr->base.space == ACPI_SPACE_MEMORY)
+		return spcr->base.access_bytes <= 4;
+	return spcr->base.space == ACPI_SPACE_IO;
+}
+
 int arch_boot_console(const struct serial_choice *c, const char **why)
 {
-	u16 port = 0x3F8;
-	u32 baud = c->baud;
+	struct serial_choice use = { .kind = SERIAL_IO, .addr = 0x3F8, .baud = c->baud };
 	const char *from = "COM1";
 	struct acpi_spcr spcr;
-	if (c->kind == SERIAL_MMIO) {
-		*why = "serial = mmio@...: the x86 console is a 16550 at an I/O port (com1..com4 "
-		       "or a port number)";
-		return -1;
-	}
-	if (c->kind == SERIAL_IO) {
-		port = (u16)c->addr;
+	(void)why;
+	/* The divisor assumes the PC's 1.8432 MHz UART clock; memory-mapped 16550s often
+	 * run from another, so theirs is only set when hv.cfg gives a baud rate. */
+	if (c->kind != SERIAL_DEFAULT) {
+		use = *c;
 		from = "hv.cfg serial";
-		if (!baud && port != 0x3F8)
-			baud = 115200; /* a port the firmware did not program */
-	} else if (!acpi_spcr(rsdp, &spcr) && spcr.base.space == ACPI_SPACE_IO &&
-		   (spcr.type == ACPI_SPCR_16550 || spcr.type == ACPI_SPCR_16450)) {
-		port = (u16)spcr.base.addr;
+		if (!use.baud && use.kind == SERIAL_IO && use.addr != 0x3F8)
+			use.baud = 115200; /* a port the firmware did not program */
+	} else if (spcr_16550(&spcr)) {
+		use.kind = spcr.base.space == ACPI_SPACE_MEMORY ? SERIAL_MMIO : SERIAL_IO;
+		use.addr = spcr.base.addr;
+		use.reg_bytes = spcr.base.access_bytes ? spcr.base.access_bytes : 1;
 		from = "ACPI SPCR";
-		if (!baud)
-			baud = spcr.baud;
+		if (!use.baud && use.kind == SERIAL_IO)
+			use.baud = spcr.baud;
 	}
-	uart16550_select(port, baud);
-	char rate[24] = "";
-	if (baud)
-		snprintf(rate, sizeof rate, ", %u baud", baud);
-	snprintf(console_name, sizeof console_name, "16550 at io 0x%x%s (%s)", port, rate, from);
+	char rate[24] = "", regs[24] = "";
+	if (use.baud)
+		snprintf(rate, sizeof rate, ", %u baud", use.baud);
+	if (use.kind == SERIAL_MMIO) {
+		uart16550_select_mmio(use.addr, use.reg_bytes, use.baud);
+		if (use.reg_bytes > 1)
+			snprintf(regs, sizeof regs, " (%u-byte registers)", use.reg_bytes);
+		snprintf(console_name, sizeof console_name, "16550 at mmio 0x%llx%s%s (%s)",
+			 (unsigned long long)use.addr, regs, rate, from);
+	} else {
+		uart16550_select((u16)use.addr, use.baud);
+		snprintf(console_name, sizeof console_name, "16550 at io 0x%x%s (%s)",
+			 (unsigned)use.addr, rate, from);
+	}
 	return 0;
 }
 

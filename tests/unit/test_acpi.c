@@ -461,7 +461,25 @@ static void test_spcr_x86(void)
 	CHECK_EQ(sp.type, ACPI_SPCR_16550);
 	CHECK_EQ(sp.base.space, ACPI_SPACE_IO);
 	CHECK_EQ(sp.base.addr, 0x2F8);
+	CHECK_EQ(sp.base.access_bytes, 0); /* access size not given */
 	CHECK_EQ(sp.baud, 115200);
+	/* A memory-mapped 16550 with 32-bit registers (type 0x12, GAS access size 3: dword),
+	 * as some AMD servers describe theirs. */
+	t[36] = ACPI_SPCR_16550_GAS;
+	t[40] = ACPI_SPACE_MEMORY;
+	t[41] = 32;
+	t[43] = 3;
+	w64(t + 44, 0xFEDC9000);
+	seal(t);
+	CHECK_EQ(acpi_spcr(root(tables, 1, true), &sp), 0);
+	CHECK_EQ(sp.type, ACPI_SPCR_16550_GAS);
+	CHECK_EQ(sp.base.space, ACPI_SPACE_MEMORY);
+	CHECK_EQ(sp.base.access_bytes, 4);
+	CHECK_EQ(sp.base.addr, 0xFEDC9000);
+	t[43] = 5; /* no such access size */
+	seal(t);
+	CHECK_EQ(acpi_spcr(root(tables, 1, true), &sp), 0);
+	CHECK_EQ(sp.base.access_bytes, 0);
 	/* Code 0: the rate the firmware left; an unknown code counts as that too. */
 	t[58] = 0;
 	seal(t);

@@ -476,25 +476,41 @@ static void test_serial(void)
 	CHECK_EQ(parse("[hv]\nserial = com4\nbaud = 9600\n[vm a]\nkernel=k\n"), 0);
 	CHECK_EQ(cfg.serial.addr, 0x2E8);
 	CHECK_EQ(cfg.serial.baud, 9600);
-	CHECK_EQ(parse("[hv]\nserial = 0x3e8\n[vm a]\nkernel=k\n"), 0);
-	CHECK_EQ(cfg.serial.kind, SERIAL_IO);
-	CHECK_EQ(cfg.serial.addr, 0x3E8);
-	CHECK_EQ(parse("[hv]\nserial = mmio@0x9000000\n[vm a]\nkernel=k\n"), 0);
-	CHECK_EQ(cfg.serial.kind, SERIAL_MMIO);
-	CHECK_EQ(cfg.serial.addr, 0x9000000);
+	static const struct {
+		const char *v;
+		enum serial_kind kind;
+		u64 addr;
+		u8 reg_bytes;
+	} forms[] = {
+		{ "0x3e8", SERIAL_IO, 0x3E8, 0 },
+		{ "mmio@0x9000000", SERIAL_MMIO, 0x9000000, 1 },
+		{ "mmio32@0xfedc9000", SERIAL_MMIO, 0xFEDC9000, 4 },
+		{ "mmio16@0x1000", SERIAL_MMIO, 0x1000, 2 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		char text[96];
+		snprintf(text, sizeof text, "[hv]\nserial = %s\n[vm a]\nkernel=k\n", forms[i].v);
+		CHECK_EQ(parse(text), 0);
+		CHECK_EQ(cfg.serial.kind, forms[i].kind);
+		CHECK_EQ(cfg.serial.addr, forms[i].addr);
+		CHECK_EQ(cfg.serial.reg_bytes, forms[i].reg_bytes);
+	}
+	CHECK_ERR("[hv]\nserial = mmio64@0x1000\n[vm a]\nkernel=k\n", 2,
+		  "bad value 'mmio64@0x1000' for serial: expected com1..com4, an I/O port (0x2f8), "
+		  "mmio@ADDR, mmio16@ADDR or mmio32@ADDR");
 	CHECK_EQ(parse("[hv]\nbaud = 57600\n[vm a]\nkernel=k\n"), 0);
 	CHECK_EQ(cfg.serial.kind, SERIAL_DEFAULT);
 	CHECK_EQ(cfg.serial.baud, 57600);
 	CHECK_EQ(cfg.serial.line, 2);
 	CHECK_ERR("[hv]\nserial = com5\n[vm a]\nkernel=k\n", 2,
-		  "bad value 'com5' for serial: expected com1..com4, an I/O port (0x2f8) or "
-		  "mmio@ADDR");
+		  "bad value 'com5' for serial: expected com1..com4, an I/O port (0x2f8), "
+		  "mmio@ADDR, mmio16@ADDR or mmio32@ADDR");
 	CHECK_ERR("[hv]\nserial = 0x10000\n[vm a]\nkernel=k\n", 2,
-		  "bad value '0x10000' for serial: expected com1..com4, an I/O port (0x2f8) or "
-		  "mmio@ADDR");
+		  "bad value '0x10000' for serial: expected com1..com4, an I/O port (0x2f8), "
+		  "mmio@ADDR, mmio16@ADDR or mmio32@ADDR");
 	CHECK_ERR("[hv]\nserial = mmio@\n[vm a]\nkernel=k\n", 2,
-		  "bad value 'mmio@' for serial: expected com1..com4, an I/O port (0x2f8) or "
-		  "mmio@ADDR");
+		  "bad value 'mmio@' for serial: expected com1..com4, an I/O port (0x2f8), "
+		  "mmio@ADDR, mmio16@ADDR or mmio32@ADDR");
 	CHECK_ERR("[hv]\nbaud = 100000\n[vm a]\nkernel=k\n", 2,
 		  "baud 100000: a 16550 runs at 115200 divided by a whole number (115200, 57600, "
 		  "38400, 19200, 9600, ...)");
