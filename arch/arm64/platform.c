@@ -4,6 +4,7 @@
  * its second page, GICC_DIR) and the PL011 console UART. Accesses arrive from
  * handle_dabt() through the VM's iobus. */
 #include "arch/arm64/guest.h"
+#include "arch/arm64/vgic_hw.h"
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/sched.h"
@@ -82,7 +83,7 @@ static void gicc_dir_write(void *opaque, u64 off, unsigned size, u64 val)
 	/* GICC_DIR: InterruptID [9:0], CPUID [12:10] (an SGI's source). */
 	if (off || size != 4)
 		count_bad(v, "the GIC CPU interface", 4 * KiB + off, true);
-	else
+	else if (vgic_hw_eoi_split())
 		vgic_deactivate(&vm->arch.vgic, v->id, val & 0x3FF, (val >> 10) & 7);
 }
 

@@ -109,13 +109,12 @@ static u32 read_vmcr(void)
 				     : mmio_read32(gic_host.gich + GICH_VMCR);
 }
 
+bool vgic_hw_eoi_split(void) { return read_vmcr() & VMCR_VEOIM; }
+
 /* The guest's deactivations outside the LRs are all seen (vgic.h) unless a DIR can
  * neither trap nor be told apart from an EOI in EOIcount: GICv3 without TDIR, with the
  * guest in EOImode 1. There the active interrupts keep their LRs. */
-static bool may_evict_active(void)
-{
-	return gic_host.version == 2 || tdir || !(read_vmcr() & VMCR_VEOIM);
-}
+static bool may_evict_active(void) { return gic_host.version == 2 || tdir || !vgic_hw_eoi_split(); }
 
 void vgic_hw_flush(struct vcpu *v)
 {
@@ -155,7 +154,7 @@ static u32 eoicount(const struct arch_pcpu *p)
 		return 0;
 	n = HCR_EOICOUNT(gic_host.version == 3 ? (u32)read_sysreg(ICH_HCR_EL2)
 					       : mmio_read32(gic_host.gich + GICH_HCR));
-	return n && !(read_vmcr() & VMCR_VEOIM) ? n : 0;
+	return n && !vgic_hw_eoi_split() ? n : 0;
 }
 
 void vgic_hw_sync(struct vcpu *v)

@@ -4,8 +4,8 @@
  * interrupt is signalled when its priority is higher than the running priority,
  * whatever else is active (IHI 0069 4.8, IHI 0048B 3.3), and every active one can
  * still be deactivated. IRQs stay masked; the guest polls the acknowledge register.
- *   isactiver  SGIs 8-13 set active through ISACTIVER0: SGI 1 (priority below theirs)
- *              is acknowledged; ICACTIVER0 ends them;
+ *   isactiver  SGIs 8-13 set active through ISACTIVER0 (a DIR in EOImode 0 leaves them
+ *              so): SGI 1 (priority below theirs) is acknowledged; ICACTIVER0 ends them;
  *   nested     SGIs 2-7 acknowledged one after the other, each at a higher priority,
  *              none ended: each is signalled; EOImode 0 EOIs in reverse order end
  *              them all (ISACTIVER0 reads 0) and SGI 2 is taken again;
@@ -91,6 +91,9 @@ static void isactiver(void)
 
 	w32(sgi_frame + GICD_ISACTIVER0, HELD);
 	check("isactiver", r32(sgi_frame + GICD_ISACTIVER0) == HELD, "active=", HELD);
+	dir(8); /* EOImode 0: a DIR does nothing (ignored, as the GIC may) */
+	id = r32(sgi_frame + GICD_ISACTIVER0);
+	check("isactiver", id == HELD, "active-after-dir-in-eoimode-0=", id);
 	set_priority(1, 0xC0); /* below the held ones' 0xA0: they set no running priority */
 	send_self(1);
 	id = ack(&iar);
