@@ -1035,12 +1035,14 @@ struct sim_cpu {
 	bool running;
 	struct vgic_lr lr[R_LRS];
 	u32 n;
+	u32 eoicount; /* EOIs of interrupts in none of its LRs, since the entry */
 };
 
 static struct sim_cpu sim[R_VCPUS];
 static bool line[R_VCPUS][VGIC_NR_IRQS];
 /* What the guest on each vCPU has acknowledged and not deactivated: source + 1. */
 static u8 guest_active[R_VCPUS][VGIC_NR_IRQS];
+static long eois_outside; /* r_eoi_outside's, in all runs */
 /* Per edge interrupt instance (SPI, or private interrupt of a vCPU, or v2 SGI
  * source): injections, deliveries, and injections that found it already pending
  * in the model (must merge) or pending in an LR (may merge). */
@@ -1170,9 +1172,33 @@ static void r_eoi(u32 v, u32 i)
 	l->state &= ~VGIC_LR_ACTIVE;
 }
 
+/* The guest ends, with an EOI in EOImode 0, an interrupt it acknowledged that is in
+ * none of its LRs: the hardware only counts it. It picks the one the architecture's
+ * EOI order names (the highest priority), which is what the model must end. */
+static void r_eoi_outside(u32 v)
+{
+	u32 intid, i, best = VGIC_NR_IRQS;
+
+	for (intid = 0; intid < VGIC_NR_IRQS; intid++) {
+		for (i = 0; i < sim[v].n && sim[v].lr[i].intid != intid; i++)
+			;
+		if (!guest_active[v][intid] || i < sim[v].n)
+			continue;
+		if (best == VGIC_NR_IRQS ||
+		    vgic_get_irq(&G, v, intid)->priority < vgic_get_irq(&G, v, best)->priority)
+			best = intid;
+	}
+	if (best < VGIC_NR_IRQS) {
+		guest_active[v][best] = 0;
+		sim[v].eoicount++;
+		eois_outside++;
+	}
+}
+
 static void r_exit(u32 v)
 {
-	vgic_sync(&G, v, sim[v].lr, sim[v].n, 0);
+	vgic_sync(&G, v, sim[v].lr, sim[v].n, sim[v].eoicount);
+	sim[v].eoicount = 0;
 	sim[v].running = false;
 }
 
@@ -1303,8 +1329,10 @@ static void random_run(int version, u64 seed, u32 steps)
 			r_level();
 		else if (r < 48 && sim[v].running && sim[v].n)
 			r_ack(version, v, rnd(sim[v].n));
-		else if (r < 62 && sim[v].running && sim[v].n)
+		else if (r < 59 && sim[v].running && sim[v].n)
 			r_eoi(v, rnd(sim[v].n));
+		else if (r < 62 && sim[v].running)
+			r_eoi_outside(v);
 		else if (r < 74 && sim[v].running)
 			r_exit(v);
 		else if (r < 90 && !sim[v].running)
@@ -1375,7 +1403,9 @@ static void test_random(void)
 	/* The run did something. */
 	CHECK(inj > 10000);
 	CHECK(del > 5000);
-	printf("random: %ld edge injections, %ld deliveries\n", inj, del);
+	CHECK(eois_outside > 1000);
+	printf("random: %ld edge injections, %ld deliveries, %ld EOIs outside the LRs\n", inj, del,
+	       eois_outside);
 }
 
 int main(void)
