@@ -94,6 +94,8 @@ struct esr_sysreg {
 #define ESR_SYSREG_ICC_SGI1R_EL1 ESR_SYSREG(3, 0, 12, 11, 5)
 #define ESR_SYSREG_ICC_ASGI1R_EL1 ESR_SYSREG(3, 0, 12, 11, 6)
 #define ESR_SYSREG_ICC_SGI0R_EL1 ESR_SYSREG(3, 0, 12, 11, 7)
+/* Trapped by ICH_HCR_EL2.TDIR while active interrupts wait outside the list registers. */
+#define ESR_SYSREG_ICC_DIR_EL1 ESR_SYSREG(3, 0, 12, 11, 1)
 
 struct esr_exit {
 	enum esr_kind kind;

@@ -6,8 +6,10 @@
 
 #include "hv/types.h"
 
-#define GUEST_GICD_BASE 0x08000000ull	/* 64 KiB */
-#define GUEST_GICC_BASE 0x08010000ull	/* GICv2: the host's GICV frame, mapped (8 KiB) */
+#define GUEST_GICD_BASE 0x08000000ull /* 64 KiB */
+#define GUEST_GICC_BASE \
+	0x08010000ull			/* GICv2: the host's GICV frame, 8 KiB: the first
+					 * page mapped, GICC_DIR's emulated */
 #define GUEST_GICR_BASE 0x080A0000ull	/* GICv3: 128 KiB per vCPU */
 #define GUEST_UART_BASE 0x09000000ull	/* PL011 */
 #define GUEST_UART_SPI 1		/* INTID 33, level */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The emulated devices of an arm64 VM: the GIC distributor (and for GICv3 the
- * redistributors; GICv2's CPU interface is the hardware's GICV frame, mapped) and the
- * PL011 console UART. Accesses arrive from handle_dabt() through the VM's iobus. */
+ * redistributors; GICv2's CPU interface is the hardware's GICV frame, mapped but for
+ * its second page, GICC_DIR) and the PL011 console UART. Accesses arrive from
+ * handle_dabt() through the VM's iobus. */
 #include "arch/arm64/guest.h"
+#include "arch/arm64/vgic_hw.h"
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/sched.h"
@@ -61,6 +63,30 @@ static void gicr_write(void *opaque, u64 off, unsigned size, u64 val)
 		count_bad(accessor(), "an unknown GIC redistributor register", off, true);
 }
 
+/* The GICv2 CPU interface's second page (IHI 0048B 4.4): GICC_DIR at its start, write
+ * only, trapped so that a deactivation reaches interrupts outside the list registers
+ * too (vgic.h). Reads of the page are RAZ, as the hardware's. */
+#define GICC_DIR_PAGE (GUEST_GICC_BASE + 4 * KiB)
+
+static u64 gicc_dir_read(void *opaque, u64 off, unsigned size)
+{
+	(void)opaque;
+	if (size != 4 || off % 4)
+		count_bad(accessor(), "the GIC CPU interface", 4 * KiB + off, false);
+	return 0;
+}
+
+static void gicc_dir_write(void *opaque, u64 off, unsigned size, u64 val)
+{
+	struct vm *vm = opaque;
+	struct vcpu *v = accessor();
+	/* GICC_DIR: InterruptID [9:0], CPUID [12:10] (an SGI's source). */
+	if (off || size != 4)
+		count_bad(v, "the GIC CPU interface", 4 * KiB + off, true);
+	else if (vgic_hw_eoi_split())
+		vgic_deactivate(&vm->arch.vgic, v->id, val & 0x3FF, (val >> 10) & 7);
+}
+
 static void uart_irq(void *ctx, bool level)
 {
 	struct vm *vm = ctx;
@@ -85,6 +111,8 @@ void arm64_platform_init(struct vm *vm)
 		{ IO_MMIO, GUEST_GICD_BASE, 64 * KiB, gicd_read, gicd_write, vm, NULL },
 		{ IO_MMIO, GUEST_GICR_BASE, vm->arch.vgic.version == 3 ? vm->nvcpus * 128 * KiB : 0,
 		  gicr_read, gicr_write, vm, NULL },
+		{ IO_MMIO, GICC_DIR_PAGE, vm->arch.vgic.version == 2 ? 4 * KiB : 0, gicc_dir_read,
+		  gicc_dir_write, vm, NULL },
 		{ IO_MMIO, GUEST_UART_BASE, 4 * KiB, vpl011_io_read, vpl011_io_write,
 		  &vm->arch.uart, &vm->dev_lock },
 	};

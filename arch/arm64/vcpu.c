@@ -345,6 +345,12 @@ static bool emulate_sysreg(struct vcpu *v, const struct esr_exit *e)
 							reg_read(v, e->sys.rt));
 		return true;
 	}
+	if (e->sys.id == ESR_SYSREG_ICC_DIR_EL1 && !e->sys.read) {
+		if (vgic_hw_eoi_split())
+			vgic_deactivate(&v->vm->arch.vgic, v->id, reg_read(v, e->sys.rt) & 0xFFFFFF,
+					0);
+		return true;
+	}
 	u64 val = e->sys.read ? 0 : reg_read(v, e->sys.rt), now = arch_time_now();
 	if (ptimer_access(&v->arch.ptimer, e->sys.id, e->sys.read, &val, now)) {
 		if (e->sys.read)

@@ -234,11 +234,20 @@ void vgic_v2_sgir_write(struct vgic *g, u32 sender, u32 sgir)
 	}
 }
 
-/* LR order: active first, then by priority (lower value first), then by INTID. */
-static bool vgic_lr_before(const struct vgic_irq *a, const struct vgic_irq *b)
+/* LR order. The candidates are active or pending. Pending and not active ones come
+ * first when evict_active (they are what the guest waits for: whether one is signalled
+ * depends on the running priority, which the active priority registers hold, not the
+ * LRs), else the active ones (KVM before 6.19). Acknowledged ones before those set
+ * active through ISACTIVER; then by priority (lower value first), then by INTID. Among
+ * the active ones that is the order in which a guest in EOImode 0 ends them with EOIs:
+ * the last acknowledged, the highest priority, first (IHI 0069 ICC_EOIR1_EL1: an EOI
+ * names the most recent acknowledgement), while ISACTIVER's hold no running priority. */
+static bool vgic_lr_before(const struct vgic_irq *a, const struct vgic_irq *b, bool evict_active)
 {
 	if (a->active != b->active)
-		return a->active;
+		return a->active != evict_active;
+	if (a->acked != b->acked)
+		return a->acked;
 	if (a->priority != b->priority)
 		return a->priority < b->priority;
 	return a->intid < b->intid;
@@ -275,23 +284,25 @@ static void vgic_lr_fill(struct vgic *g, u32 vcpu, struct vgic_irq *irq, struct 
 		irq->lr_latched = irq->pending_latch;
 		irq->pending_latch = false;
 	}
+	irq->lr_pending = lr->state & VGIC_LR_PENDING;
 	irq->in_lr = true;
 	irq->owner = vcpu;
 }
 
 /* Inserts irq into pick[] (n entries, sorted, room for nlrs); returns the candidate
  * that does not fit (irq itself or the last one), or NULL. */
-static struct vgic_irq *vgic_pick(struct vgic_irq **pick, u32 *n, u32 nlrs, struct vgic_irq *irq)
+static struct vgic_irq *vgic_pick(struct vgic_irq **pick, u32 *n, u32 nlrs, struct vgic_irq *irq,
+				  bool evict_active)
 {
 	struct vgic_irq *out = NULL;
 	u32 j;
 
 	if (*n == nlrs) {
-		if (!vgic_lr_before(irq, pick[nlrs - 1]))
+		if (!vgic_lr_before(irq, pick[nlrs - 1], evict_active))
 			return irq;
 		out = pick[--*n];
 	}
-	for (j = (*n)++; j > 0 && vgic_lr_before(irq, pick[j - 1]); j--)
+	for (j = (*n)++; j > 0 && vgic_lr_before(irq, pick[j - 1], evict_active); j--)
 		pick[j] = pick[j - 1];
 	pick[j] = irq;
 	return out;
@@ -307,13 +318,14 @@ static inline bool vgic_irq_busy(const struct vgic_irq *irq)
 	       (irq->enabled && (irq->pending_latch || irq->line_level || irq->sgi_sources));
 }
 
-u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool *overflow)
+u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool evict_active,
+	       u32 *maint)
 {
 	struct vgic_irq *pick[VGIC_MAX_LRS], *out;
 	bool dropped = false, any_pending = false;
 	u32 n = 0, i;
 
-	*overflow = false;
+	*maint = 0;
 	nlrs = MIN(nlrs, VGIC_MAX_LRS);
 	if (vcpu >= g->nvcpus || !nlrs)
 		return 0;
@@ -327,16 +339,18 @@ u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool *ov
 		if (!vgic_irq_busy(irq) || irq->in_lr || vgic_irq_target(g, irq) != vcpu ||
 		    !(irq->active || vgic_irq_forwardable(g, irq)))
 			continue;
-		out = vgic_pick(pick, &n, nlrs, irq);
+		out = vgic_pick(pick, &n, nlrs, irq, evict_active);
 		if (out && vgic_irq_forwardable(g, out))
 			dropped = true;
+		if (out && out->active)
+			*maint |= VGIC_MAINT_ACTIVE_OUT;
 	}
 	for (i = 0; i < n; i++) {
 		vgic_lr_fill(g, vcpu, pick[i], &lrs[i]);
 		any_pending |= lrs[i].state & VGIC_LR_PENDING;
 	}
 	if (dropped && any_pending)
-		*overflow = true;
+		*maint |= VGIC_MAINT_NPIE;
 	else if (dropped)
 		for (i = 0; i < n; i++)
 			lrs[i].eoi_maint = true;
@@ -345,16 +359,62 @@ u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool *ov
 	return n;
 }
 
+void vgic_irq_deactivate(struct vgic_irq *irq)
+{
+	irq->active = false;
+	irq->acked = false;
+	if (irq->intid >= VGIC_NR_PRIVATE && !irq->in_lr)
+		irq->owner = VGIC_NO_VCPU;
+}
+
+/* After irq changed on vCPU vcpu's exit: kick the other vCPU that should now take it
+ * (routing may have changed while it was in flight or active). */
+static void vgic_kick_other(struct vgic *g, const struct vgic_irq *irq, u32 vcpu)
+{
+	u32 t = vgic_irq_pending_target(g, irq);
+
+	if (t != VGIC_NO_VCPU && t != vcpu)
+		vgic_kick(g, t);
+}
+
+/* The active interrupt of vCPU vcpu outside its LRs that ranks first in vgic_lr_before
+ * (the one a guest with EOImode 0 ends first), or NULL. */
+static struct vgic_irq *vgic_first_active_outside(struct vgic *g, u32 vcpu)
+{
+	struct vgic_irq *first = NULL;
+	u32 i;
+
+	for (i = 0; i < VGIC_NR_IRQS; i++) {
+		struct vgic_irq *irq = vgic_get_irq(g, vcpu, i);
+
+		if (irq && irq->active && !irq->in_lr && vgic_irq_target(g, irq) == vcpu &&
+		    (!first || vgic_lr_before(irq, first, true)))
+			first = irq;
+	}
+	return first;
+}
+
 /* Folds an LR back (ICH_LR<n>_EL2.State, IHI 0069; GICH_LR<n>.State, IHI 0048B): the
  * LR's active state replaces the model's; pending that is still in the LR returns to
  * where vgic_lr_fill took it from, on top of whatever was injected meanwhile. A level-sensitive
  * interrupt that was pending only through its line is pending again only if the line
- * still is: pending_latch is set back only if it went into the LR. */
-void vgic_sync(struct vgic *g, u32 vcpu, const struct vgic_lr *lrs, u32 n)
+ * still is: pending_latch is set back only if it went into the LR.
+ *
+ * eoicount: EOIs of interrupts in no LR (ICH_HCR_EL2.EOIcount, IHI 0069 12.4.3; GICH_HCR,
+ * IHI 0048B 5.3.1), each a deactivation with EOImode 0. EOIs come in vgic_lr_before's
+ * order of the active ones, and the LRs held the first of them: the count ends that
+ * many of the rest, in that order. Done before the LRs return, while their interrupts
+ * are still in_lr. */
+void vgic_sync(struct vgic *g, u32 vcpu, const struct vgic_lr *lrs, u32 n, u32 eoicount)
 {
-	u32 i, t;
+	struct vgic_irq *irq;
+	u32 i;
 
 	spin_lock(&g->lock);
+	for (; eoicount && (irq = vgic_first_active_outside(g, vcpu)); eoicount--) {
+		vgic_irq_deactivate(irq);
+		vgic_kick_other(g, irq, vcpu);
+	}
 	for (i = 0; i < n; i++) {
 		struct vgic_irq *irq = vgic_get_irq(g, vcpu, lrs[i].intid);
 		bool pending = lrs[i].state & VGIC_LR_PENDING;
@@ -370,17 +430,33 @@ void vgic_sync(struct vgic *g, u32 vcpu, const struct vgic_lr *lrs, u32 n)
 		} else if (pending && irq->lr_latched) {
 			irq->pending_latch = true;
 		}
+		/* Pending in, active alone out: the guest acknowledged it. */
+		irq->acked = active && (irq->acked || (irq->lr_pending && !pending));
 		irq->lr_latched = false;
+		irq->lr_pending = false;
 		irq->in_lr = false;
 		irq->active = active;
 		if (irq->intid >= VGIC_NR_PRIVATE && !active)
 			irq->owner = VGIC_NO_VCPU;
-		/* Routing may have changed while it was in flight. */
-		t = vgic_irq_pending_target(g, irq);
-		if (t != VGIC_NO_VCPU && t != vcpu)
-			vgic_kick(g, t);
+		vgic_kick_other(g, irq, vcpu);
 	}
 	vgic_changed(g);
+	spin_unlock(&g->lock);
+}
+
+void vgic_deactivate(struct vgic *g, u32 vcpu, u32 intid, u32 source)
+{
+	struct vgic_irq *irq;
+	u32 before;
+
+	spin_lock(&g->lock);
+	irq = vgic_get_irq(g, vcpu, intid);
+	if (irq && irq->active && (!vgic_is_v2_sgi(g, irq) || irq->active_source == source)) {
+		before = vgic_irq_pending_target(g, irq);
+		vgic_irq_deactivate(irq);
+		vgic_irq_notify(g, irq, before);
+		vgic_changed(g);
+	}
 	spin_unlock(&g->lock);
 }
 

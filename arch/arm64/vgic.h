@@ -14,6 +14,15 @@
  * deactivate them without the model knowing. The model keeps an interrupt in at most
  * one LR of one vCPU, and an SPI that is active stays on the vCPU that has it active.
  *
+ * More interrupts than LRs: pending ones go first, active ones wait outside (as KVM
+ * since Linux 6.19), so that active interrupts a guest never deactivates cannot keep a
+ * pending one out: a GIC signals a pending interrupt by its priority against the running
+ * priority (the active priority registers), whatever else is active. A guest ends an
+ * active interrupt outside the LRs in one of three ways, all seen here: GICD_ICACTIVER
+ * (trapped), a DIR (ICC_DIR_EL1 trapped by ICH_HCR_EL2.TDIR; GICv2's GICC_DIR page is
+ * not mapped), or with EOImode 0 an EOI, which the hardware counts in EOIcount and
+ * announces with the LRENPIE maintenance interrupt (vgic_sync).
+ *
  * Model:
  *  - INTIDs 0-15 SGIs and 16-31 PPIs, banked per vCPU; SPIs 32-127
  *    (GICD_TYPER.ITLinesNumber = 3). SGIs are edge-triggered; PPIs and SPIs reset to
@@ -77,6 +86,9 @@ struct vgic_irq {
 	bool active;
 	bool in_lr;	 /* in flight in the owner's LRs */
 	bool lr_latched; /* in flight, and it took pending_latch with it */
+	bool lr_pending; /* in flight, pending in its LR */
+	bool acked;	 /* active by the guest's acknowledgement (not ISACTIVER):
+				 * holds a running priority until its EOI */
 };
 
 struct vgic_cpu {
@@ -181,19 +193,35 @@ u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask);
 bool vgic_dist_access(struct vgic *g, u32 vcpu, u64 offset, unsigned size, bool write, u64 *value);
 bool vgic_redist_access(struct vgic *g, u64 offset, unsigned size, bool write, u64 *value);
 
+/* What vgic_flush asks of the maintenance interrupt (ICH_HCR_EL2 / GICH_HCR). */
+#define VGIC_MAINT_NPIE 1 /* pending ones left out: exit when no LR is pending */
+#define VGIC_MAINT_ACTIVE_OUT \
+	2 /* active ones left out: exit on an EOI of one
+				 * (LRENPIE), trap DIR (TDIR) */
+
 /* Before entering vCPU `vcpu`: fills up to nlrs (<= VGIC_MAX_LRS) LRs and returns how
- * many. Active interrupts come first (they always go back to their LR), then the
- * pending ones by priority (lower value first), then by INTID. *overflow is set when
- * forwardable pending interrupts were left out and at least one LR is pending: the
- * glue then asks for a "no pending" maintenance interrupt (ICH_HCR_EL2.NPIE /
- * GICH_HCR.NPIE). When the LRs are all taken by active-only interrupts, these are
- * marked eoi_maint instead (an NPIE would fire at once). Call it after vgic_sync:
- * what is still in flight since the last flush is not presented again. */
-u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool *overflow);
+ * many. With evict_active the pending (not active) interrupts come first, else the
+ * active ones; then by priority (lower value first), then by INTID. The glue passes
+ * evict_active false only where it could not see the guest deactivate an interrupt
+ * outside the LRs: a GICv3 CPU without ICH_HCR_EL2.TDIR and a guest in EOImode 1.
+ * *maint gets VGIC_MAINT_NPIE when forwardable pending interrupts were left out and at
+ * least one LR is pending (when the LRs are all taken by active-only interrupts, these
+ * are marked eoi_maint instead: an NPIE would fire at once), VGIC_MAINT_ACTIVE_OUT when
+ * active ones were left out. Call it after vgic_sync: what is still in flight since the
+ * last flush is not presented again. */
+u32 vgic_flush(struct vgic *g, u32 vcpu, struct vgic_lr *lrs, u32 nlrs, bool evict_active,
+	       u32 *maint);
 
 /* After an exit of vCPU `vcpu`: the n LRs vgic_flush returned, with the state the
- * hardware left in them (0 once the guest deactivated one). */
-void vgic_sync(struct vgic *g, u32 vcpu, const struct vgic_lr *lrs, u32 n);
+ * hardware left in them (0 once the guest deactivated one), and the hardware's
+ * EOIcount where the guest is in EOImode 0 (else 0): that many EOIs of active
+ * interrupts outside the LRs. */
+void vgic_sync(struct vgic *g, u32 vcpu, const struct vgic_lr *lrs, u32 n, u32 eoicount);
+
+/* A DIR write by vCPU `vcpu` (IHI 0069 ICC_DIR_EL1, IHI 0048B GICC_DIR): deactivates
+ * interrupt intid (a GICv2 SGI only if source is its active source). Called after
+ * vgic_sync, so the model holds the state of every interrupt. */
+void vgic_deactivate(struct vgic *g, u32 vcpu, u32 intid, u32 source);
 
 /* Whether a forwardable pending interrupt waits for vCPU `vcpu` (wakes it from WFI). */
 bool vgic_vcpu_has_pending(struct vgic *g, u32 vcpu);
@@ -204,6 +232,8 @@ u32 vgic_irq_pending_target(const struct vgic *g, const struct vgic_irq *irq);
 void vgic_irq_notify(struct vgic *g, const struct vgic_irq *irq, u32 before);
 bool vgic_irq_pending(const struct vgic *g, const struct vgic_irq *irq);
 bool vgic_is_v2_sgi(const struct vgic *g, const struct vgic_irq *irq);
+/* Clears the active state; an SPI outside the LRs is then no vCPU's. Callers notify. */
+void vgic_irq_deactivate(struct vgic_irq *irq);
 void vgic_v2_sgir_write(struct vgic *g, u32 sender, u32 sgir);
 
 /* GICv2 GICD_SGIR (IHI 0048B 4.3.15) written by vCPU `sender`: the CPU interfaces it

@@ -3,7 +3,8 @@
  * 12.4.6): vINTID [31:0], EOI [41] (with HW = 0), Priority [55:48], Group [60], State
  * [63:62]; GICv2 GICH_LR<n> (IHI 0048B 5.3.10): VirtualID [9:0], CPUID [12:10] (SGI
  * source), EOI [19], Priority [27:23] (top 5 bits), State [29:28], Grp1 [30]. ICH_HCR /
- * GICH_HCR: En [0], UIE [1], NPIE [3]. */
+ * GICH_HCR: En [0], UIE [1], LRENPIE [2], NPIE [3], TDIR [14] (GICv3 with
+ * ICH_VTR_EL2.TDS [19]), EOIcount [31:27]. ICH_VMCR / GICH_VMCR: VEOIM [9]. */
 #include "arch/arm64/vgic_hw.h"
 #include "arch/arm64/gic_host.h"
 #include "arch/arm64/pcpu.h"
@@ -14,7 +15,12 @@
 #include "hv/vm.h"
 
 #define HCR_EN BIT(0)
+#define HCR_LRENPIE BIT(2)
 #define HCR_NPIE BIT(3)
+#define HCR_TDIR BIT(14)
+#define HCR_EOICOUNT(hcr) ((hcr) >> 27)
+#define VMCR_VEOIM BIT(9)
+#define VTR_TDS BIT(19)
 #define GICH_HCR 0x000
 #define GICH_VTR 0x004
 #define GICH_VMCR 0x008
@@ -23,6 +29,7 @@
 #define GICH_LR 0x100
 
 static u32 nlrs, naprs;
+static bool tdir; /* GICv3: DIR traps (ICH_HCR_EL2.TDIR) */
 
 /* ICH_HCR_EL2 / GICH_HCR, written only when it changes: under an emulator each write
  * of a virtual interface register costs as much as a few hundred instructions, and most
@@ -45,6 +52,7 @@ void vgic_hw_init_cpu(void)
 	u32 vtr = gic_host.version == 3 ? (u32)read_sysreg(ICH_VTR_EL2)
 					: mmio_read32(gic_host.gich + GICH_VTR);
 	nlrs = MIN((vtr & 0x1F) + 1, VGIC_MAX_LRS);
+	tdir = gic_host.version == 3 && (vtr & VTR_TDS);
 	/* ICH_VTR_EL2.PRIbits [31:29]: 5 bits of priority need one APR per group, 6 two,
 	 * 7 four. */
 	naprs = gic_host.version == 3 ? 1u << (MAX((vtr >> 29) + 1, 5u) - 5) : 1;
@@ -95,13 +103,26 @@ static void decode(u64 raw, struct vgic_lr *l)
 	}
 }
 
+static u32 read_vmcr(void)
+{
+	return gic_host.version == 3 ? (u32)read_sysreg(ICH_VMCR_EL2)
+				     : mmio_read32(gic_host.gich + GICH_VMCR);
+}
+
+bool vgic_hw_eoi_split(void) { return read_vmcr() & VMCR_VEOIM; }
+
+/* The guest's deactivations outside the LRs are all seen (vgic.h) unless a DIR can
+ * neither trap nor be told apart from an EOI in EOIcount: GICv3 without TDIR, with the
+ * guest in EOImode 1. There the active interrupts keep their LRs. */
+static bool may_evict_active(void) { return gic_host.version == 2 || tdir || !vgic_hw_eoi_split(); }
+
 void vgic_hw_flush(struct vcpu *v)
 {
 	struct vgic_lr lrs[VGIC_MAX_LRS];
 	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
-	bool overflow = false;
-	u32 n = vgic_flush(&v->vm->arch.vgic, v->id, lrs, nlrs, &overflow);
-	p->vgic_maint = overflow;
+	u32 maint = 0, hcr = HCR_EN;
+	u32 n = vgic_flush(&v->vm->arch.vgic, v->id, lrs, nlrs, may_evict_active(), &maint);
+	p->vgic_maint = maint;
 	for (u32 i = 0; i < n; i++) {
 		u64 raw = encode(&lrs[i]);
 		if (gic_host.version == 3)
@@ -114,8 +135,26 @@ void vgic_hw_flush(struct vcpu *v)
 	memcpy(v->arch.lrs, lrs, n * sizeof lrs[0]);
 	v->stats.irqs_injected += n;
 	/* More pending than list registers: exit once the guest has taken them all. */
-	write_hcr(p, HCR_EN | (overflow ? HCR_NPIE : 0));
+	if (maint & VGIC_MAINT_NPIE)
+		hcr |= HCR_NPIE;
+	/* Active ones outside: exit on an EOI of one (EOIcount > 0), trap DIR. Setting
+	 * LRENPIE writes the register, which clears an EOIcount left from before. */
+	if (maint & VGIC_MAINT_ACTIVE_OUT)
+		hcr |= HCR_LRENPIE | (tdir ? HCR_TDIR : 0);
+	write_hcr(p, hcr);
 	isb();
+}
+
+/* EOIs of interrupts in no LR since the entry, where they deactivate (EOImode 0): with
+ * EOImode 1 an EOI only drops the priority and a DIR traps, yet both count. */
+static u32 eoicount(const struct arch_pcpu *p)
+{
+	u32 n;
+	if (!(p->vgic_hcr & HCR_LRENPIE))
+		return 0;
+	n = HCR_EOICOUNT(gic_host.version == 3 ? (u32)read_sysreg(ICH_HCR_EL2)
+					       : mmio_read32(gic_host.gich + GICH_HCR));
+	return n && !vgic_hw_eoi_split() ? n : 0;
 }
 
 void vgic_hw_sync(struct vcpu *v)
@@ -131,6 +170,7 @@ void vgic_hw_sync(struct vcpu *v)
 	if (p->vgic_maint && (gic_host.version == 3 ? read_sysreg(ICH_MISR_EL2)
 						    : mmio_read32(gic_host.gich + GICH_MISR)))
 		p->maints++;
+	u32 eois = eoicount(p);
 	for (u32 i = 0; i < n; i++) {
 		u64 raw = 0;
 		if (gic_host.version == 3) {
@@ -143,13 +183,13 @@ void vgic_hw_sync(struct vcpu *v)
 		}
 		decode(raw, &lrs[i]);
 	}
-	/* Cleared list registers and no NPIE: the maintenance line drops. */
+	/* Cleared list registers, EOIcount and no NPIE: the maintenance line drops. */
 	write_hcr(p, HCR_EN);
 	p->vgic_maint = false;
 	isb();
 	v->arch.nlrs_used = 0;
-	if (n)
-		vgic_sync(&v->vm->arch.vgic, v->id, lrs, n);
+	if (n || eois)
+		vgic_sync(&v->vm->arch.vgic, v->id, lrs, n, eois);
 }
 
 /* ICH_AP0R<n>_EL2 / ICH_AP1R<n>_EL2 (IHI 0069 12.4.1-2): one 32-bit register per 32

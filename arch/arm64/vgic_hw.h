@@ -15,5 +15,9 @@ void vgic_hw_flush(struct vcpu *v); /* right before guest entry */
 void vgic_hw_sync(struct vcpu *v);  /* right after the exit */
 void vgic_hw_load(struct vcpu *v);  /* the vCPU's interface state into the registers */
 void vgic_hw_put(struct vcpu *v);   /* and back, when another vCPU takes the pCPU */
+/* The loaded vCPU's EOImode (ICH_VMCR_EL2 / GICH_VMCR VEOIM): EOIs only drop the priority
+ * and DIRs deactivate; with EOImode 0 a DIR is UNPREDICTABLE and, as on QEMU's GIC and
+ * under KVM, ignored. */
+bool vgic_hw_eoi_split(void);
 
 #endif

@@ -136,11 +136,8 @@ static void vgic_field_write(struct vgic *g, u32 vcpu, struct vgic_irq *irq, int
 		}
 		break;
 	case F_CLR_ACTIVE:
-		if (val) {
-			irq->active = false;
-			if (irq->intid >= VGIC_NR_PRIVATE && !irq->in_lr)
-				irq->owner = VGIC_NO_VCPU;
-		}
+		if (val)
+			vgic_irq_deactivate(irq);
 		break;
 	case F_PRIORITY:
 		irq->priority = val;

@@ -104,7 +104,7 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 	    stage2_map(vm->arch.s2_root, GUEST_PVTIME_BASE, (u64)(uintptr_t)vm->arch.pvtime_page,
 		       PAGE_SIZE, false) ||
 	    (gic_host.version == 2 &&
-	     stage2_map(vm->arch.s2_root, GUEST_GICC_BASE, gic_host.gicv, 8 * KiB, true))) {
+	     stage2_map(vm->arch.s2_root, GUEST_GICC_BASE, gic_host.gicv, 4 * KiB, true))) {
 		printk("hv: VM '%s': cannot build its stage-2 tables\n", vm->name);
 		return -1;
 	}

@@ -29,10 +29,10 @@ static void send(u32 sender, u32 intid)
 
 static u32 enter(u32 *irqs, u32 max)
 {
-	bool overflow;
+	u32 maint;
 	u32 n = 0;
 
-	nlrs = vgic_flush(&G, TARGET, lrs, ARRAY_SIZE(lrs), &overflow);
+	nlrs = vgic_flush(&G, TARGET, lrs, ARRAY_SIZE(lrs), true, &maint);
 	for (u32 i = 0; i < nlrs; i++) {
 		if ((lrs[i].state & VGIC_LR_PENDING) && n < max)
 			irqs[n++] = lrs[i].intid;
@@ -47,7 +47,7 @@ static bool window(void) { return false; }
 static void exit_guest(void)
 {
 	if (nlrs) /* as vgic_hw_sync: no list register used, nothing to fold back */
-		vgic_sync(&G, TARGET, lrs, nlrs);
+		vgic_sync(&G, TARGET, lrs, nlrs, 0);
 }
 
 int main(void)

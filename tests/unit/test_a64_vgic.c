@@ -324,7 +324,7 @@ static void test_priority_bytes(void)
 static void test_irouter_routing(void)
 {
 	struct vgic_lr lr[4];
-	bool ovf;
+	u32 ovf;
 
 	setup(3, 20);
 	spi_setup(40, false, 0x80);
@@ -347,7 +347,7 @@ static void test_irouter_routing(void)
 	CHECK_EQ(kicked, 0);
 	for (u32 v = 0; v < 20; v++)
 		CHECK(!vgic_vcpu_has_pending(&G, v));
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 0);
 	dwr(0, D_IROUTER(40), 8, BIT(32) | 2); /* Aff3 = 1: nobody */
 	CHECK_EQ(kicked, 0);
 	dwr(0, D_IROUTER(40), 8, VGIC_IROUTER_IRM | 5); /* 1 of N: vCPU 0 */
@@ -356,7 +356,7 @@ static void test_irouter_routing(void)
 	dwr(0, D_IROUTER(40), 8, route_to(2));
 	CHECK_EQ(kicked, BIT(2));
 	/* In flight on vCPU 2: re-routing leaves it there; vCPU 2's exit hands it on. */
-	CHECK_EQ(vgic_flush(&G, 2, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 2, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].intid, 40);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 	CHECK(lr[0].eoi_maint);
@@ -364,38 +364,38 @@ static void test_irouter_routing(void)
 	kicked = 0;
 	dwr(0, D_IROUTER(40), 8, route_to(5));
 	CHECK_EQ(kicked, 0);
-	CHECK_EQ(vgic_flush(&G, 5, lr + 1, 3, &ovf), 0);
-	vgic_sync(&G, 2, lr, 1);
+	CHECK_EQ(vgic_flush(&G, 5, lr + 1, 3, true, &ovf), 0);
+	vgic_sync(&G, 2, lr, 1, 0);
 	CHECK_EQ(kicked, BIT(5));
-	CHECK_EQ(vgic_flush(&G, 2, lr, 4, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 5, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 2, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 5, lr, 4, true, &ovf), 1);
 	/* Acknowledged there: active, it stays on vCPU 5 whatever the routing says. */
 	lr[0].state = VGIC_LR_ACTIVE;
-	vgic_sync(&G, 5, lr, 1);
+	vgic_sync(&G, 5, lr, 1, 0);
 	dwr(0, D_IROUTER(40), 8, route_to(6));
-	CHECK_EQ(vgic_flush(&G, 6, lr, 4, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 5, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 6, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 5, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING | VGIC_LR_ACTIVE); /* line still high */
 	vgic_set_level(&G, 0, 40, false);
 	lr[0].state = 0; /* deactivated */
 	kicked = 0;
-	vgic_sync(&G, 5, lr, 1);
+	vgic_sync(&G, 5, lr, 1, 0);
 	CHECK_EQ(kicked, 0);
-	CHECK_EQ(vgic_flush(&G, 5, lr, 4, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 6, lr, 4, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 5, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 6, lr, 4, true, &ovf), 0);
 	vgic_set_level(&G, 0, 40, true);
 	CHECK_EQ(kicked, BIT(6));
 	/* Active on vCPU 6, then deactivated through ICACTIVER: routing applies again. */
-	CHECK_EQ(vgic_flush(&G, 6, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 6, lr, 4, true, &ovf), 1);
 	CHECK(guest_ack(&lr[0]));
-	vgic_sync(&G, 6, lr, 1);
+	vgic_sync(&G, 6, lr, 1, 0);
 	kicked = 0;
 	dwr(0, D_IROUTER(40), 8, route_to(7));
 	CHECK_EQ(kicked, 0);
 	dwr(0, D_ICACTIVER + 4, 4, BIT(8));
 	CHECK_EQ(kicked, BIT(7));
-	CHECK_EQ(vgic_flush(&G, 6, lr, 4, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 7, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 6, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 7, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 }
 
@@ -403,30 +403,30 @@ static void test_irouter_routing(void)
 static void test_inflight_once(void)
 {
 	struct vgic_lr lr[4];
-	bool ovf;
+	u32 ovf;
 
 	setup(3, 1);
 	spi_setup(33, true, 0);
 	rwr(R_SGI + D_ISENABLER, 4, BIT(16));
 	rwr(R_SGI + D_ISPENDR, 4, BIT(16));
 	vgic_inject_edge(&G, 0, 33);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 2);
-	CHECK_EQ(vgic_flush(&G, 0, lr + 2, 2, &ovf), 0);
-	vgic_sync(&G, 0, lr, 2);
-	vgic_sync(&G, 0, lr, 2); /* twice: the second finds nothing in flight */
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 2);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 2);
+	CHECK_EQ(vgic_flush(&G, 0, lr + 2, 2, true, &ovf), 0);
+	vgic_sync(&G, 0, lr, 2, 0);
+	vgic_sync(&G, 0, lr, 2, 0); /* twice: the second finds nothing in flight */
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 2);
 	lr[0].state = lr[1].state = 0;
-	vgic_sync(&G, 0, lr, 2);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 0, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 0); /* no such vCPU */
+	vgic_sync(&G, 0, lr, 2, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 0, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 0); /* no such vCPU */
 }
 
 /* GICv2: ITARGETSR bytes, gic_get_cpumask(), and SPI routing to the lowest target. */
 static void test_v2_dist(void)
 {
 	struct vgic_lr lr[4];
-	bool ovf;
+	u32 ovf;
 	u32 v, i, mask;
 
 	setup(2, 4);
@@ -456,13 +456,13 @@ static void test_v2_dist(void)
 	kicked = 0;
 	vgic_inject_edge(&G, 0, 33);
 	CHECK_EQ(kicked, BIT(2));
-	CHECK_EQ(vgic_flush(&G, 3, lr, 4, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 2, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 3, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 2, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].intid, 33);
 	CHECK(!lr[0].group1);
 	CHECK(!lr[0].eoi_maint); /* edge */
 	lr[0].state = 0;
-	vgic_sync(&G, 2, lr, 1);
+	vgic_sync(&G, 2, lr, 1, 0);
 	/* No target: stays pending until ITARGETSR names one. */
 	dwr(0, D_ITARGETSR + 33, 1, 0);
 	kicked = 0;
@@ -610,16 +610,16 @@ static void test_v2_sgir(void)
 	/* ISACTIVER0 makes an SGI active with the writer as its source. */
 	{
 		struct vgic_lr lr[4];
-		bool ovf;
+		u32 ovf;
 
 		dwr(2, D_ISACTIVER, 4, BIT(9));
 		CHECK_EQ(drd(2, D_ISACTIVER, 4), BIT(9));
-		CHECK_EQ(vgic_flush(&G, 2, lr, 4, &ovf), 2);
-		CHECK_EQ(lr[0].intid, 9);
-		CHECK_EQ(lr[0].state, VGIC_LR_ACTIVE);
-		CHECK_EQ(lr[0].source, 2);
-		CHECK_EQ(lr[1].intid, 3);
-		CHECK_EQ(lr[1].source, 0);
+		CHECK_EQ(vgic_flush(&G, 2, lr, 4, true, &ovf), 2);
+		CHECK_EQ(lr[0].intid, 3);
+		CHECK_EQ(lr[0].source, 0);
+		CHECK_EQ(lr[1].intid, 9);
+		CHECK_EQ(lr[1].state, VGIC_LR_ACTIVE);
+		CHECK_EQ(lr[1].source, 2);
 	}
 	CHECK(!dist_ok(0, D_SPENDSGIR + 1, 2, false));
 	CHECK(!dist_ok(0, D_SGIR, 1, true));
@@ -630,14 +630,14 @@ static void test_v2_sgir(void)
 static void test_v2_sgi_sources(void)
 {
 	struct vgic_lr lr[4];
-	bool ovf;
+	u32 ovf;
 
 	setup(2, 4);
 	dwr(0, D_CTLR, 4, 1);
 	dwr(1, D_ISENABLER, 4, 0xFFFF);
 	dwr(0, D_SGIR, 4, 0x2 << 16 | 1);
 	dwr(2, D_SGIR, 4, 0x2 << 16 | 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].intid, 1);
 	CHECK_EQ(lr[0].source, 0);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
@@ -645,46 +645,46 @@ static void test_v2_sgi_sources(void)
 	CHECK(!ovf);
 	CHECK(guest_ack(&lr[0]));
 	lr[0].state = 0;
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].source, 2);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 	CHECK(!lr[0].eoi_maint);
 	/* Exit before the guest took it: back to pending from source 2. */
-	vgic_sync(&G, 1, lr, 1);
+	vgic_sync(&G, 1, lr, 1, 0);
 	CHECK_EQ(drd(1, D_SPENDSGIR + 1, 1), BIT(2));
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].source, 2);
 	CHECK(guest_ack(&lr[0]));
 	/* While source 2's instance is active, sources 0 and 2 send again. */
 	dwr(0, D_SGIR, 4, 0x2 << 16 | 1);
 	dwr(2, D_SGIR, 4, 0x2 << 16 | 1);
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].source, 2);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING | VGIC_LR_ACTIVE);
 	CHECK(lr[0].eoi_maint);
 	lr[0].state = VGIC_LR_PENDING; /* guest deactivated the first */
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].source, 0);
 	CHECK(guest_ack(&lr[0]));
-	vgic_sync(&G, 1, lr, 1);
+	vgic_sync(&G, 1, lr, 1, 0);
 	/* Source 0 active, only source 2 pending: the LR shows the active one alone. */
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].source, 0);
 	CHECK_EQ(lr[0].state, VGIC_LR_ACTIVE);
 	CHECK(lr[0].eoi_maint);
 	CHECK(vgic_vcpu_has_pending(&G, 1));
 	lr[0].state = 0;
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].source, 2);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 	CHECK(guest_ack(&lr[0]));
 	lr[0].state = 0;
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 0);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 0);
 	CHECK(!vgic_vcpu_has_pending(&G, 1));
 }
 
@@ -693,7 +693,7 @@ static void test_flush_order_overflow(void)
 {
 	static const u8 prio[6] = { 0x80, 0x20, 0x40, 0x20, 0xA0, 0x10 };
 	struct vgic_lr lr[4];
-	bool ovf;
+	u32 ovf;
 	u32 i;
 
 	setup(3, 1);
@@ -701,8 +701,8 @@ static void test_flush_order_overflow(void)
 		spi_setup(32 + i, true, prio[i]);
 		vgic_inject_edge(&G, 0, 32 + i);
 	}
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 4);
-	CHECK(ovf);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 4);
+	CHECK_EQ(ovf, VGIC_MAINT_NPIE);
 	CHECK_EQ(lr[0].intid, 37);
 	CHECK_EQ(lr[1].intid, 33);
 	CHECK_EQ(lr[2].intid, 35);
@@ -713,29 +713,37 @@ static void test_flush_order_overflow(void)
 		CHECK(!lr[i].eoi_maint);
 		CHECK(guest_ack(&lr[i]));
 	}
-	vgic_sync(&G, 0, lr, 4);
-	/* Four active fill the LRs: no NPIE (it would fire at once), EOI maintenance. */
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 4);
-	CHECK(!ovf);
-	for (i = 0; i < 4; i++) {
-		CHECK_EQ(lr[i].state, VGIC_LR_ACTIVE);
-		CHECK(lr[i].eoi_maint);
-	}
-	CHECK_EQ(lr[0].intid, 37);
-	lr[1].state = 0;
+	vgic_sync(&G, 0, lr, 4, 0);
+	/* Four active, two pending: the pending ones first, then the highest-priority
+	 * active ones; the rest wait outside (no NPIE: no pending one is left out). */
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 4);
+	CHECK_EQ(ovf, VGIC_MAINT_ACTIVE_OUT);
+	CHECK_EQ(lr[0].intid, 32);
+	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
+	CHECK_EQ(lr[1].intid, 36);
+	CHECK_EQ(lr[1].state, VGIC_LR_PENDING);
+	CHECK_EQ(lr[2].intid, 37);
+	CHECK_EQ(lr[2].state, VGIC_LR_ACTIVE);
+	CHECK_EQ(lr[3].intid, 33);
+	CHECK_EQ(lr[3].state, VGIC_LR_ACTIVE);
+	for (i = 0; i < 4; i++)
+		CHECK(!lr[i].eoi_maint);
+	/* EOImode 0: the guest ends 37 (in an LR), then 35 (outside: EOIcount 1, the
+	 * highest priority outside, before 34). */
+	lr[2].state = 0;
+	vgic_sync(&G, 0, lr, 4, 1);
+	CHECK_EQ(drd(0, D_ISACTIVER + 4, 4), BIT(1) | BIT(2));
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 4);
+	CHECK_EQ(ovf, 0);
+	CHECK_EQ(lr[2].intid, 33);
+	CHECK_EQ(lr[3].intid, 34);
+	/* More EOIs counted than active ones outside: the rest of the count finds none. */
+	lr[2].state = 0;
 	lr[3].state = 0;
-	vgic_sync(&G, 0, lr, 4);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 4);
-	CHECK(!ovf);
-	CHECK_EQ(lr[0].intid, 37);
-	CHECK_EQ(lr[0].state, VGIC_LR_ACTIVE);
-	CHECK_EQ(lr[1].intid, 35);
-	CHECK_EQ(lr[1].state, VGIC_LR_ACTIVE);
-	CHECK_EQ(lr[2].intid, 32);
-	CHECK_EQ(lr[2].state, VGIC_LR_PENDING);
-	CHECK_EQ(lr[3].intid, 36);
-	CHECK(!lr[3].eoi_maint);
-	/* An active one goes first even at the lowest priority. */
+	vgic_sync(&G, 0, lr, 4, 5);
+	CHECK_EQ(drd(0, D_ISACTIVER + 4, 4), 0);
+	CHECK_EQ(drd(0, D_ISPENDR + 4, 4), BIT(0) | BIT(4));
+	/* Without evict_active an active one goes first even at the lowest priority. */
 	setup(3, 1);
 	for (i = 0; i < 6; i++) {
 		spi_setup(32 + i, true, prio[i]);
@@ -744,26 +752,35 @@ static void test_flush_order_overflow(void)
 	dwr(0, D_IPRIORITYR + 38, 1, 0xF0);
 	dwr(0, D_ISENABLER + 4, 4, BIT(6));
 	dwr(0, D_ISACTIVER + 4, 4, BIT(6));
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 4);
-	CHECK(ovf);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, false, &ovf), 4);
+	CHECK_EQ(ovf, VGIC_MAINT_NPIE);
 	CHECK_EQ(lr[0].intid, 38);
 	CHECK_EQ(lr[0].state, VGIC_LR_ACTIVE);
 	CHECK_EQ(lr[1].intid, 37);
 	CHECK_EQ(lr[3].intid, 35);
+	vgic_sync(&G, 0, lr, 4, 0);
+	/* With it, the pending ones. */
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 4);
+	CHECK_EQ(ovf, VGIC_MAINT_NPIE | VGIC_MAINT_ACTIVE_OUT);
+	CHECK_EQ(lr[0].intid, 37);
+	CHECK_EQ(lr[3].intid, 34);
+	vgic_sync(&G, 0, lr, 4, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, false, &ovf), 4);
+	CHECK_EQ(lr[0].intid, 38);
 	/* Disabled or group-disabled: active still goes back, pending does not. */
 	dwr(0, D_ISPENDR + 4, 4, BIT(6));
 	dwr(0, D_ICENABLER + 4, 4, 0xFF);
-	vgic_sync(&G, 0, lr, 4);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	vgic_sync(&G, 0, lr, 4, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_ACTIVE);
 	CHECK(!ovf);
 	CHECK(!vgic_vcpu_has_pending(&G, 0));
-	vgic_sync(&G, 0, lr, 1);
+	vgic_sync(&G, 0, lr, 1, 0);
 	dwr(0, D_ISENABLER + 4, 4, 0xFF);
 	dwr(0, D_CTLR, 4, 1); /* group 1 off */
 	CHECK(!vgic_vcpu_has_pending(&G, 0));
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
-	vgic_sync(&G, 0, lr, 1);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
+	vgic_sync(&G, 0, lr, 1, 0);
 	kicked = 0;
 	nkicks = 0;
 	dwr(0, D_CTLR, 4, 3);
@@ -771,106 +788,196 @@ static void test_flush_order_overflow(void)
 	CHECK_EQ(nkicks, 1);
 }
 
+/* Issue 13: interrupts a guest sets active and never deactivates, more than there are
+ * LRs, keep no pending one out; they wait outside and can still be deactivated. */
+static void test_active_hold(void)
+{
+	struct vgic_lr lr[4];
+	u32 ovf, i;
+
+	setup(3, 2);
+	dwr(0, D_CTLR, 4, 2);
+	rwr(R_FRAME(1) + R_SGI + D_ISENABLER, 4, 0xFFFF);
+	for (i = 0; i < 4; i++)
+		rwr(R_FRAME(1) + R_SGI + D_IPRIORITYR + 4 * i, 4, 0x80808080);
+	rwr(R_FRAME(1) + R_SGI + D_ISACTIVER, 4, 0x3F00); /* SGIs 8-13 */
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 4);
+	CHECK_EQ(ovf, VGIC_MAINT_ACTIVE_OUT);
+	vgic_sync(&G, 1, lr, 4, 0);
+	/* A pending SGI, lower priority than the active ones, gets an LR. */
+	rwr(R_FRAME(1) + R_SGI + D_IPRIORITYR, 1, 0xC0);
+	vgic_v3_send_sgi(&G, 0, BIT(1));
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 4);
+	CHECK_EQ(ovf, VGIC_MAINT_ACTIVE_OUT);
+	CHECK_EQ(lr[0].intid, 0);
+	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
+	for (i = 1; i < 4; i++) {
+		CHECK_EQ(lr[i].intid, 7 + i);
+		CHECK_EQ(lr[i].state, VGIC_LR_ACTIVE);
+	}
+	CHECK(guest_ack(&lr[0]));
+	vgic_sync(&G, 1, lr, 4, 0);
+	/* Acknowledged, it keeps an LR before the higher-priority ones ISACTIVER set. */
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 4);
+	CHECK_EQ(lr[0].intid, 0);
+	CHECK_EQ(lr[0].state, VGIC_LR_ACTIVE);
+	CHECK_EQ(lr[1].intid, 8);
+	vgic_sync(&G, 1, lr, 4, 0);
+	/* Outside the LRs (one LR, taken by a pending SGI) it is the one an EOI ends: the
+	 * others hold no running priority. */
+	vgic_v3_send_sgi(&G, 0, 1ull << 24 | BIT(1));
+	CHECK_EQ(vgic_flush(&G, 1, lr, 1, true, &ovf), 1);
+	CHECK_EQ(lr[0].intid, 1);
+	vgic_sync(&G, 1, lr, 1, 1);
+	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ISACTIVER, 4), 0x3F00);
+	/* A DIR (trapped) of one outside the LRs, one of another vCPU's, an unknown one. */
+	vgic_deactivate(&G, 1, 13, 0);
+	vgic_deactivate(&G, 0, 12, 0);
+	vgic_deactivate(&G, 1, 1020, 0);
+	CHECK_EQ(rrd(R_FRAME(1) + R_SGI + D_ISACTIVER, 4), 0x1F00);
+	/* GICD_ICACTIVER of the rest: none left, SGI 1 still pending. */
+	rwr(R_FRAME(1) + R_SGI + D_ICACTIVER, 4, 0x1F00);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
+	CHECK_EQ(lr[0].intid, 1);
+	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
+	CHECK_EQ(ovf, 0);
+}
+
+/* DIR of an SPI: it leaves its vCPU, and the vCPU its routing names now gets its
+ * pending state; a GICv2 SGI only for its active source. */
+static void test_deactivate(void)
+{
+	struct vgic_lr lr[4];
+	u32 ovf;
+
+	setup(3, 2);
+	spi_setup(40, false, 0x80);
+	vgic_set_level(&G, 0, 40, true);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
+	CHECK(guest_ack(&lr[0]));
+	vgic_sync(&G, 0, lr, 1, 0);
+	dwr(0, D_IROUTER(40), 8, route_to(1));
+	kicked = 0;
+	vgic_deactivate(&G, 0, 40, 0);
+	CHECK_EQ(kicked, BIT(1));
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
+	CHECK_EQ(lr[0].intid, 40);
+	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
+	vgic_sync(&G, 1, lr, 1, 0);
+
+	setup(2, 2);
+	dwr(0, D_CTLR, 4, 1);
+	dwr(1, D_ISENABLER, 4, 0xFFFF);
+	dwr(0, D_SGIR, 4, 0x2 << 16 | 3);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
+	CHECK(guest_ack(&lr[0]));
+	vgic_sync(&G, 1, lr, 1, 0);
+	vgic_deactivate(&G, 1, 3, 1); /* not its source */
+	CHECK_EQ(drd(1, D_ISACTIVER, 4), BIT(3));
+	vgic_deactivate(&G, 1, 3, 0);
+	CHECK_EQ(drd(1, D_ISACTIVER, 4), 0);
+}
+
 /* An edge that comes again while the first is active: pending + active. */
 static void test_edge_retrigger(void)
 {
 	struct vgic_lr lr[4];
-	bool ovf;
+	u32 ovf;
 
 	setup(3, 2);
 	spi_setup(50, true, 0x40);
 	dwr(0, D_IROUTER(50), 8, route_to(1));
 	vgic_inject_edge(&G, 0, 50);
 	vgic_inject_edge(&G, 0, 50); /* merged */
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 	CHECK(!vgic_vcpu_has_pending(&G, 1));
 	CHECK(guest_ack(&lr[0]));
 	kicked = 0;
 	vgic_inject_edge(&G, 0, 50);
 	CHECK_EQ(kicked, BIT(1)); /* the vCPU that has it, to present it again */
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING | VGIC_LR_ACTIVE);
 	lr[0].state = VGIC_LR_PENDING; /* EOI */
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 	CHECK(guest_ack(&lr[0]));
 	lr[0].state = 0;
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 0);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 0);
 	/* Injected while in flight and still pending there: one delivery. */
 	vgic_inject_edge(&G, 0, 50);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	vgic_inject_edge(&G, 0, 50);
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 	lr[0].state = 0;
-	vgic_sync(&G, 1, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 0);
+	vgic_sync(&G, 1, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 0);
 	/* A rising line on an edge-triggered PPI latches it once. */
 	rwr(R_FRAME(0) + R_SGI + D_ISENABLER, 4, BIT(20));
 	rwr(R_FRAME(0) + R_SGI + D_ICFGR + 4, 4, BIT(9));
 	vgic_set_level(&G, 0, 20, true);
 	vgic_set_level(&G, 0, 20, true);
 	vgic_set_level(&G, 0, 20, false);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].intid, 20);
 	lr[0].state = 0;
-	vgic_sync(&G, 0, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 0);
+	vgic_sync(&G, 0, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 0);
 }
 
 /* Level-sensitive: the line decides; soft pending is consumed by the acknowledge. */
 static void test_level(void)
 {
 	struct vgic_lr lr[4];
-	bool ovf;
+	u32 ovf;
 
 	setup(3, 1);
 	spi_setup(60, false, 0);
 	vgic_set_level(&G, 0, 60, true);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 	CHECK(lr[0].eoi_maint);
 	/* The line drops before the guest acknowledges: not presented again. */
 	vgic_set_level(&G, 0, 60, false);
-	vgic_sync(&G, 0, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 0);
+	vgic_sync(&G, 0, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 0);
 	CHECK(!vgic_vcpu_has_pending(&G, 0));
 	/* Acknowledged with the line still high: active and pending. */
 	vgic_set_level(&G, 0, 60, true);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK(guest_ack(&lr[0]));
-	vgic_sync(&G, 0, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	vgic_sync(&G, 0, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING | VGIC_LR_ACTIVE);
 	vgic_set_level(&G, 0, 60, false); /* the handler quiets the device */
-	vgic_sync(&G, 0, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	vgic_sync(&G, 0, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_ACTIVE);
 	lr[0].state = 0;
-	vgic_sync(&G, 0, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 0);
+	vgic_sync(&G, 0, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 0);
 	/* Soft pending (ISPENDR) with the line low: survives an exit, not an ack. */
 	dwr(0, D_ISPENDR + 4, 4, BIT(28));
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
-	vgic_sync(&G, 0, lr, 1);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
+	vgic_sync(&G, 0, lr, 1, 0);
 	CHECK_EQ(drd(0, D_ISPENDR + 4, 4), BIT(28));
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK(guest_ack(&lr[0]));
-	vgic_sync(&G, 0, lr, 1);
+	vgic_sync(&G, 0, lr, 1, 0);
 	CHECK_EQ(drd(0, D_ISPENDR + 4, 4), 0);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_ACTIVE);
 	/* ... but a soft pend that comes while it is in flight stays. */
 	dwr(0, D_ISPENDR + 4, 4, BIT(28));
 	lr[0].state = 0;
-	vgic_sync(&G, 0, lr, 1);
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 1);
+	vgic_sync(&G, 0, lr, 1, 0);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 1);
 	CHECK_EQ(lr[0].state, VGIC_LR_PENDING);
 	/* PPIs are level at reset; the bank is the vCPU given. */
 	setup(3, 2);
@@ -878,8 +985,8 @@ static void test_level(void)
 	rwr(R_FRAME(1) + R_SGI + D_ISENABLER, 4, BIT(27));
 	vgic_set_level(&G, 1, 27, true);
 	CHECK_EQ(kicked, BIT(1));
-	CHECK_EQ(vgic_flush(&G, 0, lr, 4, &ovf), 0);
-	CHECK_EQ(vgic_flush(&G, 1, lr, 4, &ovf), 1);
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 1, lr, 4, true, &ovf), 1);
 	CHECK(lr[0].eoi_maint);
 	/* SGIs and unknown INTIDs are no device inputs. */
 	vgic_set_level(&G, 0, 3, true);
@@ -928,12 +1035,14 @@ struct sim_cpu {
 	bool running;
 	struct vgic_lr lr[R_LRS];
 	u32 n;
+	u32 eoicount; /* EOIs of interrupts in none of its LRs, since the entry */
 };
 
 static struct sim_cpu sim[R_VCPUS];
 static bool line[R_VCPUS][VGIC_NR_IRQS];
 /* What the guest on each vCPU has acknowledged and not deactivated: source + 1. */
 static u8 guest_active[R_VCPUS][VGIC_NR_IRQS];
+static long eois_outside; /* r_eoi_outside's, in all runs */
 /* Per edge interrupt instance (SPI, or private interrupt of a vCPU, or v2 SGI
  * source): injections, deliveries, and injections that found it already pending
  * in the model (must merge) or pending in an LR (may merge). */
@@ -1063,9 +1172,33 @@ static void r_eoi(u32 v, u32 i)
 	l->state &= ~VGIC_LR_ACTIVE;
 }
 
+/* The guest ends, with an EOI in EOImode 0, an interrupt it acknowledged that is in
+ * none of its LRs: the hardware only counts it. It picks the one the architecture's
+ * EOI order names (the highest priority), which is what the model must end. */
+static void r_eoi_outside(u32 v)
+{
+	u32 intid, i, best = VGIC_NR_IRQS;
+
+	for (intid = 0; intid < VGIC_NR_IRQS; intid++) {
+		for (i = 0; i < sim[v].n && sim[v].lr[i].intid != intid; i++)
+			;
+		if (!guest_active[v][intid] || i < sim[v].n)
+			continue;
+		if (best == VGIC_NR_IRQS ||
+		    vgic_get_irq(&G, v, intid)->priority < vgic_get_irq(&G, v, best)->priority)
+			best = intid;
+	}
+	if (best < VGIC_NR_IRQS) {
+		guest_active[v][best] = 0;
+		sim[v].eoicount++;
+		eois_outside++;
+	}
+}
+
 static void r_exit(u32 v)
 {
-	vgic_sync(&G, v, sim[v].lr, sim[v].n);
+	vgic_sync(&G, v, sim[v].lr, sim[v].n, sim[v].eoicount);
+	sim[v].eoicount = 0;
 	sim[v].running = false;
 }
 
@@ -1091,9 +1224,9 @@ static void check_exclusive(void)
 
 static void r_enter(u32 v)
 {
-	bool ovf;
+	u32 ovf;
 
-	sim[v].n = vgic_flush(&G, v, sim[v].lr, R_LRS, &ovf);
+	sim[v].n = vgic_flush(&G, v, sim[v].lr, R_LRS, true, &ovf);
 	sim[v].running = true;
 	for (u32 i = 0; i < sim[v].n; i++) {
 		const struct vgic_lr *l = &sim[v].lr[i];
@@ -1196,8 +1329,10 @@ static void random_run(int version, u64 seed, u32 steps)
 			r_level();
 		else if (r < 48 && sim[v].running && sim[v].n)
 			r_ack(version, v, rnd(sim[v].n));
-		else if (r < 62 && sim[v].running && sim[v].n)
+		else if (r < 59 && sim[v].running && sim[v].n)
 			r_eoi(v, rnd(sim[v].n));
+		else if (r < 62 && sim[v].running)
+			r_eoi_outside(v);
 		else if (r < 74 && sim[v].running)
 			r_exit(v);
 		else if (r < 90 && !sim[v].running)
@@ -1268,7 +1403,9 @@ static void test_random(void)
 	/* The run did something. */
 	CHECK(inj > 10000);
 	CHECK(del > 5000);
-	printf("random: %ld edge injections, %ld deliveries\n", inj, del);
+	CHECK(eois_outside > 1000);
+	printf("random: %ld edge injections, %ld deliveries, %ld EOIs outside the LRs\n", inj, del,
+	       eois_outside);
 }
 
 int main(void)
@@ -1286,6 +1423,8 @@ int main(void)
 	test_v2_sgir();
 	test_v2_sgi_sources();
 	test_flush_order_overflow();
+	test_active_hold();
+	test_deactivate();
 	test_edge_retrigger();
 	test_level();
 	test_kick();

@@ -387,13 +387,6 @@ static void isolation(u64 slot)
 
 void irq_handler(void) { puts_("EXCEPTIONS FAIL unexpected IRQ\n"); }
 
-void __attribute__((noreturn)) secondary_main(u64 cpu)
-{
-	(void)cpu;
-	for (;;)
-		asm volatile("wfi");
-}
-
 void __attribute__((noreturn)) guest_main(const u8 *fdt)
 {
 	u64 lo, hi, v;

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The bare-metal arm64 test guests: raw Images that emulator tests put on the boot volume
-# (tests/emu/arm64_sgi_stress_*.sh, arm64_exceptions.sh, arm64_timers.sh), built with
-# ARCH=aarch64 into build/aarch64/guests-test/*.img. Freestanding, no FP/SIMD, linked at the guest's RAM;
-# each is start.S and lib.c with its own main file.
+# (tests/emu/arm64_sgi_stress_*.sh, arm64_exceptions.sh, arm64_timers.sh,
+# arm64_active_irqs.sh), built with ARCH=aarch64 into build/aarch64/guests-test/*.img.
+# Freestanding, no FP/SIMD, linked at the guest's RAM; each is start.S and lib.c with its
+# own main file.
 TEST_GUEST_DIR := tests/guest/arm64
-TEST_GUESTS := sgistress exceptions timers
+TEST_GUESTS := sgistress exceptions timers activeirqs
 TEST_GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding -fno-builtin -fno-pic \
 	-fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only \
 	-mstrict-align -mno-outline-atomics

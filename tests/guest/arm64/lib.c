@@ -65,6 +65,26 @@ void __attribute__((noreturn)) power_off(void)
 		;
 }
 
+/* For guests that start no other CPU (start.S calls it on a CPU that PSCI started). */
+void __attribute__((weak, noreturn)) secondary_main(u64 cpu)
+{
+	(void)cpu;
+	for (;;)
+		asm volatile("wfi");
+}
+
+int report_phase(const char *guest, const char *phase, int ok, const char *what, u64 value)
+{
+	puts_(guest);
+	puts_(" ");
+	puts_(phase);
+	puts_(ok ? " ok " : " FAIL ");
+	puts_(what);
+	putu(value);
+	puts_("\n");
+	return ok;
+}
+
 void fail_exception(const char *guest, u64 esr, u64 elr, u64 far)
 {
 	puts_(guest);

@@ -72,6 +72,8 @@ void putu(u64 v);
 void puthex(u64 v);
 u64 hvc(u64 fn, u64 a1, u64 a2, u64 a3);
 void __attribute__((noreturn)) power_off(void);
+/* "<guest> <phase> ok <what><value>" (or FAIL); returns ok. */
+int report_phase(const char *guest, const char *phase, int ok, const char *what, u64 value);
 /* "<guest> FAIL exception esr=... elr=... far=...", then power off. */
 void __attribute__((noreturn)) fail_exception(const char *guest, u64 esr, u64 elr, u64 far);
 u64 ticks(void); /* the virtual counter, read in program order */
@@ -89,8 +91,11 @@ void gic_cpu_init(u32 cpu, u32 enable);
 u32 gic_ack(u32 *iar);
 void gic_eoi(u32 iar);
 
-/* The guest's handlers, called by start.S: an IRQ, and any other exception (returns the
- * address to resume at). */
+/* The guest's entry points, called by start.S: the boot CPU's, the others' (lib.c has
+ * one that waits in WFI for ever); its handlers: an IRQ, and any other exception
+ * (returns the address to resume at). */
+void __attribute__((noreturn)) guest_main(const u8 *fdt);
+void __attribute__((noreturn)) secondary_main(u64 cpu);
 void irq_handler(void);
 u64 sync_exception(u64 esr, u64 elr, u64 far);
 

@@ -16,6 +16,7 @@
 
 static volatile u64 fired, fired_at, other;
 static int failed;
+#define check(phase, ok, what, v) (failed |= !report_phase("TIMERS", phase, ok, what, v))
 
 void irq_handler(void)
 {
@@ -35,24 +36,6 @@ void irq_handler(void)
 }
 
 u64 sync_exception(u64 esr, u64 elr, u64 far) { fail_exception("TIMERS", esr, elr, far); }
-
-void __attribute__((noreturn)) secondary_main(u64 cpu)
-{
-	(void)cpu;
-	for (;;)
-		asm volatile("wfi");
-}
-
-static void report(const char *phase, int ok, const char *what, u64 v)
-{
-	puts_("TIMERS ");
-	puts_(phase);
-	puts_(ok ? " ok " : " FAIL ");
-	puts_(what);
-	putu(v);
-	puts_("\n");
-	failed |= !ok;
-}
 
 static u64 us_to_ticks(u64 us) { return RSR(cntfrq_el0) / 1000000 * us; }
 
@@ -87,16 +70,16 @@ void __attribute__((noreturn)) guest_main(const u8 *fdt)
 
 	t = arm_and_wait(2000);
 	ctl = RSR(cntp_ctl_el0);
-	report("oneshot", t >= us_to_ticks(2000) && (ctl & CNTP_CTL_ISTATUS),
-	       "after_us=", t / us_to_ticks(1));
-	report("imask", (ctl & CNTP_CTL_IMASK) && fired == 1, "fired=", fired);
+	check("oneshot", t >= us_to_ticks(2000) && (ctl & CNTP_CTL_ISTATUS),
+	      "after_us=", t / us_to_ticks(1));
+	check("imask", (ctl & CNTP_CTL_IMASK) && fired == 1, "fired=", fired);
 
 	for (u64 i = 0; i < n; i++) {
 		t = arm_and_wait(200);
 		missed += !t;
 		early += t && t < us_to_ticks(200);
 	}
-	report("periodic", !missed && !early && fired == n + 1, "taken=", fired - 1);
+	check("periodic", !missed && !early && fired == n + 1, "taken=", fired - 1);
 
 	WSR(cntp_tval_el0, us_to_ticks(1000));
 	WSR(cntp_ctl_el0, CNTP_CTL_ENABLE);
@@ -104,10 +87,10 @@ void __attribute__((noreturn)) guest_main(const u8 *fdt)
 	t = ticks();
 	while (ticks() - t < us_to_ticks(3000))
 		;
-	report("off", fired == n + 1 && !(RSR(cntp_ctl_el0) & CNTP_CTL_ISTATUS),
-	       "fired=", fired - n - 1);
+	check("off", fired == n + 1 && !(RSR(cntp_ctl_el0) & CNTP_CTL_ISTATUS),
+	      "fired=", fired - n - 1);
 	if (other)
-		report("other-interrupts", 0, "n=", other);
+		check("other-interrupts", 0, "n=", other);
 	puts_(failed ? "TIMERS FAILED\n" : "TIMERS DONE\n");
 	power_off();
 }

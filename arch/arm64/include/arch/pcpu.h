@@ -13,7 +13,7 @@ struct arch_pcpu {
 	bool vtimer_masked;    /* host PPI 27 off: the guest has not taken its timer yet */
 	u64 timer_deadline;    /* what CNTHP is armed for (0: off) */
 	u32 vgic_hcr;	       /* what ICH_HCR_EL2 / GICH_HCR holds (vgic_hw.c) */
-	bool vgic_maint;       /* the LRs in use can raise a maintenance interrupt */
+	bool vgic_maint;       /* the LRs or ICH_HCR in use can raise a maintenance interrupt */
 	u64 kicks, ticks, vtimer_irqs, spurious;
 	u64 maints; /* exits with a vGIC maintenance condition (vgic_hw_sync) */
 };
