@@ -237,11 +237,12 @@ void vgic_v2_sgir_write(struct vgic *g, u32 sender, u32 sgir)
 /* LR order. The candidates are active or pending. Pending and not active ones come
  * first when evict_active (they are what the guest waits for: whether one is signalled
  * depends on the running priority, which the active priority registers hold, not the
- * LRs), else the active ones (KVM before 6.19). Acknowledged ones before those set
- * active through ISACTIVER; then by priority (lower value first), then by INTID. Among
- * the active ones that is the order in which a guest in EOImode 0 ends them with EOIs:
- * the last acknowledged, the highest priority, first (IHI 0069 ICC_EOIR1_EL1: an EOI
- * names the most recent acknowledgement), while ISACTIVER's hold no running priority. */
+ * LRs), else the active ones (as KVM did before its 2025 LR-overflow rework).
+ * Acknowledged ones before those set active through ISACTIVER; then by priority (lower
+ * value first), then by INTID. Among the active ones that is the order in which a guest
+ * in EOImode 0 ends them with EOIs: the last acknowledged, the highest priority, first
+ * (IHI 0069 ICC_EOIR1_EL1: an EOI names the most recent acknowledgement), while
+ * ISACTIVER's hold no running priority. */
 static bool vgic_lr_before(const struct vgic_irq *a, const struct vgic_irq *b, bool evict_active)
 {
 	if (a->active != b->active)

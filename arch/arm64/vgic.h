@@ -14,10 +14,11 @@
  * deactivate them without the model knowing. The model keeps an interrupt in at most
  * one LR of one vCPU, and an SPI that is active stays on the vCPU that has it active.
  *
- * More interrupts than LRs: pending ones go first, active ones wait outside (as KVM
- * since Linux 6.19), so that active interrupts a guest never deactivates cannot keep a
- * pending one out: a GIC signals a pending interrupt by its priority against the running
- * priority (the active priority registers), whatever else is active. A guest ends an
+ * More interrupts than LRs: pending ones go first, active ones wait outside (as in KVM
+ * since its 2025 LR-overflow rework), so that active interrupts a guest never
+ * deactivates cannot keep a pending one out: a GIC signals a pending interrupt by its
+ * priority against the running priority (the active priority registers), whatever else
+ * is active. A guest ends an
  * active interrupt outside the LRs in one of three ways, all seen here: GICD_ICACTIVER
  * (trapped), a DIR (ICC_DIR_EL1 trapped by ICH_HCR_EL2.TDIR; GICv2's GICC_DIR page is
  * not mapped), or with EOImode 0 an EOI, which the hardware counts in EOIcount and
