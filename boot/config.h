@@ -32,6 +32,7 @@
 #include "hv/types.h"
 #include "hv/on_exit.h"
 #include "hv/pcpu_set.h"
+#include "arch/limits.h"
 #include "hv/sched_policy.h"
 
 #define CFG_MAX_VMS 8
@@ -39,7 +40,7 @@
 #define CFG_PATH_MAX 128
 #define CFG_CMDLINE_MAX 1024
 
-#define CFG_MAX_VCPUS 64
+#define CFG_MAX_VCPUS ARCH_MAX_VCPUS
 #define CFG_MAX_PCPUS MAX_PCPUS
 #define CFG_DEFAULT_MEMORY (256 * MiB)
 #define CFG_MIN_MEMORY (16 * MiB)

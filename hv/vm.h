@@ -10,8 +10,9 @@
 #include "stats.h"
 #include "spinlock.h"
 #include "arch/vm.h"
+#include "arch/limits.h"
 
-#define MAX_VCPUS 64
+#define MAX_VCPUS ARCH_MAX_VCPUS
 #define MAX_VMS 8
 
 enum vcpu_state {

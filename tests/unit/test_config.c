@@ -109,7 +109,7 @@ static void test_defaults_and_syntax(void)
 	CHECK_EQ(parse("[vm a]\r\nkernel = k\r\n"), 0);
 	CHECK_STR(cfg.vms[0].kernel, "k");
 	CHECK_ERR("[vm a]\r\nkernel = k\r\nvcpus = x\r\n", 3,
-		  "bad value 'x' for vcpus: expected a number 1..64");
+		  "bad value 'x' for vcpus: expected a number 1..255");
 
 	/* UTF-8 byte order mark. */
 	CHECK_EQ(parse("\xef\xbb\xbf[vm a]\nkernel=k\n"), 0);
@@ -206,11 +206,11 @@ static void test_numbers(void)
 		const char *v;
 		u32 n; /* 0: error */
 	} vcpus[] = {
-		{ "1", 1 },    { "64", 64 },  { "0x40", 64 },	   { "0x1", 1 },
-		{ "007", 7 },  { "0xA", 10 }, { "0", 0 },	   { "65", 0 },
-		{ "0x41", 0 }, { "abc", 0 },  { "1a", 0 },	   { "0x", 0 },
-		{ "-1", 0 },   { "1k", 0 },   { "4294967297", 0 }, { "18446744073709551617", 0 },
-		{ "0x1g", 0 }, { "2 2", 0 },
+		{ "1", 1 },	{ "255", 255 }, { "0xff", 255 },     { "0x1", 1 },
+		{ "007", 7 },	{ "0xA", 10 },	{ "0", 0 },	     { "256", 0 },
+		{ "0x100", 0 }, { "abc", 0 },	{ "1a", 0 },	     { "0x", 0 },
+		{ "-1", 0 },	{ "1k", 0 },	{ "4294967297", 0 }, { "18446744073709551617", 0 },
+		{ "0x1g", 0 },	{ "2 2", 0 },
 	};
 	for (i = 0; i < ARRAY_SIZE(vcpus); i++) {
 		snprintf(text, sizeof(text), "[vm a]\nkernel=k\nvcpus = %s\n", vcpus[i].v);
@@ -221,7 +221,7 @@ static void test_numbers(void)
 			char msg[160];
 
 			snprintf(msg, sizeof(msg),
-				 "bad value '%s' for vcpus: expected a number 1..64", vcpus[i].v);
+				 "bad value '%s' for vcpus: expected a number 1..255", vcpus[i].v);
 			CHECK_ERR(text, 3, msg);
 		}
 	}
@@ -244,7 +244,7 @@ static void test_errors(void)
 	CHECK_ERR("[hv]\nkernel = k\n", 2, "unknown key 'kernel' in [hv]");
 	CHECK_ERR("[vm a]\nKernel = k\n", 2, "unknown key 'Kernel' in [vm a]");
 	CHECK_ERR("[vm a]\nkernel = k\nvcpus = abc\n", 3,
-		  "bad value 'abc' for vcpus: expected a number 1..64");
+		  "bad value 'abc' for vcpus: expected a number 1..255");
 	CHECK_ERR("[vm a]\nkernel = k\nkernel = j\n", 3, "duplicate key 'kernel'");
 	CHECK_ERR("[vm a]\nkernel = k\ncmdline=\ncmdline=x\n", 4, "duplicate key 'cmdline'");
 	CHECK_ERR("[hv]\npcpus=1\npcpus=1\n[vm a]\nkernel=k\n", 3, "duplicate key 'pcpus'");
@@ -370,7 +370,7 @@ static void test_lengths(void)
 	snprintf(msg, sizeof(msg), "unknown key '%s...' in [vm a]", repeat('x', 45));
 	CHECK_ERR(text, 2, msg);
 	snprintf(text, sizeof(text), "[vm a]\nvcpus = %s\n", repeat('9', 150000));
-	snprintf(msg, sizeof(msg), "bad value '%s...' for vcpus: expected a number 1..64",
+	snprintf(msg, sizeof(msg), "bad value '%s...' for vcpus: expected a number 1..255",
 		 repeat('9', 45));
 	CHECK_ERR(text, 2, msg);
 	snprintf(text, sizeof(text), "[%s]\n", repeat('s', 100000));
@@ -382,7 +382,7 @@ static void test_lengths(void)
 
 	/* Unprintable bytes are not echoed into messages. */
 	CHECK_ERR("[vm a]\nkernel=k\nvcpus=\x1b[2J\x7f\n", 3,
-		  "bad value '?[2J?' for vcpus: expected a number 1..64");
+		  "bad value '?[2J?' for vcpus: expected a number 1..255");
 }
 
 #define PV_KNOWN_MSG "(known: clock steal eoi unhalt tlb ipi yield preempt all none)"

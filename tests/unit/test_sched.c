@@ -51,7 +51,8 @@ enum op_kind {
 	OP_PAUSE,
 	OP_CS_IN,
 	OP_CS_OUT,
-	OP_STOP
+	OP_STOP,
+	OP_RENDEZVOUS
 };
 struct op {
 	enum op_kind kind;
@@ -68,6 +69,7 @@ struct op {
 #define CS_IN { OP_CS_IN, 0 }      /* enters a critical section (interrupts masked) */
 #define CS_OUT { OP_CS_OUT, 0 }    /* leaves it */
 #define STOP { OP_STOP, 0 }        /* power the VM off */
+#define RENDEZVOUS { OP_RENDEZVOUS, 0 } /* VM 0: arrive at the next round; a PAUSE until all have */
 /* clang-format on */
 /* A script starts over when it ends. */
 #define SCRIPT(v, ...)                                           \
@@ -96,6 +98,8 @@ struct sim_vcpu {
 	u32 pauses_done;    /* PAUSEs that ran */
 	bool in_cs;	    /* inside a critical section (CS_IN) */
 	u64 kicked_out;	    /* host kicks (arch_send_kick) that ended its guest mode */
+	u32 round;	    /* RENDEZVOUS: the round it is at */
+	bool arrived;	    /* ...and whether it arrived there */
 };
 
 enum wait { READY, IN_GUEST, ASLEEP }; /* READY: to start, or running now */
@@ -124,7 +128,8 @@ static struct {
 	jmp_buf escape; /* back to the driver: that pCPU waits */
 	struct sim_pcpu pcpu[MAX_PCPUS];
 	struct vm vms[4];
-	struct sim_vcpu vcpus[16];
+	struct sim_vcpu vcpus[256];
+	u32 arrived[2], rounds; /* RENDEZVOUS: vCPUs of VM 0 at a round (by parity), rounds done */
 	u32 nvms, nvcpus;
 	struct run runs[65536]; /* every arch_vcpu_run(), in order */
 	u32 nruns;
@@ -492,6 +497,26 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case OP_CS_IN:
 		case OP_CS_OUT:
 			s->in_cs = op->kind == OP_CS_IN;
+			break;
+		case OP_RENDEZVOUS: /* VM 0 only; a round starts once all saw the last end */
+			if (!s->arrived) {
+				s->arrived = true;
+				sim.arrived[s->round % 2]++;
+			}
+			if (sim.arrived[s->round % 2] == v->vm->nvcpus) {
+				if (sim.rounds == s->round) { /* the first to see it ends */
+					sim.rounds++;
+					sim.arrived[sim.rounds % 2] = 0;
+				}
+				s->round++;
+				s->arrived = false;
+			} else if (sched_watch_spin(v)) { /* a PAUSE of its wait loop */
+				s->pauses_watched++;
+				s->pc = at;
+				sched_spin_exit(v);
+			} else {
+				s->pauses_done++; /* and the loop's body, the next op */
+			}
 			break;
 		case OP_STOP: /* vm_request_stop() */
 			v->vm->stop_reason = VM_POWEROFF;
@@ -1395,6 +1420,27 @@ static void test_kick_wakes_beside_other_vm(void)
 	settle();
 }
 
+/* stop_machine in a wide VM: 64 vCPUs on 2 pCPUs spin (PAUSE) at a rendezvous that each
+ * round needs every one of them to reach (Linux's multi_cpu_stop acks each of its states
+ * so). Under rr a round takes one or two cycles of 32 turns of 5 ms (a vCPU that ran before
+ * the last one arrived sees the round end at its next turn): 2 rounds in 400 ms. Under
+ * aware the spins' directed yields hand the pCPUs to the vCPUs that have not arrived: 24
+ * rounds. No livelock in the rules, and every vCPU gets a share. (A switch costs nothing
+ * here; under QEMU TCG each costs 40-100 us, and aware makes many more.) */
+static void test_rendezvous_many_vcpus(void)
+{
+	enum { N = 64 };
+	machine(2);
+	struct vm *vm = vm_new(N);
+	for (u32 i = 0; i < N; i++)
+		SCRIPT(vm->vcpus[i], RENDEZVOUS, RUN(US(50)));
+	run_until(AT(400));
+	for (u32 i = 0; i < N; i++)
+		CHECK(ran(vm->vcpus[i]) > MS(400) / N / 2);
+	CHECK(sim.rounds >= (policy == SCHED_AWARE ? 15 : 1));
+	settle();
+}
+
 /* Every scenario runs under both policies (some check what differs). */
 static void (*const tests[])(void) = {
 	test_placement,
@@ -1433,6 +1479,7 @@ static void (*const tests[])(void) = {
 	test_spin_yield_prefers_critical,
 	test_kick_behind_other_vm,
 	test_kick_wakes_beside_other_vm,
+	test_rendezvous_many_vcpus,
 };
 
 int main(void)
