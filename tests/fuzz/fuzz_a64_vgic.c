@@ -52,10 +52,11 @@ static void access(bool redist, u32 vcpu, u64 off, u8 how, struct fuzz_in *in)
 	}
 }
 
-static void exit_vcpu(u32 v)
+/* eois: EOIs of interrupts in no LR (EOIcount), which end active ones waiting outside. */
+static void exit_vcpu(u32 v, u32 eois)
 {
 	if (cpu[v].entered)
-		vgic_sync(&G, v, cpu[v].lr, cpu[v].n);
+		vgic_sync(&G, v, cpu[v].lr, cpu[v].n, eois);
 	cpu[v].entered = false;
 	cpu[v].n = 0;
 }
@@ -79,12 +80,13 @@ static void check_lrs(u32 v)
 	}
 }
 
-static void enter_vcpu(u32 v, u32 nlrs)
+static void enter_vcpu(u32 v, u32 nlrs, bool evict_active)
 {
-	bool overflow;
+	u32 maint;
 
-	exit_vcpu(v);
-	cpu[v].n = vgic_flush(&G, v, cpu[v].lr, nlrs, &overflow);
+	exit_vcpu(v, 0);
+	cpu[v].n = vgic_flush(&G, v, cpu[v].lr, nlrs, evict_active, &maint);
+	FUZZ_CHECK(!(maint & ~(VGIC_MAINT_NPIE | VGIC_MAINT_ACTIVE_OUT)));
 	cpu[v].entered = true;
 	FUZZ_CHECK(cpu[v].n <= nlrs);
 	check_lrs(v);
@@ -136,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(vgic_v3_send_sgi(&G, v, take_u64(&in)) <= n);
 			break;
 		case 5:
-			enter_vcpu(v, take_u8(&in) % VGIC_MAX_LRS + 1);
+			enter_vcpu(v, take_u8(&in) % VGIC_MAX_LRS + 1, a >> 7);
 			break;
 		case 6: {
 			u8 idx = take_u8(&in);
@@ -144,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 7:
-			exit_vcpu(v);
+			exit_vcpu(v, a >> 7 ? take_u8(&in) % 4 : 0);
 			break;
 		default:
 			vgic_vcpu_has_pending(&G, v);
