@@ -34,7 +34,15 @@ void *alloc_pages(u64 n) /* zeroed, as the hypervisor's */
 	void *p = aligned_alloc(PAGE_SIZE, n * PAGE_SIZE);
 	return memset(p, 0, n * PAGE_SIZE);
 }
-void printk(const char *fmt, ...) { (void)fmt; }
+static char console[4096]; /* what printk printed since the last clear */
+void printk(const char *fmt, ...)
+{
+	size_t used = strlen(console);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(console + used, sizeof console - used, fmt, ap);
+	va_end(ap);
+}
 static int bad_accesses;
 void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
 {
@@ -405,6 +413,48 @@ static void test_npf_split(void)
 	CHECK_EQ(V64(vmcb, VMCB_RIP), 0x1000);
 }
 
+/* A triple fault's report: the fault address looked up in the guest's own page tables
+ * (a mapping there that the CPU did not find means the CPU walked with some other
+ * paging state) and the vCPU's last entries, what it was resumed with and what followed. */
+static void test_triple_fault_report(void)
+{
+	machine();
+	u8 *vmcb = vcpu.arch.vmcb;
+	u32 pde = 0x3000 | 7, pte[2] = { 0x0007, 0x1007 }; /* pages 0 and 1 only */
+	memcpy(ram + 0x2000, &pde, 4);
+	memcpy(ram + 0x3000, pte, sizeof pte);
+	V64(vmcb, VMCB_CR0) = 0x80000011;
+	V64(vmcb, VMCB_CR3) = 0x2000;
+	for (u64 cr2 = 0x1080; cr2 <= 0x5080; cr2 += 0x4000) {
+		nentries = nexits = stops = 0;
+		console[0] = 0;
+		V64(vmcb, VMCB_CR2) = cr2;
+		script[0] = EXIT(.code = SVM_EXIT_VINTR, .exitintinfo = INTR_EVENT(0x31));
+		script[1] = EXIT(.code = SVM_EXIT_SHUTDOWN, .rip = 0x1003);
+		CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+		CHECK_EQ(stops, 1);
+		CHECK(strstr(console, cr2 == 0x1080 ? "cr2=1080 (in the guest's page tables: "
+						      "mapped to gpa 1080)"
+						    : "cr2=5080 (in the guest's page tables: "
+						      "not present)"));
+	}
+	/* Four entries, the last four of the vCPU (all it has had): the last one was resumed
+	 * with the interrupt whose delivery the exit before it interrupted. */
+	CHECK(strstr(console, "entry 0: resumed at rip 1000 (eventinj 0, shadow 0), exit 64 "
+			      "(info1 0) at rip 1000"));
+	CHECK(strstr(console, "entry 2: resumed at rip 1003 (eventinj 0, shadow 0), exit 64 "
+			      "(info1 0) at rip 1003"));
+	CHECK(strstr(console, "entry 3: resumed at rip 1003 (eventinj 80000031, shadow 0), "
+			      "exit 7f (info1 0) at rip 1003"));
+	/* A fifth entry pushes the first one out. */
+	nentries = nexits = 0;
+	console[0] = 0;
+	script[0] = EXIT(.code = SVM_EXIT_SHUTDOWN);
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK(!strstr(console, "entry 0:"));
+	CHECK(strstr(console, "entry 4: resumed at rip 1003"));
+}
+
 int main(void)
 {
 	test_sipi_drops_pending_event();
@@ -412,6 +462,7 @@ int main(void)
 	test_db_ac_intercepted();
 	test_cr8_is_the_tpr();
 	test_npf_split();
+	test_triple_fault_report();
 	free(vcpu.arch.vmcb);
 	return test_summary();
 }

@@ -338,6 +338,30 @@ static struct x86_paging guest_paging(struct vcpu *v)
 				    V64(vmcb, VMCB_EFER) };
 }
 
+/* What the guest's own page tables say about gva, for a report: where the CPU found a
+ * mapping that the walk here does not (or the reverse), the paging state it used was not
+ * the guest's. */
+static const char *guest_mapping(struct vcpu *v, u64 gva, char *buf, size_t n)
+{
+	struct x86_paging pg = guest_paging(v);
+	u64 gpa;
+	switch (x86_gva_to_gpa(&pg, gva, read_guest, v->vm, &gpa)) {
+	case WALK_OK:
+		snprintf(buf, n, "mapped to gpa %llx", (unsigned long long)gpa);
+		break;
+	case WALK_NOT_PRESENT:
+		snprintf(buf, n, "not present");
+		break;
+	case WALK_RESERVED:
+		snprintf(buf, n, "a reserved bit set");
+		break;
+	default:
+		snprintf(buf, n, "a table outside the VM's RAM");
+		break;
+	}
+	return buf;
+}
+
 /* Fetches the instruction at CS:RIP through the guest's page tables. */
 size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 {
@@ -574,6 +598,23 @@ static enum exit_kind exit_kind_of(u64 code)
 	}
 }
 
+/* The vCPU's last entries, oldest first (the last one is the exit being reported). */
+static void print_entry_trace(struct vcpu *v)
+{
+	for (u32 i = 0; i < ENTRY_TRACE_LEN; i++) {
+		u32 n = v->arch.trace_next + i;
+		if (n < ENTRY_TRACE_LEN)
+			continue; /* fewer entries than slots so far */
+		const struct entry_trace *t = &v->arch.trace[n % ENTRY_TRACE_LEN];
+		printk("hv: VM '%s' vcpu%u: entry %u: resumed at rip %llx (eventinj %llx, "
+		       "shadow %llx), exit %llx (info1 %llx) at rip %llx\n",
+		       v->vm->name, v->id, n - ENTRY_TRACE_LEN, (unsigned long long)t->rip,
+		       (unsigned long long)t->eventinj, (unsigned long long)t->int_shadow,
+		       (unsigned long long)t->exit_code, (unsigned long long)t->exit_info1,
+		       (unsigned long long)t->exit_rip);
+	}
+}
+
 enum run_result arch_vcpu_run(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;
@@ -602,6 +643,10 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		/* The host runs with IA32_SPEC_CTRL = 0 (it never sets it). */
 		if (v->arch.spec_ctrl)
 			wrmsr(MSR_IA32_SPEC_CTRL, v->arch.spec_ctrl);
+		struct entry_trace *t = &v->arch.trace[v->arch.trace_next++ % ENTRY_TRACE_LEN];
+		*t = (struct entry_trace){ .rip = V64(vmcb, VMCB_RIP),
+					   .eventinj = V64(vmcb, VMCB_EVENTINJ),
+					   .int_shadow = V64(vmcb, VMCB_INT_SHADOW) };
 		svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
 		if (v->arch.spec_ctrl)
 			wrmsr(MSR_IA32_SPEC_CTRL, 0);
@@ -612,6 +657,9 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		V64(vmcb, VMCB_EVENTINJ) = 0;
 		pv_eoi_exit(v);
 		u64 code = V64(vmcb, VMCB_EXITCODE);
+		t->exit_code = code;
+		t->exit_info1 = V64(vmcb, VMCB_EXITINFO1);
+		t->exit_rip = V64(vmcb, VMCB_RIP);
 		v->stats.exits[exit_kind_of(code)]++;
 		if (V64(vmcb, VMCB_RIP) == (u64)(uintptr_t)svm_vmrun_return) {
 			/* Seen under QEMU 7.2 TCG now and then with vCPUs sharing pCPUs: the
@@ -626,6 +674,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			       (unsigned long long)V64(vmcb, VMCB_EXITINFO2), v->pcpu, (void *)vmcb,
 			       (void *)p->hsave, (unsigned long long)rdmsr(MSR_VM_HSAVE_PA),
 			       (unsigned long long)read_cr3());
+			print_entry_trace(v);
 			vm_request_stop(v->vm, VM_FATAL);
 			return RUN_PREEMPTED;
 		}
@@ -676,15 +725,16 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case SVM_EXIT_SHUTDOWN: {
 			/* What a guest developer needs to find the fault that could not be
 			 * delivered (segment bases and limits at +8 and +4 of a descriptor). */
-			char state[256];
+			char state[256], cr2_map[48];
 			arch_vcpu_describe(v, state, sizeof state);
 			printk("hv: VM '%s' vcpu%u: triple fault at rip %llx: %s rsp=%llx cs=%x "
-			       "cr0=%llx cr2=%llx cr3=%llx cr4=%llx idt=%llx/%x gdt=%llx/%x "
-			       "tr=%x exitintinfo=%llx\n",
+			       "cr0=%llx cr2=%llx (in the guest's page tables: %s) cr3=%llx "
+			       "cr4=%llx idt=%llx/%x gdt=%llx/%x tr=%x exitintinfo=%llx\n",
 			       v->vm->name, v->id, (unsigned long long)V64(vmcb, VMCB_RIP), state,
 			       (unsigned long long)V64(vmcb, VMCB_RSP), V16(vmcb, VMCB_CS),
 			       (unsigned long long)V64(vmcb, VMCB_CR0),
 			       (unsigned long long)V64(vmcb, VMCB_CR2),
+			       guest_mapping(v, V64(vmcb, VMCB_CR2), cr2_map, sizeof cr2_map),
 			       (unsigned long long)V64(vmcb, VMCB_CR3),
 			       (unsigned long long)V64(vmcb, VMCB_CR4),
 			       (unsigned long long)V64(vmcb, VMCB_IDTR + 8),
@@ -692,6 +742,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			       (unsigned long long)V64(vmcb, VMCB_GDTR + 8),
 			       V32(vmcb, VMCB_GDTR + 4), V16(vmcb, VMCB_TR),
 			       (unsigned long long)V64(vmcb, VMCB_EXITINTINFO));
+			print_entry_trace(v);
 			vm_request_stop(v->vm, VM_TRIPLE_FAULT);
 			return RUN_PREEMPTED;
 		}

@@ -27,6 +27,14 @@ enum {
 	GPR_R15
 };
 
+/* One guest entry and the exit that ended it; a vCPU keeps its last few for the report of
+ * a fault that stops it (which state the hypervisor resumed it with, what came next). */
+#define ENTRY_TRACE_LEN 4
+struct entry_trace {
+	u64 rip, eventinj, int_shadow;	     /* as the entry found them in the VMCB */
+	u64 exit_code, exit_info1, exit_rip; /* the exit that ended it */
+};
+
 struct arch_vcpu {
 	u64 gpr[16]; /* x86 encoding order; RAX and RSP live in the VMCB while in guest */
 	u8 *vmcb;    /* page, identity-mapped (host address == physical address) */
@@ -55,6 +63,8 @@ struct arch_vcpu {
 	bool pv_eoi_armed;     /* we told the guest it may skip the EOI of its highest ISR vector */
 	bool pv_unhalt;	       /* KVM_HC_KICK_CPU: leave the next (or current) HLT (atomic) */
 	u64 preempt_count_msr; /* HV_MSR_PREEMPT_COUNT */
+	struct entry_trace trace[ENTRY_TRACE_LEN];
+	u32 trace_next; /* the slot of the next entry */
 };
 
 /* How vCPU 0 starts (arch/x86/linux_*.c): at entry in PVH's 32-bit flat protected mode,
