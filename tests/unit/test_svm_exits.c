@@ -414,8 +414,9 @@ static void test_npf_split(void)
 }
 
 /* A triple fault's report: the fault address looked up in the guest's own page tables
- * (a mapping there that the CPU did not find means the CPU walked with some other
- * paging state) and the vCPU's last entries, what it was resumed with and what followed. */
+ * (an IDT entry mapped there, which the CPU could not read, means that it walked some
+ * other paging state) and the vCPU's last entries, what it was resumed with and what
+ * followed. */
 static void test_triple_fault_report(void)
 {
 	machine();
@@ -425,6 +426,8 @@ static void test_triple_fault_report(void)
 	memcpy(ram + 0x3000, pte, sizeof pte);
 	V64(vmcb, VMCB_CR0) = 0x80000011;
 	V64(vmcb, VMCB_CR3) = 0x2000;
+	V64(vmcb, VMCB_IDTR + 8) = 0x1000; /* the IDT: page 1 */
+	V32(vmcb, VMCB_IDTR + 4) = 0xfff;
 	for (u64 cr2 = 0x1080; cr2 <= 0x5080; cr2 += 0x4000) {
 		nentries = nexits = stops = 0;
 		console[0] = 0;
@@ -433,10 +436,11 @@ static void test_triple_fault_report(void)
 		script[1] = EXIT(.code = SVM_EXIT_SHUTDOWN, .rip = 0x1003);
 		CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
 		CHECK_EQ(stops, 1);
-		CHECK(strstr(console, cr2 == 0x1080 ? "cr2=1080 (in the guest's page tables: "
-						      "mapped to gpa 1080)"
-						    : "cr2=5080 (in the guest's page tables: "
-						      "not present)"));
+		CHECK(strstr(console, cr2 == 0x1080
+					      ? "cr2=1080 (a mapped IDT entry; in the guest's "
+						"page tables: mapped to gpa 1080)"
+					      : "cr2=5080 (in the guest's page tables: "
+						"not present)"));
 	}
 	/* Four entries, the last four of the vCPU (all it has had): the last one was resumed
 	 * with the interrupt whose delivery the exit before it interrupted. */
