@@ -50,7 +50,7 @@ endif
 
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-stack-protector -fpic -I$(ARCH_DIR)/include \
 	-fshort-wchar -fno-strict-aliasing -fno-builtin -I. $(EFI_INC) $(ARCH_CFLAGS) \
-	-DHV_VERSION=\"$(VERSION)\" -DHV_VERSION_W=L\"$(VERSION)\"
+	-DHV_VERSION=\"$(VERSION)\" -DHV_VERSION_W=L\"$(VERSION)\" -DHV_ARCH=\"$(ARCH)\"
 # What goes into hv.efi: each folder lists its objects in objects.mk, in objs-y (every
 # architecture) or objs-$(ARCH); an architecture's folder is read only for its build.
 objs-y :=
