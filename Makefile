@@ -9,6 +9,7 @@
 #   make fuzz       the libFuzzer harnesses (clang; ASan + UBSan), each FUZZ_S seconds
 #                   (default 60); make test runs each for FUZZ_TEST_S (default 4)
 #   make guests     build the default guest images from Debian packages
+#   make usb-image  build/hv-usb.img: a USB stick that boots both architectures (README)
 #   make bench      IPI microbenchmark with and without PV IPIs (ns/op, exits/op); arm64:
 #                   exit, EOI and SGI costs, bare TCG against the hypervisor
 #   make format-check  SPDX lines, clang-format (.clang-format), 100 columns; make format fixes
@@ -50,7 +51,7 @@ endif
 
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-stack-protector -fpic -I$(ARCH_DIR)/include \
 	-fshort-wchar -fno-strict-aliasing -fno-builtin -I. $(EFI_INC) $(ARCH_CFLAGS) \
-	-DHV_VERSION=\"$(VERSION)\" -DHV_VERSION_W=L\"$(VERSION)\"
+	-DHV_VERSION=\"$(VERSION)\" -DHV_VERSION_W=L\"$(VERSION)\" -DHV_ARCH=\"$(ARCH)\"
 # What goes into hv.efi: each folder lists its objects in objects.mk, in objs-y (every
 # architecture) or objs-$(ARCH); an architecture's folder is read only for its build.
 objs-y :=
@@ -68,7 +69,7 @@ endif
 DEPFLAGS = -MMD -MP -MF $@.d
 -include $(OBJS:%=%.d)
 
-.PHONY: all deps unit fuzz guests run test bench format format-check clean
+.PHONY: all deps unit fuzz guests run both-archs test bench usb-image format format-check clean
 all: $(BUILD)/hv.efi
 
 deps:
@@ -169,20 +170,26 @@ guests:
 run: deps all guests
 	@scripts/run.sh
 
-# Both architectures: the emulator tests boot x86-64 (SVM) and arm64 (EL2, GICv2/v3).
-test: deps $(UNIT_BINS) $(FUZZ_BINS)
+# Both architectures' hv.efi and default guests, for what boots both.
+both-archs: deps
 	@$(MAKE) --no-print-directory ARCH=x86_64 all guests
 	@$(MAKE) --no-print-directory ARCH=aarch64 all guests
+
+# Both architectures: the emulator tests boot x86-64 (SVM) and arm64 (EL2, GICv2/v3).
+test: both-archs $(UNIT_BINS) $(FUZZ_BINS)
 	@tests/run.sh all
 
 # Both architectures: x86-64 (the IPI benchmark in a Linux guest), arm64 (the SGI stress
 # guest's bench phase, bare TCG against the hypervisor with GICv3 and GICv2).
-bench: deps
-	@$(MAKE) --no-print-directory ARCH=x86_64 all guests
-	@$(MAKE) --no-print-directory ARCH=aarch64 all guests
+bench: both-archs
 	@scripts/bench.sh
 	@ARCH=aarch64 GIC=3 scripts/bench.sh
 	@scripts/bench_arm64.sh
+
+# One GPT disk image for a USB stick: both architectures' hv.efi, configurations and
+# default guests (scripts/mkusb.sh).
+usb-image: both-archs
+	@scripts/mkusb.sh build/hv-usb.img
 
 format-check:
 	@scripts/check-style.sh

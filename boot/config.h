@@ -88,6 +88,10 @@ struct cfg_error {
 	char msg[160];
 };
 
+/* The name of the file the configuration was read from, for messages that name its lines
+ * (boot/efi_main.c: hv-ARCH.cfg or hv.cfg). */
+extern const char *config_file;
+
 /* Parses len bytes of text (need not be NUL-terminated) into *cfg. Returns 0, or
  * -1 with *err (if non-NULL) set to the line and reason of the first error. */
 int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg_error *err);

@@ -19,8 +19,13 @@
 #include "hv/on_exit.h"
 #include "hv/vm.h"
 
+/* The configuration, in the root of the boot volume: this architecture's own file where
+ * there is one (a USB stick that boots both architectures holds both), else hv.cfg. */
+#define ARCH_CONFIG_FILE "hv-" HV_ARCH ".cfg"
 #define CONFIG_FILE "hv.cfg"
 #define HV_POOL_BYTES (64 * MiB)
+
+const char *config_file = CONFIG_FILE;
 
 static struct hv_config cfg;
 static u64 cpu_ids[MAX_PCPUS];
@@ -48,6 +53,24 @@ static void *load_file(const char *path, u64 *len)
 	if (!p)
 		printk("hv: %s: %s\n", path, why);
 	return p;
+}
+
+/* ARCH_CONFIG_FILE, else CONFIG_FILE; where neither can be read, both reasons are given. */
+static char *load_config(u64 *len)
+{
+	const char *why_arch = "", *why = "";
+	char *text = efi_read_file(ARCH_CONFIG_FILE, len, &why_arch);
+	if (text) {
+		config_file = ARCH_CONFIG_FILE;
+		printk("hv: configuration: " ARCH_CONFIG_FILE "\n");
+		return text;
+	}
+	text = efi_read_file(CONFIG_FILE, len, &why);
+	if (!text)
+		printk("hv: %s: %s; %s: %s (both are looked for in the root of the volume hv.efi "
+		       "was loaded from)\n",
+		       ARCH_CONFIG_FILE, why_arch, CONFIG_FILE, why);
+	return text;
 }
 
 /* A gzip'd kernel (the vmlinuz of most arm64 distributions) is inflated here, where a bad
@@ -88,7 +111,7 @@ static int create_vms(void)
 		/* 2 MiB aligned so nested paging can use large pages. */
 		u8 *ram = efi_alloc_pages(vc->memory / PAGE_SIZE + 512, 0);
 		if (!ram) {
-			printk("hv: " CONFIG_FILE ":%d: cannot get %llu MiB of RAM for VM '%s'\n",
+			printk("hv: %s:%d: cannot get %llu MiB of RAM for VM '%s'\n", config_file,
 			       vc->line, (unsigned long long)(vc->memory >> 20), vc->name);
 			goto bad;
 		}
@@ -110,7 +133,7 @@ static int create_vms(void)
 			efi_free((void *)img.initrd);
 		continue;
 	bad:
-		printk("hv: " CONFIG_FILE ":%d: VM '%s' cannot be created\n", vc->line, vc->name);
+		printk("hv: %s:%d: VM '%s' cannot be created\n", config_file, vc->line, vc->name);
 		return -1;
 	}
 	return 0;
@@ -137,18 +160,18 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	wallclock_set(efi_unix_time_ns(), arch_time_now());
 
 	u64 len;
-	char *text = load_file(CONFIG_FILE, &len);
+	char *text = load_config(&len);
 	if (!text)
 		return fail("no configuration");
 	struct cfg_error err;
 	if (config_parse(text, len, &cfg, &err)) {
-		printk("hv: " CONFIG_FILE ":%d: %s\n", err.line, err.msg);
+		printk("hv: %s:%d: %s\n", config_file, err.line, err.msg);
 		return fail("the configuration has an error");
 	}
 	efi_free(text);
 
 	if (arch_boot_console(&cfg.serial, &why)) {
-		printk("hv: " CONFIG_FILE ":%d: %s\n", cfg.serial.line, why);
+		printk("hv: %s:%d: %s\n", config_file, cfg.serial.line, why);
 		return fail("the configuration has an error");
 	}
 	/* The boot CPU is pCPU 0; the others follow in the firmware's order, up to `pcpus`. */

@@ -7,23 +7,11 @@
 # /guests: vmlinuz + initrd.gz on x86_64, Image + initrd.gz on aarch64).
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/scripts/arch-defaults.sh"
 ARCH=${ARCH:-x86_64}
 OUT=$1 CFG=$2
 shift 2
+arch_defaults "$ARCH"
 G=$TOP/build/guests/$ARCH
-case "$ARCH" in
-x86_64) BOOT=BOOTX64.EFI KERNEL=vmlinuz ;;
-aarch64) BOOT=BOOTAA64.EFI KERNEL=Image ;;
-*) echo "mkesp: ARCH=$ARCH not supported (x86_64 or aarch64)" >&2; exit 1 ;;
-esac
-HV_EFI=${HV_EFI:-$TOP/build/$ARCH/hv.efi}
 [ $# -gt 0 ] || set -- "$G/$KERNEL=/guests/$KERNEL" "$G/initrd.gz=/guests/initrd.gz"
-size_kb=16384
-for f in "$@"; do size_kb=$((size_kb + $(du -k "${f%%=*}" | cut -f1))); done
-rm -f "$OUT"
-mkfs.vfat -C "$OUT" $((size_kb + size_kb / 8)) >/dev/null
-export MTOOLS_SKIP_CHECK=1
-mmd -i "$OUT" ::/EFI ::/EFI/BOOT ::/guests
-mcopy -i "$OUT" "$HV_EFI" ::/EFI/BOOT/$BOOT
-mcopy -i "$OUT" "$CFG" ::/hv.cfg
-for f in "$@"; do mcopy -i "$OUT" "${f%%=*}" "::${f#*=}"; done
+exec "$TOP/scripts/mkfat.sh" "$OUT" "${HV_EFI:-$TOP/build/$ARCH/hv.efi}=/EFI/BOOT/$BOOT" "$CFG=/hv.cfg" "$@"

@@ -3,7 +3,8 @@
 # usage: qemu.sh ESP.img [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3
 #        QEMU=10: QEMU 10 from bookworm-backports, unpacked by scripts/qemu10.sh; default
 #        Debian 12's QEMU 7.2; x86 SERIAL=com2: stdio is COM2 and COM1 goes nowhere;
-#        ACCEL=tcg|kvm|auto, see scripts/accel.sh; CPU: the CPU model)
+#        ACCEL=tcg|kvm|auto, see scripts/accel.sh; CPU: the CPU model; BUS=usb: the image
+#        is a USB stick, see below)
 # Boots the UEFI firmware + the boot volume in QEMU, under TCG or, with ACCEL, nested in
 # the host's KVM (-cpu host). Serial console on stdio; the hypervisor powers the machine
 # off when its last VM stops.
@@ -34,6 +35,16 @@ SERIALS="-serial mon:stdio"
 ESP=$1
 shift
 VARS=$ESP.vars
+# The boot image: a disk on x86's IDE or arm64's virtio, or with BUS=usb the only disk, a
+# USB mass-storage device on an xHCI controller (a stick made by scripts/mkusb.sh).
+if [ "${BUS:-}" = usb ]; then
+	set -- -drive if=none,id=stick,format=raw,file="$ESP" -device qemu-xhci \
+		-device usb-storage,drive=stick "$@"
+elif [ "$ARCH" = aarch64 ]; then
+	set -- -drive file="$ESP",format=raw,if=virtio "$@"
+else
+	set -- -drive file="$ESP",format=raw,if=ide "$@"
+fi
 # shellcheck disable=SC2086 # DATA, SERIALS: options and their arguments (or nothing)
 case "$ARCH" in
 x86_64)
@@ -41,7 +52,6 @@ x86_64)
 	exec "${BIN}qemu-system-x86_64" $DATA -nodefaults -machine q35,accel="$ACCEL" -cpu "$(cpu_model max)" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive if=pflash,format=raw,file="$VARS" \
-		-drive file="$ESP",format=raw,if=ide \
 		-net none -nographic $SERIALS -no-reboot "$@"
 	;;
 aarch64)
@@ -51,7 +61,6 @@ aarch64)
 		-cpu "$(cpu_model max,pauth-impdef=on)" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd \
 		-drive if=pflash,format=raw,unit=1,file="$VARS" \
-		-drive file="$ESP",format=raw,if=virtio \
 		-net none -nographic -serial mon:stdio -no-reboot "$@"
 	;;
 *)

@@ -5,12 +5,10 @@
 # env: ARCH=x86_64|aarch64 (default x86_64), CFG (default scripts/default.cfg, or
 # scripts/default-aarch64.cfg for aarch64), and qemu.sh's SMP, MEM, GIC.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/scripts/arch-defaults.sh"
 ARCH=${ARCH:-x86_64}
 export ARCH
-case "$ARCH" in
-aarch64) DEFAULT_CFG=$TOP/scripts/default-aarch64.cfg ;;
-*) DEFAULT_CFG=$TOP/scripts/default.cfg ;;
-esac
+arch_defaults "$ARCH" || exit 1
 ESP=$TOP/build/run-esp-$ARCH.img
 [ "$ARCH" = x86_64 ] && ESP=$TOP/build/run-esp.img
 "$TOP/scripts/mkesp.sh" "$ESP" "${CFG:-$DEFAULT_CFG}" || exit 1

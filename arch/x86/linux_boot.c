@@ -55,9 +55,9 @@ int linux_boot_common(struct vm *vm, const struct vm_config *cfg, const struct g
 	u32 max = MIN(lb->cmdline_max, PAGE_SIZE - 1);
 	int len = build_cmdline(vm, (char *)vm->ram + GPA_CMDLINE, max + 1, cfg->cmdline);
 	if (len > (int)max) {
-		printk("hv: VM '%s': hv.cfg:%d: the command line with what the hypervisor "
+		printk("hv: VM '%s': %s:%d: the command line with what the hypervisor "
 		       "adds is %d bytes; this kernel takes at most %u\n",
-		       vm->name, cfg->line, len, max);
+		       vm->name, config_file, cfg->line, len, max);
 		return -1;
 	}
 	lb->cmdline_gpa = GPA_CMDLINE;

@@ -20,6 +20,13 @@ boot() {
 	printf '%s\n' "$1" > "$cfg"
 	# shellcheck disable=SC2086 # ESP_FILES: FILE=PATH words, split on blanks
 	"$TOP/scripts/mkesp.sh" "$esp" "$cfg" $ESP_FILES
+	boot_image "$esp" "$2" "$3"
+	rm -f "$cfg" "$esp"
+}
+
+# boot_image IMAGE TIMEOUT_SECONDS [SMP]: boots that disk image as it is (with BUS=usb as a
+# USB stick, scripts/qemu.sh); QEMU_ARGS, STOP_AT, TYPE_AFTER and TYPE_LINES as for boot.
+boot_image() {
 	start=$(date +%s)
 	fifo=$(mktemp -u /tmp/hv-test-in.XXXXXX)
 	mkfifo "$fifo"
@@ -29,7 +36,7 @@ boot() {
 	[ "${ARCH:-x86_64}" = x86_64 ] && qlog="-d cpu_reset -D $LOG.qemu"
 	rm -f "$LOG.qemu"
 	# shellcheck disable=SC2086 # QEMU_ARGS: extra QEMU arguments, split on blanks
-	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$esp" $qlog $QEMU_ARGS < "$fifo" > "$LOG" 2>&1 &
+	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$1" $qlog $QEMU_ARGS < "$fifo" > "$LOG" 2>&1 &
 	qpid=$!
 	exec 3> "$fifo"
 	if [ -n "$TYPE_AFTER" ]; then
@@ -59,7 +66,7 @@ boot() {
 		fi
 	fi
 	exec 3>&-
-	rm -f "$cfg" "$esp" "$esp.vars" "$fifo"
+	rm -f "$1.vars" "$fifo"
 }
 
 # boot_bare IMAGE CMDLINE TIMEOUT SMP GIC: an arm64 test guest (tests/guest/arm64/) on QEMU's
@@ -368,6 +375,37 @@ expect_victim_speed() {
 	fi
 	echo "      victim windows: benign median ${mb:-none} ms ($nb windows, median share of its pCPU $(window_median benign 3)%)," \
 		"attacked median ${ma:-none} ms ($na windows, $(window_median attack 3)%)"
+}
+
+# usb_boot: the USB stick's image (make usb-image: scripts/mkusb.sh) on ARCH's machine as its
+# only disk, a USB mass-storage device on an xHCI controller. The firmware starts its
+# architecture's EFI/BOOT file, hv.efi reads hv-ARCH.cfg, and the default guest reaches its
+# shell, runs a typed command and powers off. Then the same stick without hv-ARCH.cfg
+# (and no hv.cfg): the console names the files it looked for, and nothing is started.
+usb_boot() {
+	img=$(mktemp /tmp/hv-test-usb.XXXXXX)
+	if ! "$TOP/scripts/mkusb.sh" "$img" > /dev/null; then
+		echo "FAIL: scripts/mkusb.sh wrote no image (both architectures built?)"
+		failed=1 && rm -f "$img" && return
+	fi
+	a=${ARCH:-x86_64}
+	export BUS=usb
+	# shellcheck disable=SC2016 # typed into the guest's shell, which expands it
+	TYPE_AFTER="Type commands" TYPE_LINES='echo usb-$((6*7))
+poweroff -f' boot_image "$img" 300
+	expect "$a: hv.efi read its own configuration" "hv: configuration: hv-$a.cfg"
+	expect "$a: the default guest loaded from the stick" "hv: VM 'linux0': 2 vCPUs, 512 MiB, kernel /guests/$a/"
+	expect "all pCPUs started" "hv: 2 of 2 pCPUs running"
+	expect_vm linux0 "the guest's shell ran a typed command" "usb-42"
+	expect "typed poweroff ends the VM" "hv: VM 'linux0' powered off;"
+	expect "machine powered off when the last VM stopped" "hv: powering off ("
+	mv "$LOG" "$LOG.1"
+	MTOOLS_SKIP_CHECK=1 mdel -i "$img@@1M" "::/hv-$a.cfg"
+	STOP_AT="returning to the firmware" boot_image "$img" 120
+	cat "$LOG.1" "$LOG" > "$LOG.2" && mv "$LOG.2" "$LOG" && rm -f "$LOG.1" "$img"
+	expect "no configuration on the stick: the files looked for are named" \
+		"hv: hv-$a.cfg: file not found; hv.cfg: file not found (both are looked for in the root"
+	expect "no configuration: nothing started" "hv: nothing was started; returning to the firmware"
 }
 
 # Prints the hypervisor's report lines (exit counts) into the test output, then exits.
