@@ -408,6 +408,21 @@ poweroff -f' boot_image "$img" 300
 	expect "no configuration: nothing started" "hv: nothing was started; returning to the firmware"
 }
 
+# expect_pcpu_irqs HOW: each of the 2 pCPUs took kicks (IPIs from the other) and timer
+# interrupts, HOW (e.g. "through the x2APIC").
+expect_pcpu_irqs() {
+	for p in 0 1; do
+		line=$(tr -d '\r' < "$LOG" | grep "^hv: pcpu$p: switches=")
+		k=$(echo "$line" | sed -n 's/.* kicks=\([0-9]*\).*/\1/p')
+		t=$(echo "$line" | sed -n 's/.* timer-irqs=\([0-9]*\).*/\1/p')
+		if [ "${k:-0}" -gt 0 ] && [ "${t:-0}" -gt 0 ]; then
+			echo "ok:   pcpu$p: kicks ($k) and timer interrupts ($t) arrived $1"
+		else
+			echo "FAIL: pcpu$p: kicks=${k:-missing} timer-irqs=${t:-missing}"; failed=1
+		fi
+	done
+}
+
 # Prints the hypervisor's report lines (exit counts) into the test output, then exits.
 finish() {
 	grep -E "^hv: VM '.*' (powered|reset|triple|stopped)|^qemu exit" "$LOG" | sed 's/^/      /'

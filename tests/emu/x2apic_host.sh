@@ -11,14 +11,5 @@ expect "the host APIC in x2APIC mode" ", x2APIC (switched on at the takeover: th
 expect "the AP started through the x2APIC ICR" "hv: 2 of 2 pCPUs running"
 expect_guest_ok a 2
 expect_guest_ok b 2
-for p in 0 1; do
-	line=$(tr -d '\r' < "$LOG" | grep "^hv: pcpu$p: switches=")
-	k=$(echo "$line" | sed -n 's/.* kicks=\([0-9]*\).*/\1/p')
-	t=$(echo "$line" | sed -n 's/.* timer-irqs=\([0-9]*\).*/\1/p')
-	if [ "${k:-0}" -gt 0 ] && [ "${t:-0}" -gt 0 ]; then
-		echo "ok:   pcpu$p: kicks ($k) and timer interrupts ($t) arrived through the x2APIC"
-	else
-		echo "FAIL: pcpu$p: kicks=${k:-missing} timer-irqs=${t:-missing}"; failed=1
-	fi
-done
+expect_pcpu_irqs "through the x2APIC"
 finish
