@@ -5,6 +5,8 @@
 # EFI/BOOT/BOOTAA64.EFI (aarch64) holding build/ARCH/hv.efi (or HV_EFI), /hv.cfg (CONFIG),
 # and each FILE at PATH inside the volume (default: the guest kernel and initrd under
 # /guests: vmlinuz + initrd.gz on x86_64, Image + initrd.gz on aarch64).
+# When OUT is a folder, the same tree is copied into it instead: a TFTP server's root for
+# a network boot (scripts/qemu.sh boots a folder so).
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ARCH=${ARCH:-x86_64}
@@ -18,6 +20,16 @@ aarch64) BOOT=BOOTAA64.EFI KERNEL=Image ;;
 esac
 HV_EFI=${HV_EFI:-$TOP/build/$ARCH/hv.efi}
 [ $# -gt 0 ] || set -- "$G/$KERNEL=/guests/$KERNEL" "$G/initrd.gz=/guests/initrd.gz"
+if [ -d "$OUT" ]; then
+	mkdir -p "$OUT/EFI/BOOT" "$OUT/guests"
+	cp "$HV_EFI" "$OUT/EFI/BOOT/$BOOT"
+	cp "$CFG" "$OUT/hv.cfg"
+	for f in "$@"; do
+		mkdir -p "$OUT$(dirname "${f#*=}")"
+		cp "${f%%=*}" "$OUT${f#*=}"
+	done
+	exit 0
+fi
 size_kb=16384
 for f in "$@"; do size_kb=$((size_kb + $(du -k "${f%%=*}" | cut -f1))); done
 rm -f "$OUT"

@@ -10,13 +10,15 @@ failed=0
 export ACCEL="${ACCEL:-auto}"
 
 # boot CONFIG_TEXT TIMEOUT_SECONDS [SMP]; QEMU_ARGS adds QEMU arguments; ESP_FILES (FILE=PATH
-# ...) replaces the default guest files on the boot volume (scripts/mkesp.sh); with STOP_AT set, QEMU is stopped as soon as
+# ...) replaces the default guest files on the boot volume (scripts/mkesp.sh); with NETBOOT
+# set, the volume is a folder that the machine network-boots from (PXE over TFTP, no
+# disk: scripts/qemu.sh); with STOP_AT set, QEMU is stopped as soon as
 # that string appears in the log (for runs that do not end by themselves); with
 # TYPE_AFTER and TYPE_LINES set, the lines are typed on the serial console once
 # TYPE_AFTER has appeared.
 boot() {
 	cfg=$(mktemp /tmp/hv-test-cfg.XXXXXX)
-	esp=$(mktemp /tmp/hv-test-esp.XXXXXX)
+	esp=$(mktemp ${NETBOOT:+-d} /tmp/hv-test-esp.XXXXXX)
 	printf '%s\n' "$1" > "$cfg"
 	# shellcheck disable=SC2086 # ESP_FILES: FILE=PATH words, split on blanks
 	"$TOP/scripts/mkesp.sh" "$esp" "$cfg" $ESP_FILES
@@ -59,7 +61,7 @@ boot() {
 		fi
 	fi
 	exec 3>&-
-	rm -f "$cfg" "$esp" "$esp.vars" "$fifo"
+	rm -rf "$cfg" "$esp" "$esp.vars" "$fifo"
 }
 
 # boot_bare IMAGE CMDLINE TIMEOUT SMP GIC: an arm64 test guest (tests/guest/arm64/) on QEMU's
