@@ -2,7 +2,9 @@
 /* lwIP netif over the UEFI Simple Network Protocol (snp_netif.h). Frames go whole
  * (Ethernet header included: Transmit with HeaderSize 0, UEFI 2.10 24.1.12; Receive,
  * 24.1.13) through one bounce buffer each way; a sent buffer is the driver's until
- * GetStatus hands it back (24.1.11), so each transmit waits for that. */
+ * GetStatus hands it back (24.1.11), so a transmit first waits for the last one to come
+ * back (a slow driver, or an emulator's busy host, can take longer than one frame's
+ * time) and drops its frame, as a lost one, if it does not. */
 #include "net/snp_netif.h"
 #include "boot/efi.h"
 #include "hv/lib.h"
@@ -11,11 +13,12 @@
 #include "netif/ethernet.h"
 
 #define FRAME_MAX 1536 /* an Ethernet frame of a 1500-byte MTU, and room */
-#define TX_WAIT_MS 100 /* how long a sent frame may stay with the driver */
+#define TX_WAIT_MS 500 /* how long a transmit waits for the last frame to come back */
 #define RX_PER_POLL 32 /* frames handed to lwIP per poll, at most */
 
 static u8 tx_buf[FRAME_MAX] __attribute__((aligned(64)));
 static u8 rx_buf[FRAME_MAX] __attribute__((aligned(64)));
+static bool tx_busy; /* tx_buf is with the driver */
 
 static EFI_SIMPLE_NETWORK_PROTOCOL *snp_of(struct netif *nif) { return nif->state; }
 
@@ -23,31 +26,31 @@ static EFI_SIMPLE_NETWORK_PROTOCOL *snp_of(struct netif *nif) { return nif->stat
 static bool tx_reclaim(EFI_SIMPLE_NETWORK_PROTOCOL *snp)
 {
 	u32 start = sys_now();
-	do {
+	while (tx_busy) {
 		void *done = NULL;
-		if (EFI_ERROR(snp->GetStatus(snp, NULL, &done)))
+		if (EFI_ERROR(snp->GetStatus(snp, NULL, &done)) || sys_now() - start > TX_WAIT_MS)
 			return false;
-		if (done == tx_buf)
-			return true;
-	} while (sys_now() - start < TX_WAIT_MS);
-	return false;
+		tx_busy = done != tx_buf;
+	}
+	return true;
 }
 
 static err_t linkoutput(struct netif *nif, struct pbuf *p)
 {
 	EFI_SIMPLE_NETWORK_PROTOCOL *snp = snp_of(nif);
-	if (p->tot_len > sizeof tx_buf)
-		return ERR_BUF;
+	if (p->tot_len > sizeof tx_buf || !tx_reclaim(snp))
+		return ERR_IF;
 	u16 n = pbuf_copy_partial(p, tx_buf, p->tot_len, 0);
 	EFI_STATUS s = snp->Transmit(snp, 0, n, tx_buf, NULL, NULL, NULL);
-	if (s == EFI_NOT_READY) { /* its queue is full: take back what it sent, once */
-		void *done;
-		while (!EFI_ERROR(snp->GetStatus(snp, NULL, &done)) && done)
+	if (s == EFI_NOT_READY) { /* its queue is full (of the firmware's frames): empty it */
+		void *done = tx_buf;
+		while (done && !EFI_ERROR(snp->GetStatus(snp, NULL, &done)))
 			;
 		s = snp->Transmit(snp, 0, n, tx_buf, NULL, NULL, NULL);
 	}
-	if (EFI_ERROR(s) || !tx_reclaim(snp))
+	if (EFI_ERROR(s))
 		return ERR_IF;
+	tx_busy = true;
 	return ERR_OK;
 }
 
@@ -117,6 +120,7 @@ int snp_netif_open(EFI_HANDLE handle, struct netif *nif, const char **why)
 		*why = "the NIC refused its receive filters";
 		return -1;
 	}
+	tx_busy = false;
 	if (!netif_add(nif, IP4_ADDR_ANY4, IP4_ADDR_ANY4, IP4_ADDR_ANY4, snp, netif_setup,
 		       ethernet_input)) {
 		*why = "lwIP refused the interface";
