@@ -44,8 +44,9 @@ struct xfer {
 
 static char why_buf[160];
 
-static const char *failed(struct xfer *x, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static const char *failed(struct xfer *x, const char *fmt, ...)
+/* Ends the transfer with the reason. */
+static void failed(struct xfer *x, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void failed(struct xfer *x, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -53,7 +54,6 @@ static const char *failed(struct xfer *x, const char *fmt, ...)
 	va_end(ap);
 	x->why = why_buf;
 	x->done = true;
-	return why_buf;
 }
 
 static void send_to(struct xfer *x, const void *data, size_t n, u16 port)
