@@ -56,12 +56,13 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-stack-prot
 # architecture) or objs-$(ARCH); an architecture's folder is read only for its build.
 objs-y :=
 objs-$(ARCH) :=
-include boot/objects.mk hv/objects.mk hv/dev/objects.mk drivers/objects.mk $(ARCH_DIR)/objects.mk
+include boot/objects.mk hv/objects.mk hv/dev/objects.mk drivers/objects.mk net/objects.mk \
+	$(ARCH_DIR)/objects.mk
 OBJS := $(addprefix $(BUILD)/,$(objs-y) $(objs-$(ARCH)))
 # Third-party code fetched at build time, each tree with its own make fragment.
-include lib/libfdt/libfdt.mk lib/zlib/zlib.mk
-CFLAGS += $(LIBFDT_INC) $(ZLIB_INC)
-OBJS += $(ZLIB_OBJS)
+include lib/libfdt/libfdt.mk lib/zlib/zlib.mk lib/lwip/lwip.mk
+CFLAGS += $(LIBFDT_INC) $(ZLIB_INC) $(LWIP_INC)
+OBJS += $(ZLIB_OBJS) $(LWIP_OBJS)
 ifeq ($(ARCH),aarch64)
 OBJS += $(LIBFDT_OBJS)
 endif
@@ -75,8 +76,8 @@ all: $(BUILD)/hv.efi
 deps:
 	@scripts/deps.sh
 
-# Any object may include <libfdt.h> or <zlib.h>: the sources are fetched first.
-$(OBJS): | $(LIBFDT_SRC)/libfdt.h $(ZLIB_SRC)/zlib.h
+# Any object may include <libfdt.h>, <zlib.h> or lwIP's headers: the sources are fetched first.
+$(OBJS): | $(LIBFDT_SRC)/libfdt.h $(ZLIB_SRC)/zlib.h $(LWIP_SRC)/include/lwip/opt.h
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

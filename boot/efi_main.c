@@ -5,6 +5,7 @@
  * every pCPU started, and the VMs run. */
 #include "boot/config.h"
 #include "boot/efi.h"
+#include "boot/files.h"
 #include "drivers/uart.h"
 #include "hv/arch.h"
 #include "hv/arch_boot.h"
@@ -49,7 +50,7 @@ static EFI_STATUS fail(const char *what)
 static void *load_file(const char *path, u64 *len)
 {
 	const char *why = "";
-	void *p = efi_read_file(path, len, &why);
+	void *p = files_read(path, len, &why);
 	if (!p)
 		printk("hv: %s: %s\n", path, why);
 	return p;
@@ -159,6 +160,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		return fail(why);
 	wallclock_set(efi_unix_time_ns(), arch_time_now());
 
+	if (files_init(&why))
+		return fail(why);
 	u64 len;
 	char *text = load_config(&len);
 	if (!text)
@@ -189,6 +192,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (cfg.console[0])
 		console_focus(cfg.console);
 
+	files_done();
 	printk("hv: taking over the machine (ExitBootServices); console continues on the %s\n",
 	       arch_boot_console_name());
 	if (!efi_exit_boot_services())

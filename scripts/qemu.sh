@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# usage: qemu.sh ESP.img [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3
+# usage: qemu.sh ESP.img|TFTP_DIR [extra qemu args]   (env: ARCH=x86_64|aarch64 SMP=2 MEM=2048 GIC=3
 #        QEMU=10: QEMU 10 from bookworm-backports, unpacked by scripts/qemu10.sh; default
 #        Debian 12's QEMU 7.2; x86 SERIAL=com2: stdio is COM2 and COM1 goes nowhere;
 #        ACCEL=tcg|kvm|auto, see scripts/accel.sh; CPU: the CPU model; BUS=usb: the image
@@ -13,6 +13,10 @@
 #   aarch64: virt with EL2 (virtualization=on) and GICv3 (GIC=3) or GICv2 (GIC=2), AAVMF,
 #            the volume as a virtio disk; the hypervisor powers off with PSCI SYSTEM_OFF
 #            (QEMU then exits with status 0).
+# A folder (scripts/mkesp.sh lays one out) is network-booted instead of a disk: QEMU's user
+# networking serves it over TFTP, its DHCP names the boot file, and the firmware PXE-boots
+# through a virtio-net NIC (x86: OVMF with the iPXE driver of Debian's ipxe-qemu,
+# efi-virtio.rom, which QEMU loads as the NIC's option ROM).
 ARCH=${ARCH:-x86_64}
 BIN='' DATA=''
 case "${QEMU:-}" in
@@ -35,15 +39,23 @@ SERIALS="-serial mon:stdio"
 ESP=$1
 shift
 VARS=$ESP.vars
-# The boot image: a disk on x86's IDE or arm64's virtio, or with BUS=usb the only disk, a
-# USB mass-storage device on an xHCI controller (a stick made by scripts/mkusb.sh).
-if [ "${BUS:-}" = usb ]; then
+# The boot volume: a disk on x86's IDE or arm64's virtio, or with BUS=usb the only disk, a
+# USB mass-storage device on an xHCI controller (a stick made by scripts/mkusb.sh); a
+# folder is network-booted instead, no disk: QEMU's user networking serves it over TFTP
+# to a virtio NIC, the architecture's removable-media boot file as the boot file.
+if [ -d "$ESP" ]; then
+	TOP=$(cd "$(dirname "$0")/.." && pwd)
+	. "$TOP/scripts/arch-defaults.sh"
+	arch_defaults "$ARCH" || exit 1
+	set -- -netdev user,id=n0,tftp="$ESP",bootfile=/EFI/BOOT/"$BOOT" \
+		-device virtio-net-pci,netdev=n0 "$@"
+elif [ "${BUS:-}" = usb ]; then
 	set -- -drive if=none,id=stick,format=raw,file="$ESP" -device qemu-xhci \
-		-device usb-storage,drive=stick "$@"
+		-device usb-storage,drive=stick -net none "$@"
 elif [ "$ARCH" = aarch64 ]; then
-	set -- -drive file="$ESP",format=raw,if=virtio "$@"
+	set -- -drive file="$ESP",format=raw,if=virtio -net none "$@"
 else
-	set -- -drive file="$ESP",format=raw,if=ide "$@"
+	set -- -drive file="$ESP",format=raw,if=ide -net none "$@"
 fi
 # shellcheck disable=SC2086 # DATA, SERIALS: options and their arguments (or nothing)
 case "$ARCH" in
@@ -52,7 +64,7 @@ x86_64)
 	exec "${BIN}qemu-system-x86_64" $DATA -nodefaults -machine q35,accel="$ACCEL" -cpu "$(cpu_model max)" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive if=pflash,format=raw,file="$VARS" \
-		-net none -nographic $SERIALS -no-reboot "$@"
+		-nographic $SERIALS -no-reboot "$@"
 	;;
 aarch64)
 	# AAVMF's pflash images are 64 MiB each; the VARS copy is sparse.
@@ -61,7 +73,7 @@ aarch64)
 		-cpu "$(cpu_model max,pauth-impdef=on)" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd \
 		-drive if=pflash,format=raw,unit=1,file="$VARS" \
-		-net none -nographic -serial mon:stdio -no-reboot "$@"
+		-nographic -serial mon:stdio -no-reboot "$@"
 	;;
 *)
 	echo "qemu: ARCH=$ARCH not supported (x86_64 or aarch64)" >&2

@@ -10,22 +10,24 @@ failed=0
 export ACCEL="${ACCEL:-auto}"
 
 # boot CONFIG_TEXT TIMEOUT_SECONDS [SMP]; QEMU_ARGS adds QEMU arguments; ESP_FILES (FILE=PATH
-# ...) replaces the default guest files on the boot volume (scripts/mkesp.sh); with STOP_AT set, QEMU is stopped as soon as
+# ...) replaces the default guest files on the boot volume (scripts/mkesp.sh); with NETBOOT
+# set, the volume is a folder that the machine network-boots from (PXE over TFTP, no
+# disk: scripts/qemu.sh); with STOP_AT set, QEMU is stopped as soon as
 # that string appears in the log (for runs that do not end by themselves); with
 # TYPE_AFTER and TYPE_LINES set, the lines are typed on the serial console once
 # TYPE_AFTER has appeared.
 boot() {
 	cfg=$(mktemp /tmp/hv-test-cfg.XXXXXX)
-	esp=$(mktemp /tmp/hv-test-esp.XXXXXX)
+	esp=$(mktemp ${NETBOOT:+-d} /tmp/hv-test-esp.XXXXXX)
 	printf '%s\n' "$1" > "$cfg"
 	# shellcheck disable=SC2086 # ESP_FILES: FILE=PATH words, split on blanks
 	"$TOP/scripts/mkesp.sh" "$esp" "$cfg" $ESP_FILES
 	boot_image "$esp" "$2" "$3"
-	rm -f "$cfg" "$esp"
+	rm -rf "$cfg" "$esp"
 }
 
 # boot_image IMAGE TIMEOUT_SECONDS [SMP]: boots that disk image as it is (with BUS=usb as a
-# USB stick, scripts/qemu.sh); QEMU_ARGS, STOP_AT, TYPE_AFTER and TYPE_LINES as for boot.
+# USB stick; a folder over the network: scripts/qemu.sh); QEMU_ARGS, STOP_AT, TYPE_AFTER and TYPE_LINES as for boot.
 boot_image() {
 	start=$(date +%s)
 	fifo=$(mktemp -u /tmp/hv-test-in.XXXXXX)

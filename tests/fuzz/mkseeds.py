@@ -538,6 +538,18 @@ def gunzip_seeds():
             "stored": gzip.compress(b"hv" * 40, 0, mtime=0)}
 
 
+def tftp_proto():
+    def seed(pkt, blksize=512, asked=1468):
+        return u16(blksize) + u16(asked) + pkt
+    return {
+        "data": seed(b"\0\3\0\1" + bytes(range(200))),
+        "data_full": seed(b"\0\3\xff\xff" + b"x" * 1428, 1428),
+        "error": seed(b"\0\5\0\1File not found\0"),
+        "oack": seed(b"\0\6blksize\0001428\0tsize\0008245760\0"),
+        "oack_bad": seed(b"\0\6timeout\0005\0"),
+    }
+
+
 def main():
     write("decode", decode())
     write("guest_walk", guest_walk())
@@ -555,6 +567,7 @@ def main():
     write("vpl011", pl011())
     write("pv_ipi", pv_ipi())
     write("gunzip", gunzip_seeds())
+    write("tftp_proto", tftp_proto())
     write("file_kind", {"bzimage": bzimage(), "vmlinux": elf(4),
                         "arm64": arm64_image(0, 0x10000, 2), "gzip": gzip.compress(b"hv", mtime=0),
                         "cpio": b"070701" + b"0" * 104, "zboot": b"MZ\0\0zimg" + bytes(56)})

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* lwIP's options for the hypervisor (lwIP 2.1.3, src/include/lwip/opt.h lists them all):
+ * no OS (NO_SYS: one thread polls the stack, the raw callback API only), IPv4 with ARP,
+ * UDP and DHCP; no TCP, IPv6, DNS or sockets yet. Memory comes from lwIP's own static
+ * heap and pools, sized for one transfer at a time (a TFTP client in lock step). */
+#ifndef NET_LWIPOPTS_H
+#define NET_LWIPOPTS_H
+
+#define NO_SYS 1
+#define SYS_LIGHTWEIGHT_PROT 0 /* polled from one CPU, never from an interrupt */
+#define LWIP_NETCONN 0
+#define LWIP_SOCKET 0
+
+#define LWIP_IPV4 1
+#define LWIP_IPV6 0
+#define LWIP_ARP 1
+#define LWIP_ETHERNET 1
+#define LWIP_ICMP 1
+#define LWIP_UDP 1
+#define LWIP_TCP 0
+#define LWIP_RAW 0
+#define LWIP_DNS 0
+#define LWIP_IGMP 0
+#define LWIP_AUTOIP 0
+#define IP_REASSEMBLY 0 /* a TFTP block fits in one frame (its blksize is chosen so) */
+#define IP_FRAG 0
+
+#define LWIP_DHCP 1
+#define LWIP_DHCP_BOOTP_FILE 1 /* keeps the offer's siaddr: the boot (TFTP) server */
+#define DHCP_DOES_ARP_CHECK 0  /* no 2 s wait for an ARP probe (RFC 2131 4.4.1: "SHOULD") */
+
+#define LWIP_NETIF_HOSTNAME 0
+#define LWIP_NETIF_STATUS_CALLBACK 0
+#define LWIP_SINGLE_NETIF 1
+#define LWIP_STATS 0
+#define LWIP_CHECKSUM_CTRL_PER_NETIF 0
+
+#define MEM_ALIGNMENT 8
+#define MEM_SIZE (16 * 1024)
+#define MEMP_NUM_PBUF 16
+#define MEMP_NUM_UDP_PCB 4
+#define PBUF_POOL_SIZE 16
+#define PBUF_POOL_BUFSIZE 1536 /* a whole Ethernet frame per pbuf */
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Network boot, before ExitBootServices: the NIC hv.efi was booted through, an address
+ * by DHCP, and files from the boot server over TFTP. */
+#ifndef NET_NETBOOT_H
+#define NET_NETBOOT_H
+
+#include <efi.h>
+#include "hv/types.h"
+
+/* Brings nic up (net/snp_netif.h), gets an address by DHCP (RFC 2131) and prints it with
+ * the boot server: the DHCP answer's siaddr (next-server), else the DHCP server. Returns
+ * 0, or -1 with *why. */
+int netboot_up(EFI_HANDLE nic, const char **why);
+/* The whole of path from the boot server over TFTP (net/tftp_client.h). */
+void *netboot_read(const char *path, u64 *len, const char **why);
+/* Stops the NIC. */
+void netboot_down(void);
+
+#endif
