@@ -60,16 +60,16 @@ static void *load_file(const char *path, u64 *len)
 static char *load_config(u64 *len)
 {
 	const char *why_arch = "", *why = "";
-	char *text = efi_read_file(ARCH_CONFIG_FILE, len, &why_arch);
+	char *text = files_read(ARCH_CONFIG_FILE, len, &why_arch);
 	if (text) {
 		config_file = ARCH_CONFIG_FILE;
 		printk("hv: configuration: " ARCH_CONFIG_FILE "\n");
 		return text;
 	}
-	text = efi_read_file(CONFIG_FILE, len, &why);
+	text = files_read(CONFIG_FILE, len, &why);
 	if (!text)
-		printk("hv: %s: %s; %s: %s (both are looked for in the root of the volume hv.efi "
-		       "was loaded from)\n",
+		printk("hv: %s: %s; %s: %s (both are looked for where hv.efi was loaded from: the "
+		       "root of its volume, or its TFTP server)\n",
 		       ARCH_CONFIG_FILE, why_arch, CONFIG_FILE, why);
 	return text;
 }

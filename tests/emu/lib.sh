@@ -406,7 +406,7 @@ poweroff -f' boot_image "$img" 300
 	STOP_AT="returning to the firmware" boot_image "$img" 120
 	cat "$LOG.1" "$LOG" > "$LOG.2" && mv "$LOG.2" "$LOG" && rm -f "$LOG.1" "$img"
 	expect "no configuration on the stick: the files looked for are named" \
-		"hv: hv-$a.cfg: file not found; hv.cfg: file not found (both are looked for in the root"
+		"hv: hv-$a.cfg: file not found; hv.cfg: file not found (both are looked for where hv.efi"
 	expect "no configuration: nothing started" "hv: nothing was started; returning to the firmware"
 }
 
