@@ -51,6 +51,7 @@
 #ifndef ARCH_ARM64_VGIC_H
 #define ARCH_ARM64_VGIC_H
 
+#include "arch/arm64/vcpu_set.h"
 #include "hv/types.h"
 #include "hv/spinlock.h"
 
@@ -178,12 +179,12 @@ void vgic_inject_edge(struct vgic *g, u32 vcpu, u32 intid);
 
 /* GICv3 SGIs: a trapped ICC_SGI1R_EL1 write by vCPU `sender` (IHI 0069); returns the
  * number of vCPUs it targets. vgic_v3_sgi_targets decodes it alone: returns the INTID
- * and sets *mask to the vCPU ids (bit n = vCPU n, n < nvcpus <= 64) it targets. */
+ * and sets *targets to the vCPUs (below nvcpus) it targets. */
 u32 vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r);
 /* The same for ICC_SGI0R_EL1 (same layout): only targets where the SGI is Group 0 take
  * it; returns how many did. */
 u32 vgic_v3_send_sgi0(struct vgic *g, u32 sender, u64 icc_sgi0r);
-u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask);
+u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, struct vcpu_set *targets);
 
 /* Guest register accesses (vgic_mmio.c). offset is into the 64 KiB GICD frame, or
  * (GICv3 only) into the redistributors laid out back to back, VGIC_REDIST_SIZE each,

@@ -483,35 +483,35 @@ static void test_v2_dist(void)
 
 static void test_v3_sgi_targets(void)
 {
-	u64 mask;
+	struct vcpu_set mask;
 	u32 v;
 
 	/* TargetList 0b101, Aff1 0, INTID 5 */
 	CHECK_EQ(vgic_v3_sgi_targets(5ull << 24 | 0x5, 0, 20, &mask), 5);
-	CHECK_EQ(mask, BIT(0) | BIT(2));
+	CHECK_EQ(mask.w[0], BIT(0) | BIT(2));
 	/* Aff1 = 1: vCPUs 16-31; 20 and up do not exist. */
 	CHECK_EQ(vgic_v3_sgi_targets(1ull << 16 | BIT(3) | BIT(4) | 0xF0, 0, 20, &mask), 0);
-	CHECK_EQ(mask, BIT(19));
+	CHECK_EQ(mask.w[0], BIT(19));
 	CHECK_EQ(vgic_v3_sgi_targets(1ull << 16 | 0xF, 0, 20, &mask), 0);
-	CHECK_EQ(mask, 0xFull << 16);
+	CHECK_EQ(mask.w[0], 0xFull << 16);
 	/* RS = 1: Aff0 16-31, which no vCPU has. */
 	vgic_v3_sgi_targets(1ull << 44 | 0xFFFF, 0, 20, &mask);
-	CHECK_EQ(mask, 0);
+	CHECK_EQ(mask.w[0], 0);
 	/* Aff2 or Aff3 set: nobody. */
 	vgic_v3_sgi_targets(1ull << 32 | 0x1, 0, 20, &mask);
-	CHECK_EQ(mask, 0);
+	CHECK_EQ(mask.w[0], 0);
 	vgic_v3_sgi_targets(1ull << 48 | 0x1, 0, 20, &mask);
-	CHECK_EQ(mask, 0);
+	CHECK_EQ(mask.w[0], 0);
 	/* IRM: everyone but the sender; the target list is ignored. */
 	CHECK_EQ(vgic_v3_sgi_targets(BIT(40) | 15ull << 24 | 0x1, 7, 20, &mask), 15);
-	CHECK_EQ(mask, (BIT(20) - 1) & ~BIT(7));
+	CHECK_EQ(mask.w[0], (BIT(20) - 1) & ~BIT(7));
 	vgic_v3_sgi_targets(BIT(40), 63, 64, &mask);
-	CHECK_EQ(mask, ~0ull >> 1);
+	CHECK_EQ(mask.w[0], ~0ull >> 1);
 	vgic_v3_sgi_targets(BIT(40), 0, 1, &mask);
-	CHECK_EQ(mask, 0);
+	CHECK_EQ(mask.w[0], 0);
 	/* Linux's gic_send_sgi() for CPU 33 (Aff1 = 2, Aff0 = 1) with 40 vCPUs. */
 	vgic_v3_sgi_targets(2ull << 16 | 1ull << 24 | BIT(1), 0, 40, &mask);
-	CHECK_EQ(mask, BIT(33));
+	CHECK_EQ(mask.w[0], BIT(33));
 
 	/* Through the model: pending at the targets only, which alone are kicked. */
 	setup(3, 20);
@@ -1114,7 +1114,7 @@ static void r_inject(int version)
 static void r_sgi(int version)
 {
 	u32 sender = rnd(R_VCPUS), intid = rnd(4), list = rnd(1u << R_VCPUS), t;
-	u64 mask;
+	struct vcpu_set mask;
 
 	if (version == 3) {
 		u64 sgi = (u64)intid << 24 | list;
@@ -1122,9 +1122,7 @@ static void r_sgi(int version)
 		if (!rnd(4))
 			sgi |= BIT(40);
 		vgic_v3_sgi_targets(sgi, sender, R_VCPUS, &mask);
-		for (t = 0; t < R_VCPUS; t++)
-			if (mask & BIT(t))
-				account_injection(version, t, intid, 0);
+		for_each_vcpu_in(t, &mask, R_VCPUS) account_injection(version, t, intid, 0);
 		vgic_v3_send_sgi(&G, sender, sgi);
 	} else {
 		for (t = 0; t < R_VCPUS; t++)
