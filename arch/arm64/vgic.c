@@ -5,8 +5,8 @@
 #include "arch/arm64/vcpu_mpidr.h"
 #include "hv/lib.h"
 
-bool vgic_init(struct vgic *g, int version, u32 nvcpus, void (*kick)(void *ctx, u32 vcpu),
-	       void *ctx)
+bool vgic_init(struct vgic *g, int version, u32 nvcpus, struct vgic_cpu *cpus,
+	       void (*kick)(void *ctx, u32 vcpu), void *ctx)
 {
 	u32 max = version == 2 ? VGIC_V2_MAX_VCPUS : VGIC_MAX_VCPUS;
 	u32 v, i;
@@ -14,6 +14,8 @@ bool vgic_init(struct vgic *g, int version, u32 nvcpus, void (*kick)(void *ctx, 
 	if ((version != 2 && version != 3) || !nvcpus || nvcpus > max)
 		return false;
 	memset(g, 0, sizeof(*g));
+	memset(cpus, 0, nvcpus * sizeof(*cpus));
+	g->cpu = cpus;
 	g->version = version;
 	g->nvcpus = nvcpus;
 	g->kick = kick;

@@ -107,7 +107,7 @@ struct vgic {
 	void (*kick)(void *ctx, u32 vcpu);
 	void *ctx;
 	struct vgic_irq spi[VGIC_MAX_SPIS];
-	struct vgic_cpu cpu[VGIC_MAX_VCPUS];
+	struct vgic_cpu *cpu; /* nvcpus of them, the caller's (vgic_init) */
 	/* Bumped (under the lock) by every change of interrupt state, so that vgic_flush
 	 * answers "nothing" without the lock while nothing changed since it last did: the
 	 * common guest entry. See vgic_kick for why that is safe. */
@@ -163,12 +163,14 @@ struct vgic_lr {
 	u8 source;	/* v2 SGIs: source CPU (GICH_LR.CPUID) */
 };
 
-/* Reset state. False (and nothing set up) unless version is 2 or 3 and
- * 1 <= nvcpus <= VGIC_MAX_VCPUS (GICv2: VGIC_V2_MAX_VCPUS). kick must not be NULL:
- * it is called whenever an interrupt becomes pending for vCPU `vcpu`, which should
- * then exit (if running) or wake (if in WFI) and go through vgic_sync/vgic_flush. */
-bool vgic_init(struct vgic *g, int version, u32 nvcpus, void (*kick)(void *ctx, u32 vcpu),
-	       void *ctx);
+/* Reset state, with the vCPUs' banked state in cpus[0 .. nvcpus) (memory the caller
+ * keeps for the VM's life: a VM pays for the vCPUs it has, about 1 KiB each). False
+ * (and nothing set up) unless version is 2 or 3 and 1 <= nvcpus <= VGIC_MAX_VCPUS
+ * (GICv2: VGIC_V2_MAX_VCPUS). kick must not be NULL: it is called whenever an
+ * interrupt becomes pending for vCPU `vcpu`, which should then exit (if running) or
+ * wake (if in WFI) and go through vgic_sync/vgic_flush. */
+bool vgic_init(struct vgic *g, int version, u32 nvcpus, struct vgic_cpu *cpus,
+	       void (*kick)(void *ctx, u32 vcpu), void *ctx);
 
 /* Device inputs. INTIDs 16-127; vcpu selects the bank for PPIs only. A level-sensitive
  * interrupt is pending while its line is high; on an edge-triggered one a rising level

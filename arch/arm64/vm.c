@@ -108,7 +108,8 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		printk("hv: VM '%s': cannot build its stage-2 tables\n", vm->name);
 		return -1;
 	}
-	vgic_init(&vm->arch.vgic, gic_host.version, vm->nvcpus, kick_vcpu, vm);
+	vgic_init(&vm->arch.vgic, gic_host.version, vm->nvcpus,
+		  alloc_zeroed(vm->nvcpus * sizeof(struct vgic_cpu)), kick_vcpu, vm);
 	arm64_platform_init(vm);
 	return load_linux(vm, cfg, img);
 }

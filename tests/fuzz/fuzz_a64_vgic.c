@@ -24,6 +24,7 @@
 #include "fuzz.h"
 
 static struct vgic G;
+static struct vgic_cpu CPUS[VGIC_MAX_VCPUS];
 
 struct inflight {
 	struct vgic_lr lr[VGIC_MAX_LRS];
@@ -111,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int version = take_u8(&in) & 1 ? 3 : 2;
 	u32 n = take_u8(&in) % VGIC_V2_MAX_VCPUS + 1;
 
-	FUZZ_CHECK(vgic_init(&G, version, n, kick, NULL));
+	FUZZ_CHECK(vgic_init(&G, version, n, CPUS, kick, NULL));
 	memset(cpu, 0, sizeof(cpu));
 	while (in.n) {
 		u8 op = take_u8(&in);

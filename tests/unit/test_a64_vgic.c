@@ -35,6 +35,7 @@
 #define R_SGI 0x10000 /* + the GICD offset of IGROUPR0 ... ICFGR1 */
 
 static struct vgic G;
+static struct vgic_cpu CPUS[VGIC_MAX_VCPUS];
 static u64 kicked; /* vCPUs kicked since the last clear */
 static int nkicks;
 
@@ -47,7 +48,7 @@ static void kick(void *ctx, u32 vcpu)
 
 static void setup(int version, u32 nvcpus)
 {
-	CHECK(vgic_init(&G, version, nvcpus, kick, NULL));
+	CHECK(vgic_init(&G, version, nvcpus, CPUS, kick, NULL));
 	kicked = 0;
 	nkicks = 0;
 }
@@ -116,12 +117,12 @@ static bool guest_ack(struct vgic_lr *lr)
 
 static void test_init_args(void)
 {
-	CHECK(!vgic_init(&G, 4, 1, kick, NULL));
-	CHECK(!vgic_init(&G, 3, 0, kick, NULL));
-	CHECK(!vgic_init(&G, 3, 65, kick, NULL));
-	CHECK(!vgic_init(&G, 2, 9, kick, NULL));
-	CHECK(vgic_init(&G, 2, 8, kick, NULL));
-	CHECK(vgic_init(&G, 3, 64, kick, NULL));
+	CHECK(!vgic_init(&G, 4, 1, CPUS, kick, NULL));
+	CHECK(!vgic_init(&G, 3, 0, CPUS, kick, NULL));
+	CHECK(!vgic_init(&G, 3, 65, CPUS, kick, NULL));
+	CHECK(!vgic_init(&G, 2, 9, CPUS, kick, NULL));
+	CHECK(vgic_init(&G, 2, 8, CPUS, kick, NULL));
+	CHECK(vgic_init(&G, 3, 64, CPUS, kick, NULL));
 }
 
 /* gic_validate_dist_version(), gic_init_bases(), gic_dist_init() of irq-gic-v3.c. */
