@@ -59,10 +59,11 @@
 #define VGIC_NR_PRIVATE 32 /* SGIs + PPIs */
 #define VGIC_MAX_SPIS 96
 #define VGIC_NR_IRQS (VGIC_NR_PRIVATE + VGIC_MAX_SPIS)
-#define VGIC_MAX_VCPUS 64
-#define VGIC_V2_MAX_VCPUS 8 /* GICv2: 8 CPU interfaces */
+#define VGIC_MAX_VCPUS ARCH_MAX_VCPUS /* GICv3 (arch/limits.h says why) */
+#define VGIC_V2_MAX_VCPUS 8	      /* GICv2: 8 CPU interfaces */
 #define VGIC_MAX_LRS 16
-#define VGIC_NO_VCPU 0xFF
+#define VGIC_NO_VCPU 0xFF /* in struct vgic_irq's owner byte: no vCPU */
+_Static_assert(VGIC_MAX_VCPUS <= VGIC_NO_VCPU, "vCPU numbers stay below VGIC_NO_VCPU");
 
 #define VGIC_DIST_SIZE 0x10000	 /* GICD frame */
 #define VGIC_REDIST_SIZE 0x20000 /* one GICR: RD_base + SGI_base, 64 KiB each */
