@@ -109,8 +109,9 @@ void arm64_platform_init(struct vm *vm)
 	console_register_vm(vm, vpl011_rx_push, &vm->arch.uart);
 	const struct io_region regions[] = {
 		{ IO_MMIO, GUEST_GICD_BASE, 64 * KiB, gicd_read, gicd_write, vm, NULL },
-		{ IO_MMIO, GUEST_GICR_BASE, vm->arch.vgic.version == 3 ? vm->nvcpus * 128 * KiB : 0,
-		  gicr_read, gicr_write, vm, NULL },
+		{ IO_MMIO, guest_gicr_base(vm->nvcpus),
+		  vm->arch.vgic.version == 3 ? vm->nvcpus * VGIC_REDIST_SIZE : 0, gicr_read,
+		  gicr_write, vm, NULL },
 		{ IO_MMIO, GICC_DIR_PAGE, vm->arch.vgic.version == 2 ? 4 * KiB : 0, gicc_dir_read,
 		  gicc_dir_write, vm, NULL },
 		{ IO_MMIO, GUEST_UART_BASE, 4 * KiB, vpl011_io_read, vpl011_io_write,

@@ -5,8 +5,8 @@
 #include "arch/arm64/vcpu_mpidr.h"
 #include "hv/lib.h"
 
-bool vgic_init(struct vgic *g, int version, u32 nvcpus, void (*kick)(void *ctx, u32 vcpu),
-	       void *ctx)
+bool vgic_init(struct vgic *g, int version, u32 nvcpus, struct vgic_cpu *cpus,
+	       void (*kick)(void *ctx, u32 vcpu), void *ctx)
 {
 	u32 max = version == 2 ? VGIC_V2_MAX_VCPUS : VGIC_MAX_VCPUS;
 	u32 v, i;
@@ -14,6 +14,8 @@ bool vgic_init(struct vgic *g, int version, u32 nvcpus, void (*kick)(void *ctx, 
 	if ((version != 2 && version != 3) || !nvcpus || nvcpus > max)
 		return false;
 	memset(g, 0, sizeof(*g));
+	memset(cpus, 0, nvcpus * sizeof(*cpus));
+	g->cpu = cpus;
 	g->version = version;
 	g->nvcpus = nvcpus;
 	g->kick = kick;
@@ -138,7 +140,7 @@ void vgic_inject_edge(struct vgic *g, u32 vcpu, u32 intid)
 /* ICC_SGI1R_EL1 (IHI 0069): TargetList [15:0], Aff1 [23:16], INTID [27:24],
  * Aff2 [39:32], IRM [40], RS [47:44], Aff3 [55:48]. Target n of the list has
  * Aff0 = RS * 16 + n; IRM = 1 means every PE but the sender. */
-u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask)
+u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, struct vcpu_set *targets)
 {
 	u64 aff = ((icc_sgi1r >> 48) & 0xFF) << 32 | ((icc_sgi1r >> 32) & 0xFF) << 16 |
 		  ((icc_sgi1r >> 16) & 0xFF) << 8;
@@ -146,18 +148,18 @@ u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask)
 	int v;
 
 	nvcpus = MIN(nvcpus, VGIC_MAX_VCPUS);
-	*mask = 0;
+	memset(targets, 0, sizeof(*targets));
 	if (icc_sgi1r & BIT(40)) {
 		for (n = 0; n < nvcpus; n++)
 			if (n != sender)
-				*mask |= BIT(n);
+				vcpu_set_add(targets, n);
 	} else {
 		for (n = 0; n < 16; n++) {
 			if (!(icc_sgi1r & BIT(n)))
 				continue;
 			v = mpidr_to_vcpu(aff | (rs * 16 + n), nvcpus);
 			if (v >= 0)
-				*mask |= BIT(v);
+				vcpu_set_add(targets, (u32)v);
 		}
 	}
 	return (icc_sgi1r >> 24) & 0xF;
@@ -167,17 +169,18 @@ u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask)
  * with group0_only only at those where it is Group 0. Returns how many. */
 static u32 vgic_v3_sgi(struct vgic *g, u32 sender, u64 val, bool group0_only)
 {
-	u64 mask;
+	struct vcpu_set targets;
 	u32 intid, t, before, n = 0;
 
 	if (g->version != 3 || sender >= g->nvcpus)
 		return 0;
 	spin_lock(&g->lock);
-	intid = vgic_v3_sgi_targets(val, sender, g->nvcpus, &mask);
-	for (t = 0; t < g->nvcpus; t++) {
+	intid = vgic_v3_sgi_targets(val, sender, g->nvcpus, &targets);
+	for_each_vcpu_in(t, &targets, g->nvcpus)
+	{
 		struct vgic_irq *irq = &g->cpu[t].priv[intid];
 
-		if (!(mask & BIT(t)) || (group0_only && irq->group1))
+		if (group0_only && irq->group1)
 			continue;
 		before = vgic_irq_pending_target(g, irq);
 		irq->pending_latch = true;

@@ -51,6 +51,7 @@
 #ifndef ARCH_ARM64_VGIC_H
 #define ARCH_ARM64_VGIC_H
 
+#include "arch/arm64/vcpu_set.h"
 #include "hv/types.h"
 #include "hv/spinlock.h"
 
@@ -58,10 +59,11 @@
 #define VGIC_NR_PRIVATE 32 /* SGIs + PPIs */
 #define VGIC_MAX_SPIS 96
 #define VGIC_NR_IRQS (VGIC_NR_PRIVATE + VGIC_MAX_SPIS)
-#define VGIC_MAX_VCPUS 64
-#define VGIC_V2_MAX_VCPUS 8 /* GICv2: 8 CPU interfaces */
+#define VGIC_MAX_VCPUS ARCH_MAX_VCPUS /* GICv3 (arch/limits.h says why) */
+#define VGIC_V2_MAX_VCPUS 8	      /* GICv2: 8 CPU interfaces */
 #define VGIC_MAX_LRS 16
-#define VGIC_NO_VCPU 0xFF
+#define VGIC_NO_VCPU 0xFF /* in struct vgic_irq's owner byte: no vCPU */
+_Static_assert(VGIC_MAX_VCPUS <= VGIC_NO_VCPU, "vCPU numbers stay below VGIC_NO_VCPU");
 
 #define VGIC_DIST_SIZE 0x10000	 /* GICD frame */
 #define VGIC_REDIST_SIZE 0x20000 /* one GICR: RD_base + SGI_base, 64 KiB each */
@@ -106,7 +108,7 @@ struct vgic {
 	void (*kick)(void *ctx, u32 vcpu);
 	void *ctx;
 	struct vgic_irq spi[VGIC_MAX_SPIS];
-	struct vgic_cpu cpu[VGIC_MAX_VCPUS];
+	struct vgic_cpu *cpu; /* nvcpus of them, the caller's (vgic_init) */
 	/* Bumped (under the lock) by every change of interrupt state, so that vgic_flush
 	 * answers "nothing" without the lock while nothing changed since it last did: the
 	 * common guest entry. See vgic_kick for why that is safe. */
@@ -162,12 +164,14 @@ struct vgic_lr {
 	u8 source;	/* v2 SGIs: source CPU (GICH_LR.CPUID) */
 };
 
-/* Reset state. False (and nothing set up) unless version is 2 or 3 and
- * 1 <= nvcpus <= VGIC_MAX_VCPUS (GICv2: VGIC_V2_MAX_VCPUS). kick must not be NULL:
- * it is called whenever an interrupt becomes pending for vCPU `vcpu`, which should
- * then exit (if running) or wake (if in WFI) and go through vgic_sync/vgic_flush. */
-bool vgic_init(struct vgic *g, int version, u32 nvcpus, void (*kick)(void *ctx, u32 vcpu),
-	       void *ctx);
+/* Reset state, with the vCPUs' banked state in cpus[0 .. nvcpus) (memory the caller
+ * keeps for the VM's life: a VM pays for the vCPUs it has, about 1 KiB each). False
+ * (and nothing set up) unless version is 2 or 3 and 1 <= nvcpus <= VGIC_MAX_VCPUS
+ * (GICv2: VGIC_V2_MAX_VCPUS). kick must not be NULL: it is called whenever an
+ * interrupt becomes pending for vCPU `vcpu`, which should then exit (if running) or
+ * wake (if in WFI) and go through vgic_sync/vgic_flush. */
+bool vgic_init(struct vgic *g, int version, u32 nvcpus, struct vgic_cpu *cpus,
+	       void (*kick)(void *ctx, u32 vcpu), void *ctx);
 
 /* Device inputs. INTIDs 16-127; vcpu selects the bank for PPIs only. A level-sensitive
  * interrupt is pending while its line is high; on an edge-triggered one a rising level
@@ -178,12 +182,12 @@ void vgic_inject_edge(struct vgic *g, u32 vcpu, u32 intid);
 
 /* GICv3 SGIs: a trapped ICC_SGI1R_EL1 write by vCPU `sender` (IHI 0069); returns the
  * number of vCPUs it targets. vgic_v3_sgi_targets decodes it alone: returns the INTID
- * and sets *mask to the vCPU ids (bit n = vCPU n, n < nvcpus <= 64) it targets. */
+ * and sets *targets to the vCPUs (below nvcpus) it targets. */
 u32 vgic_v3_send_sgi(struct vgic *g, u32 sender, u64 icc_sgi1r);
 /* The same for ICC_SGI0R_EL1 (same layout): only targets where the SGI is Group 0 take
  * it; returns how many did. */
 u32 vgic_v3_send_sgi0(struct vgic *g, u32 sender, u64 icc_sgi0r);
-u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, u64 *mask);
+u32 vgic_v3_sgi_targets(u64 icc_sgi1r, u32 sender, u32 nvcpus, struct vcpu_set *targets);
 
 /* Guest register accesses (vgic_mmio.c). offset is into the 64 KiB GICD frame, or
  * (GICv3 only) into the redistributors laid out back to back, VGIC_REDIST_SIZE each,

@@ -260,7 +260,7 @@ static bool vgic_irouter_access(struct vgic *g, u32 off, unsigned size, bool wri
 static void vgic_ctlr_write(struct vgic *g, u32 val)
 {
 	u32 en = val & GICD_CTLR_ENABLE_GRP & ~g->ctlr, v, i, t;
-	u64 kick = 0;
+	struct vcpu_set kick = { 0 };
 
 	g->ctlr = val & GICD_CTLR_ENABLE_GRP;
 	if (!en)
@@ -273,12 +273,10 @@ static void vgic_ctlr_write(struct vgic *g, u32 val)
 				break; /* SPIs once */
 			t = vgic_irq_pending_target(g, irq);
 			if ((en & BIT(irq->group1)) && t != VGIC_NO_VCPU)
-				kick |= BIT(t);
+				vcpu_set_add(&kick, t);
 		}
 	}
-	for (v = 0; v < g->nvcpus; v++)
-		if (kick & BIT(v))
-			vgic_kick(g, v);
+	for_each_vcpu_in(v, &kick, g->nvcpus) vgic_kick(g, v);
 }
 
 static bool vgic_dist_reg(struct vgic *g, u32 vcpu, u32 off, unsigned size, bool write, u64 *val)

@@ -60,7 +60,7 @@ static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct g
 		.ram_size = vm->ram_size,
 		.gic_version = vm->arch.vgic.version,
 		.gicd_base = GUEST_GICD_BASE,
-		.gicr_base = GUEST_GICR_BASE,
+		.gicr_base = guest_gicr_base(vm->nvcpus),
 		.gicc_base = GUEST_GICC_BASE,
 		.uart_base = GUEST_UART_BASE,
 		.uart_spi = GUEST_UART_SPI,
@@ -82,7 +82,7 @@ static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct g
 
 int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img)
 {
-	u32 max_vcpus = gic_host.version == 2 ? 8 : VGIC_MAX_VCPUS;
+	u32 max_vcpus = gic_host.version == 2 ? VGIC_V2_MAX_VCPUS : VGIC_MAX_VCPUS;
 	if (vm->ram_size & (2 * MiB - 1)) {
 		printk("hv: VM '%s': memory must be a multiple of 2 MiB\n", vm->name);
 		return -1;
@@ -96,19 +96,21 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 	vm->arch.vmid = (u16)(vm->id + 1);
 	vm->arch.cntvoff = read_sysreg(cntpct_el0);
 	vm->arch.s2_root = stage2_create();
-	vm->arch.pvtime_page = alloc_pages(1);
+	u64 pvtime_bytes = ALIGN_UP(vm->nvcpus * PVTIME_RECORD_SIZE, PAGE_SIZE);
+	vm->arch.pvtime_page = alloc_pages(pvtime_bytes / PAGE_SIZE);
 	for (u32 i = 0; i < vm->nvcpus; i++)
-		pvtime_init_record(vm->arch.pvtime_page + 64 * i);
+		pvtime_init_record(vm->arch.pvtime_page + PVTIME_RECORD_SIZE * i);
 	if (stage2_map(vm->arch.s2_root, vm->ram_gpa, (u64)(uintptr_t)vm->ram, vm->ram_size,
 		       false) ||
 	    stage2_map(vm->arch.s2_root, GUEST_PVTIME_BASE, (u64)(uintptr_t)vm->arch.pvtime_page,
-		       PAGE_SIZE, false) ||
+		       pvtime_bytes, false) ||
 	    (gic_host.version == 2 &&
 	     stage2_map(vm->arch.s2_root, GUEST_GICC_BASE, gic_host.gicv, 4 * KiB, true))) {
 		printk("hv: VM '%s': cannot build its stage-2 tables\n", vm->name);
 		return -1;
 	}
-	vgic_init(&vm->arch.vgic, gic_host.version, vm->nvcpus, kick_vcpu, vm);
+	vgic_init(&vm->arch.vgic, gic_host.version, vm->nvcpus,
+		  alloc_zeroed(vm->nvcpus * sizeof(struct vgic_cpu)), kick_vcpu, vm);
 	arm64_platform_init(vm);
 	return load_linux(vm, cfg, img);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The virtual GIC (arch/arm64/vgic.c, vgic_mmio.c), v2 and v3, driven as guests and
  * devices drive it. Input: the version (first byte: even 2, odd 3), the vCPU count
- * (second byte, 1..8), then operations, each an opcode byte and its arguments:
+ * (second byte: 1..8 for v2, 1..VGIC_MAX_VCPUS for v3), then operations, each an opcode
+ * byte and its arguments (a vCPU byte names vCPU (byte & 0x7f) % count):
  *   0 GICD access: vCPU, offset (2 bytes), size/direction byte (bits 0-1: 1, 2, 4 or 8
  *     bytes; bit 2: write), and for a write the value (8 bytes)
  *   1 GICR access (v3): offset (4 bytes, below the vCPUs' frames and one past), size and
@@ -24,13 +25,14 @@
 #include "fuzz.h"
 
 static struct vgic G;
+static struct vgic_cpu CPUS[VGIC_MAX_VCPUS];
 
 struct inflight {
 	struct vgic_lr lr[VGIC_MAX_LRS];
 	u32 n;
 	bool entered;
 };
-static struct inflight cpu[VGIC_V2_MAX_VCPUS];
+static struct inflight cpu[VGIC_MAX_VCPUS];
 
 static void kick(void *ctx, u32 vcpu)
 {
@@ -109,10 +111,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
 	int version = take_u8(&in) & 1 ? 3 : 2;
-	u32 n = take_u8(&in) % VGIC_V2_MAX_VCPUS + 1;
+	u32 n = take_u8(&in) % (version == 3 ? VGIC_MAX_VCPUS : VGIC_V2_MAX_VCPUS) + 1;
 
-	FUZZ_CHECK(vgic_init(&G, version, n, kick, NULL));
-	memset(cpu, 0, sizeof(cpu));
+	FUZZ_CHECK(vgic_init(&G, version, n, CPUS, kick, NULL));
+	memset(cpu, 0, n * sizeof(cpu[0]));
 	while (in.n) {
 		u8 op = take_u8(&in);
 		u8 a = take_u8(&in);

@@ -13,6 +13,7 @@
 
 static struct vcpu vcpus[3];
 static struct vgic G;
+static struct vgic_cpu CPUS[VGIC_MAX_VCPUS];
 static struct vgic_lr lrs[4];
 static u32 nlrs;
 
@@ -56,7 +57,7 @@ int main(void)
 	struct sender senders[NSENDERS] = { { .vcpu = 0, .irq = 1 }, { .vcpu = 2, .irq = 5 } };
 	struct vcpu *v[3] = { &vcpus[0], &vcpus[1], &vcpus[2] };
 
-	CHECK(vgic_init(&G, 3, 3, kick, NULL));
+	CHECK(vgic_init(&G, 3, 3, CPUS, kick, NULL));
 	G.ctlr = BIT(1); /* GICD_CTLR.EnableGrp1 */
 	for (u32 i = 0; i < NSENDERS; i++)
 		G.cpu[TARGET].priv[senders[i].irq].enabled = true;

@@ -35,21 +35,30 @@
 #define R_SGI 0x10000 /* + the GICD offset of IGROUPR0 ... ICFGR1 */
 
 static struct vgic G;
-static u64 kicked; /* vCPUs kicked since the last clear */
+static struct vgic_cpu CPUS[VGIC_MAX_VCPUS];
+static u64 kicked;		   /* vCPUs 0-63 kicked since the last clear */
+static struct vcpu_set kicked_all; /* every vCPU kicked since the last clear */
 static int nkicks;
 
 static void kick(void *ctx, u32 vcpu)
 {
 	(void)ctx;
-	kicked |= BIT(vcpu);
+	kicked |= vcpu < 64 ? BIT(vcpu) : 0;
+	vcpu_set_add(&kicked_all, vcpu);
 	nkicks++;
+}
+
+static void clear_kicks(void)
+{
+	kicked = 0;
+	memset(&kicked_all, 0, sizeof(kicked_all));
+	nkicks = 0;
 }
 
 static void setup(int version, u32 nvcpus)
 {
-	CHECK(vgic_init(&G, version, nvcpus, kick, NULL));
-	kicked = 0;
-	nkicks = 0;
+	CHECK(vgic_init(&G, version, nvcpus, CPUS, kick, NULL));
+	clear_kicks();
 }
 
 static u64 drd(u32 vcpu, u32 off, unsigned size)
@@ -116,12 +125,12 @@ static bool guest_ack(struct vgic_lr *lr)
 
 static void test_init_args(void)
 {
-	CHECK(!vgic_init(&G, 4, 1, kick, NULL));
-	CHECK(!vgic_init(&G, 3, 0, kick, NULL));
-	CHECK(!vgic_init(&G, 3, 65, kick, NULL));
-	CHECK(!vgic_init(&G, 2, 9, kick, NULL));
-	CHECK(vgic_init(&G, 2, 8, kick, NULL));
-	CHECK(vgic_init(&G, 3, 64, kick, NULL));
+	CHECK(!vgic_init(&G, 4, 1, CPUS, kick, NULL));
+	CHECK(!vgic_init(&G, 3, 0, CPUS, kick, NULL));
+	CHECK(!vgic_init(&G, 3, VGIC_MAX_VCPUS + 1, CPUS, kick, NULL));
+	CHECK(!vgic_init(&G, 2, 9, CPUS, kick, NULL));
+	CHECK(vgic_init(&G, 2, 8, CPUS, kick, NULL));
+	CHECK(vgic_init(&G, 3, VGIC_MAX_VCPUS, CPUS, kick, NULL));
 }
 
 /* gic_validate_dist_version(), gic_init_bases(), gic_dist_init() of irq-gic-v3.c. */
@@ -166,7 +175,7 @@ static void test_v3_dist_ids(void)
 /* __gic_populate_rdist(): walk the frames by PIDR2 and TYPER until Last. */
 static void test_v3_redist_typer(void)
 {
-	static const u32 counts[] = { 1, 2, 17 };
+	static const u32 counts[] = { 1, 2, 17, 72, VGIC_MAX_VCPUS };
 	u32 c, v, k;
 
 	for (c = 0; c < ARRAY_SIZE(counts); c++) {
@@ -192,7 +201,7 @@ static void test_v3_redist_typer(void)
 			u64 m = vcpu_mpidr(k), aff = ((m >> 32) & 0xFF) << 24 | (m & 0xFFFFFF);
 			u32 found = ~0u;
 
-			for (v = 0; v < 64; v++) {
+			for (v = 0; v < VGIC_MAX_VCPUS; v++) {
 				u64 typer = rrd(R_FRAME(v) + R_TYPER, 8);
 
 				if (typer >> 32 == aff) {
@@ -483,35 +492,35 @@ static void test_v2_dist(void)
 
 static void test_v3_sgi_targets(void)
 {
-	u64 mask;
+	struct vcpu_set mask;
 	u32 v;
 
 	/* TargetList 0b101, Aff1 0, INTID 5 */
 	CHECK_EQ(vgic_v3_sgi_targets(5ull << 24 | 0x5, 0, 20, &mask), 5);
-	CHECK_EQ(mask, BIT(0) | BIT(2));
+	CHECK_EQ(mask.w[0], BIT(0) | BIT(2));
 	/* Aff1 = 1: vCPUs 16-31; 20 and up do not exist. */
 	CHECK_EQ(vgic_v3_sgi_targets(1ull << 16 | BIT(3) | BIT(4) | 0xF0, 0, 20, &mask), 0);
-	CHECK_EQ(mask, BIT(19));
+	CHECK_EQ(mask.w[0], BIT(19));
 	CHECK_EQ(vgic_v3_sgi_targets(1ull << 16 | 0xF, 0, 20, &mask), 0);
-	CHECK_EQ(mask, 0xFull << 16);
+	CHECK_EQ(mask.w[0], 0xFull << 16);
 	/* RS = 1: Aff0 16-31, which no vCPU has. */
 	vgic_v3_sgi_targets(1ull << 44 | 0xFFFF, 0, 20, &mask);
-	CHECK_EQ(mask, 0);
+	CHECK_EQ(mask.w[0], 0);
 	/* Aff2 or Aff3 set: nobody. */
 	vgic_v3_sgi_targets(1ull << 32 | 0x1, 0, 20, &mask);
-	CHECK_EQ(mask, 0);
+	CHECK_EQ(mask.w[0], 0);
 	vgic_v3_sgi_targets(1ull << 48 | 0x1, 0, 20, &mask);
-	CHECK_EQ(mask, 0);
+	CHECK_EQ(mask.w[0], 0);
 	/* IRM: everyone but the sender; the target list is ignored. */
 	CHECK_EQ(vgic_v3_sgi_targets(BIT(40) | 15ull << 24 | 0x1, 7, 20, &mask), 15);
-	CHECK_EQ(mask, (BIT(20) - 1) & ~BIT(7));
+	CHECK_EQ(mask.w[0], (BIT(20) - 1) & ~BIT(7));
 	vgic_v3_sgi_targets(BIT(40), 63, 64, &mask);
-	CHECK_EQ(mask, ~0ull >> 1);
+	CHECK_EQ(mask.w[0], ~0ull >> 1);
 	vgic_v3_sgi_targets(BIT(40), 0, 1, &mask);
-	CHECK_EQ(mask, 0);
+	CHECK_EQ(mask.w[0], 0);
 	/* Linux's gic_send_sgi() for CPU 33 (Aff1 = 2, Aff0 = 1) with 40 vCPUs. */
 	vgic_v3_sgi_targets(2ull << 16 | 1ull << 24 | BIT(1), 0, 40, &mask);
-	CHECK_EQ(mask, BIT(33));
+	CHECK_EQ(mask.w[0], BIT(33));
 
 	/* Through the model: pending at the targets only, which alone are kicked. */
 	setup(3, 20);
@@ -560,6 +569,80 @@ static void test_v3_sgi_targets(void)
 	/* Group 1 SGIs through ICC_SGI1R_EL1 still reach every target. */
 	CHECK_EQ(vgic_v3_send_sgi(&G, 0, 5ull << 24 | BIT(1) | BIT(2)), 2);
 	CHECK_EQ(rrd(R_FRAME(2) + R_SGI + D_ISPENDR, 4), BIT(5));
+}
+
+/* vCPUs past 64 (Aff1 4-15): SGI target lists in several clusters, "all but self"
+ * (IRM), SPI routing and GICD_CTLR's kicks reach them; the others stay untouched. */
+static void test_v3_wide(void)
+{
+	const u32 n = VGIC_MAX_VCPUS, sender = 100;
+	struct vcpu_set t;
+	struct vgic_lr lr[4];
+	u32 v, count, ovf;
+
+	/* Linux's gic_send_sgi() per cluster: Aff1 4 (vCPUs 64-79), Aff1 15 (240-254:
+	 * Aff0 15 there would be vCPU 255, which no VM has). */
+	CHECK_EQ(vgic_v3_sgi_targets(4ull << 16 | 2ull << 24 | BIT(0) | BIT(9), 0, n, &t), 2);
+	CHECK_EQ(t.w[0], 0);
+	CHECK_EQ(t.w[1], BIT(0) | BIT(9));
+	vgic_v3_sgi_targets(15ull << 16 | 0xFFFF, 0, n, &t);
+	CHECK_EQ(t.w[3], (BIT(15) - 1) << 48);
+	CHECK_EQ(t.w[0] | t.w[1] | t.w[2], 0);
+	/* IRM with 255 vCPUs: 254 targets, every word. */
+	vgic_v3_sgi_targets(BIT(40), sender, n, &t);
+	for (v = 0, count = 0; v < n; v++)
+		count += vcpu_set_has(&t, v);
+	CHECK_EQ(count, n - 1);
+	CHECK(!vcpu_set_has(&t, sender));
+	CHECK(vcpu_set_has(&t, 0) && vcpu_set_has(&t, 64) && vcpu_set_has(&t, n - 1));
+
+	setup(3, n);
+	dwr(0, D_CTLR, 4, 2);
+	for (v = 0; v < n; v++)
+		rwr(R_FRAME(v) + R_SGI + D_ISENABLER, 4, 0xFFFF);
+	clear_kicks();
+	/* Two clusters past 64 in turn: pending at those targets only. */
+	CHECK_EQ(vgic_v3_send_sgi(&G, 0, 5ull << 16 | 1ull << 24 | BIT(3)), 1);
+	CHECK_EQ(vgic_v3_send_sgi(&G, 0, 12ull << 16 | 1ull << 24 | BIT(14)), 1);
+	CHECK_EQ(kicked, 0);
+	CHECK_EQ(kicked_all.w[1], BIT(83 - 64));
+	CHECK_EQ(kicked_all.w[3], BIT(206 - 192));
+	CHECK_EQ(nkicks, 2);
+	CHECK_EQ(rrd(R_FRAME(83) + R_SGI + D_ISPENDR, 4), BIT(1));
+	CHECK_EQ(rrd(R_FRAME(206) + R_SGI + D_ISPENDR, 4), BIT(1));
+	CHECK_EQ(rrd(R_FRAME(82) + R_SGI + D_ISPENDR, 4), 0);
+	/* All but self, from vCPU 100: every other vCPU, each kicked once. */
+	clear_kicks();
+	CHECK_EQ(vgic_v3_send_sgi(&G, sender, BIT(40) | 7ull << 24), n - 1);
+	CHECK_EQ(nkicks, (int)n - 1);
+	CHECK(!vcpu_set_has(&kicked_all, sender));
+	CHECK_EQ(rrd(R_FRAME(sender) + R_SGI + D_ISPENDR, 4), 0);
+	CHECK_EQ(rrd(R_FRAME(n - 1) + R_SGI + D_ISPENDR, 4), BIT(7));
+	CHECK_EQ(rrd(R_FRAME(64) + R_SGI + D_ISPENDR, 4), BIT(7));
+	CHECK(vgic_vcpu_has_pending(&G, n - 1));
+
+	/* GICD_IROUTER to vCPU 200 (Aff1 12, Aff0 8): it alone gets the SPI. */
+	setup(3, n);
+	spi_setup(40, false, 0x80);
+	dwr(0, D_IROUTER(40), 8, route_to(200));
+	CHECK_EQ(drd(0, D_IROUTER(40), 8), 0xC08);
+	clear_kicks();
+	vgic_set_level(&G, 0, 40, true);
+	CHECK_EQ(nkicks, 1);
+	CHECK(vcpu_set_has(&kicked_all, 200));
+	CHECK_EQ(vgic_flush(&G, 0, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 8, lr, 4, true, &ovf), 0);
+	CHECK_EQ(vgic_flush(&G, 200, lr, 4, true, &ovf), 1);
+	CHECK_EQ(lr[0].intid, 40);
+
+	/* Groups enabled last: GICD_CTLR kicks vCPU 250, which has one waiting. */
+	setup(3, n);
+	rwr(R_FRAME(250) + R_SGI + D_ISENABLER, 4, BIT(2));
+	vgic_v3_send_sgi(&G, 0, 15ull << 16 | 2ull << 24 | BIT(10));
+	clear_kicks();
+	dwr(0, D_CTLR, 4, 2);
+	CHECK_EQ(nkicks, 1);
+	CHECK(vcpu_set_has(&kicked_all, 250));
 }
 
 /* GICD_SGIR filters and the per-source pending bytes. */
@@ -1114,7 +1197,7 @@ static void r_inject(int version)
 static void r_sgi(int version)
 {
 	u32 sender = rnd(R_VCPUS), intid = rnd(4), list = rnd(1u << R_VCPUS), t;
-	u64 mask;
+	struct vcpu_set mask;
 
 	if (version == 3) {
 		u64 sgi = (u64)intid << 24 | list;
@@ -1122,9 +1205,7 @@ static void r_sgi(int version)
 		if (!rnd(4))
 			sgi |= BIT(40);
 		vgic_v3_sgi_targets(sgi, sender, R_VCPUS, &mask);
-		for (t = 0; t < R_VCPUS; t++)
-			if (mask & BIT(t))
-				account_injection(version, t, intid, 0);
+		for_each_vcpu_in(t, &mask, R_VCPUS) account_injection(version, t, intid, 0);
 		vgic_v3_send_sgi(&G, sender, sgi);
 	} else {
 		for (t = 0; t < R_VCPUS; t++)
@@ -1420,6 +1501,7 @@ int main(void)
 	test_inflight_once();
 	test_v2_dist();
 	test_v3_sgi_targets();
+	test_v3_wide();
 	test_v2_sgir();
 	test_v2_sgi_sources();
 	test_flush_order_overflow();
