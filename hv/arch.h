@@ -57,6 +57,10 @@ void arch_vcpu_put(struct vcpu *v);	     /* another vCPU is about to run here */
  * guest_abi/ABI.md HV_MSR_PREEMPT_COUNT). Read by the scheduler's boost (hv/sched.c). */
 enum critical_section { CS_NONE, CS_IRQS_MASKED, CS_PREEMPT_COUNT };
 enum critical_section arch_vcpu_in_critical_section(struct vcpu *v);
+/* Whether the backend returns to the scheduler as soon as v, stopped inside a critical
+ * section, leaves it (sched_watch_section_end): x86 when interrupts are masked (an exit
+ * at the interrupt window); arm64 has no exit when the guest unmasks them. */
+bool arch_vcpu_sees_section_end(struct vcpu *v);
 /* One line of backend state (registers, interrupt controller) for vm_dump, which prints
  * the architecture-neutral fields itself (read racily from another pCPU). */
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n);

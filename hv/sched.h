@@ -13,7 +13,7 @@
 struct vcpu;
 
 #define SCHED_SLICE_US 5000 /* time slice when vCPUs share a pCPU */
-#define SCHED_BOOST_US 300  /* aware: a turn runs on so long for a critical section */
+#define SCHED_BOOST_US 300  /* aware: a turn runs on at most so long for a critical section */
 
 struct pcpu {
 	u32 id;		      /* first: the backends' per-CPU pointer reads it at offset 0 */
@@ -69,6 +69,11 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target);
 /* A spin-wait hint (arm64 WFE): the caller's turn ends, so that the next runnable vCPU
  * of its pCPU, if any, runs now (perhaps the one the caller waits for). */
 void sched_spin_hint(struct vcpu *self);
+/* Whether v runs in a turn that ran on for its critical section (boost): the backend
+ * returns to the scheduler once the section is over, where it can see that (x86: the
+ * interrupt window of a guest that masked interrupts), so that the extension ends there
+ * rather than after SCHED_BOOST_US. */
+bool sched_watch_section_end(struct vcpu *v);
 /* Spin detection (the x86 PAUSE intercept): whether to watch v's spin-waits at its next
  * guest entry: when the policy does (aware), while another vCPU of v's VM is preempted,
  * and neither at v's first entry after a spin exit nor for SCHED_SPIN_QUIET_US from then

@@ -31,6 +31,13 @@ static u32 preempt_count(struct vcpu *v)
 	return *word & HV_PREEMPT_COUNT_MASK;
 }
 
+/* The interrupt window ends a section with interrupts masked (arch/x86/svm/svm.c); a
+ * preempt count going back to 0 gives no exit. */
+bool arch_vcpu_sees_section_end(struct vcpu *v)
+{
+	return !(V64(v->arch.vmcb, VMCB_RFLAGS) & RFLAGS_IF);
+}
+
 enum critical_section arch_vcpu_in_critical_section(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;

@@ -83,6 +83,7 @@ u64 arch_vcpu_next_timer(struct vcpu *v) { return (void)v, 0; }
 void arch_vcpu_load(struct vcpu *v) { (void)v; }
 void arch_vcpu_put(struct vcpu *v) { (void)v; }
 enum critical_section arch_vcpu_in_critical_section(struct vcpu *v) { return (void)v, CS_NONE; }
+bool arch_vcpu_sees_section_end(struct vcpu *v) { return (void)v, false; }
 enum run_result arch_vcpu_run(struct vcpu *v) { return (void)v, RUN_HALTED; }
 bool vm_stopping(const struct vm *m) { return __atomic_load_n(&m->stop_reason, __ATOMIC_ACQUIRE); }
 void vm_vcpu_stopped(struct vcpu *v) { (void)v; }

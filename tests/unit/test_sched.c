@@ -135,6 +135,7 @@ static struct {
 	u32 nruns;
 	u32 errors; /* broken invariants (the first ones printed) */
 	bool powered_off;
+	bool blind_to_section_end; /* as arm64: no exit when a critical section ends */
 } sim;
 
 static struct sim_vcpu *S(struct vcpu *v) { return (struct sim_vcpu *)v; }
@@ -407,6 +408,12 @@ enum critical_section arch_vcpu_in_critical_section(struct vcpu *v)
 	return S(v)->in_cs ? CS_IRQS_MASKED : CS_NONE;
 }
 
+bool arch_vcpu_sees_section_end(struct vcpu *v)
+{
+	(void)v;
+	return !sim.blind_to_section_end;
+}
+
 void arch_vcpu_put(struct vcpu *v)
 {
 	if (here()->loaded != v)
@@ -497,6 +504,11 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case OP_CS_IN:
 		case OP_CS_OUT:
 			s->in_cs = op->kind == OP_CS_IN;
+			/* As svm.c: an extended turn's section ends at the interrupt window. */
+			if (!s->in_cs && !sim.blind_to_section_end && sched_watch_section_end(v)) {
+				s->ready_since = sim.now;
+				return RUN_PREEMPTED;
+			}
 			break;
 		case OP_RENDEZVOUS: /* VM 0 only; a round starts once all saw the last end */
 			if (!s->arrived) {
@@ -1243,10 +1255,11 @@ static void test_balance_beside_busy(void)
 	settle();
 }
 
-/* Boost (aware): a turn that ends inside a critical section runs on for SCHED_BOOST_US,
- * once. vcpu a enters one 4.9 ms into its turn and leaves it 0.2 ms later: under aware
- * its turn ends at 5.3 ms and it is never preempted inside it; under rr b takes over at
- * 5 ms and a is preempted in it. */
+/* Boost (aware): a turn that ends inside a critical section runs on, once, until the
+ * section ends (the backend's exit there) or SCHED_BOOST_US have passed. vcpu a enters
+ * one 4.9 ms into its turn and leaves it 0.2 ms later: under aware its turn ends at 5.1
+ * ms and it is never preempted inside it; under rr b takes over at 5 ms and a is
+ * preempted in it. */
 static void test_boost_extends_turn(void)
 {
 	machine(1);
@@ -1254,8 +1267,8 @@ static void test_boost_extends_turn(void)
 	SCRIPT(a, RUN(US(4900)), CS_IN, RUN(US(200)), CS_OUT, RUN(NEVER));
 	run_until(AT(20));
 	if (policy == SCHED_AWARE) {
-		CHECK(running(0, T0 + US(5299)) == a);
-		CHECK(running(0, T0 + US(5300)) == b);
+		CHECK(running(0, T0 + US(5099)) == a);
+		CHECK(running(0, T0 + US(5100)) == b);
 		CHECK_EQ(a->stats.boosts, 1);
 		CHECK_EQ(a->stats.critical_preemptions, 0);
 	} else {
@@ -1315,32 +1328,54 @@ static void test_boost_once(void)
 	settle();
 }
 
-/* A wakeup is not delayed by a critical section: the vCPU it preempts inside one takes
- * the next turn instead, ahead of vruntime order. Turns: a 0-5, c 5-10, a from 10 ms; a
- * enters a section at 10.2 ms, b wakes at 10.5 ms and takes the pCPU at once, halts at
- * 10.8 ms, and a (0.5 ms ahead of c) goes on, boosted. */
-static void test_boost_after_wakeup(void)
+/* A wakeup waits for a critical section to end, SCHED_BOOST_US at most, where the
+ * backend sees the section end (x86's interrupt window): the vCPU it would preempt
+ * inside one runs on, and the exit at the section's end hands the pCPU over. Turns: a
+ * 0-5, c 5-10, a from 10 ms; a enters a section at 10.2 ms, b wakes at 10.5 ms and runs
+ * 0.3 ms. A section of 0.4 ms: b runs at 10.6 ms, a is never preempted inside it. One of
+ * 2 ms: b runs at 10.8 ms, a is preempted inside it, its boost spent; c, behind a, goes
+ * after b. A backend blind to the section's end (arm64): b takes the pCPU at once, and
+ * a, preempted inside its section, goes after b, boosted. */
+static void boost_after_wakeup(u64 section, bool blind)
 {
 	machine(1);
+	sim.blind_to_section_end = blind;
 	struct vcpu *a = vm_new(1)->vcpus[0], *c = vm_new(1)->vcpus[0];
 	struct vcpu *b = vm_new(1)->vcpus[0];
-	SCRIPT(a, RUN(US(5200)), CS_IN, RUN(MS(2)), CS_OUT, RUN(NEVER));
+	static struct op script[] = { RUN(US(5200)), CS_IN, RUN(0), CS_OUT, RUN(NEVER) };
+	script[2].arg = section;
+	set_script(a, script, ARRAY_SIZE(script));
 	start_halted(b);
 	SCRIPT(b, RUN(US(300)), HALT);
 	S(b)->timer = T0 + US(10500);
 	run_until(AT(20));
 	CHECK(running(0, AT(5)) == c);
-	if (policy == SCHED_AWARE) {
+	u64 section_end = T0 + US(10200) + section, bound = T0 + US(10500 + SCHED_BOOST_US);
+	if (policy == SCHED_AWARE && blind) {
 		CHECK(running(0, T0 + US(10500)) == b);
 		CHECK(running(0, T0 + US(10800)) == a);
 		CHECK_EQ(a->stats.critical_preemptions, 1);
 		CHECK_EQ(a->stats.boosts, 1);
-		CHECK_EQ(c->stats.boosts, 0);
+	} else if (policy == SCHED_AWARE) {
+		u64 handover = MIN(section_end, bound);
+		CHECK(running(0, handover - 1) == a);
+		CHECK(running(0, handover) == b);
+		CHECK(running(0, handover + US(300)) == c);
+		CHECK_EQ(a->stats.critical_preemptions, section_end > bound);
+		CHECK_EQ(a->stats.boosts, 1);
 	} else {
 		CHECK(running(0, T0 + US(10500)) == a);
 		CHECK_EQ(a->stats.boosts, 0);
 	}
+	CHECK_EQ(c->stats.boosts, 0);
 	settle();
+}
+
+static void test_boost_after_wakeup(void)
+{
+	boost_after_wakeup(US(400), false);
+	boost_after_wakeup(MS(2), false);
+	boost_after_wakeup(MS(2), true);
 }
 
 /* A spin exit yields to a vCPU preempted inside a critical section before the others.

@@ -69,6 +69,8 @@ bool iobus_access(struct iobus *b, enum io_space s, u64 addr, unsigned size, boo
 bool sched_enter_guest(struct vcpu *v) { return (void)v, true; }
 void sched_left_guest(struct vcpu *v) { (void)v; }
 bool sched_watch_spin(struct vcpu *v) { return (void)v, false; }
+static bool section_watched; /* the scheduler runs the vCPU in a turn extended for a section */
+bool sched_watch_section_end(struct vcpu *v) { return (void)v, section_watched; }
 bool sched_spin_exit(struct vcpu *v) { return (void)v, false; }
 void steal_time_enter(struct vcpu *v) { (void)v; }
 void steal_time_preempted(struct vcpu *v) { (void)v; }
@@ -108,7 +110,7 @@ int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 struct entry { /* what VMRUN found */
 	u64 eventinj, rip;
 	u32 vtpr;
-	bool cr8_intercept;
+	bool cr8_intercept, vintr_intercept;
 };
 struct exit { /* what it then reports; 0 / false: that state stays */
 	u64 code, rax, rip, info2;
@@ -134,6 +136,8 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	e->rip = V64(vmcb, VMCB_RIP);
 	e->vtpr = V64(vmcb, VMCB_VINTR) & VINTR_TPR_MASK;
 	e->cr8_intercept = V32(vmcb, VMCB_ICPT_CR) & ICPT_CR8_WRITE;
+	e->vintr_intercept = (V32(vmcb, VMCB_ICPT_MISC1) & ICPT_VINTR) &&
+			     (V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ);
 	const struct exit *x = &script[nexits++];
 	/* An injected event is delivered, unless the exit came during its delivery. */
 	V64(vmcb, VMCB_EXITINTINFO) = x->exitintinfo;
@@ -159,6 +163,7 @@ static void machine(void)
 	memset(entries, 0, sizeof entries);
 	memset(script, 0, sizeof script);
 	nentries = nexits = bad_accesses = 0;
+	section_watched = false;
 	memset(&bus, 0, sizeof bus);
 	vm.ram = ram;
 	vm.ram_size = sizeof ram;
@@ -214,6 +219,32 @@ static void test_sipi_drops_pending_event(void)
 	V64(vcpu.arch.vmcb, VMCB_EXITINTINFO) = INTR_EVENT(0x31);
 	run(0);
 	CHECK_EQ(entries[0].eventinj, INTR_EVENT(0x31));
+}
+
+/* A turn extended for a critical section (hv/sched.c, boost) ends with the section: with
+ * interrupts masked the entry asks for the interrupt window, and that exit goes back to
+ * the scheduler. With interrupts on (a section the preempt count shows) it does not ask,
+ * or the guest would exit at once, again and again; without an extension, no window. */
+static void test_section_end_exit(void)
+{
+	machine();
+	V64(vcpu.arch.vmcb, VMCB_RFLAGS) = 0x2; /* IF = 0 */
+	section_watched = true;
+	script[0] = EXIT(.code = SVM_EXIT_VINTR);
+	nentries = nexits = 0;
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(nexits, 1);
+	CHECK(entries[0].vintr_intercept);
+
+	machine();
+	section_watched = true;
+	run(1, EXIT(.code = SVM_EXIT_CPUID));
+	CHECK(!entries[0].vintr_intercept);
+
+	machine();
+	V64(vcpu.arch.vmcb, VMCB_RFLAGS) = 0x2;
+	run(1, EXIT(.code = SVM_EXIT_CPUID));
+	CHECK(!entries[0].vintr_intercept);
 }
 
 /* XSETBV exits (on a CPU; QEMU's TCG does not take them): #UD without CR4.OSXSAVE, #GP
@@ -463,6 +494,7 @@ int main(void)
 {
 	test_sipi_drops_pending_event();
 	test_xsetbv();
+	test_section_end_exit();
 	test_db_ac_intercepted();
 	test_cr8_is_the_tpr();
 	test_npf_split();

@@ -520,6 +520,14 @@ bool svm_vcpu_interruptible(struct vcpu *v)
 	       !(V64(v->arch.vmcb, VMCB_INT_SHADOW) & 1);
 }
 
+/* An exit as soon as the guest can take an interrupt (APM 15.21.4: a virtual interrupt
+ * with the VINTR intercept). */
+static void request_irq_window(u8 *vmcb)
+{
+	V64(vmcb, VMCB_VINTR) |= VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT);
+	V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_VINTR;
+}
+
 static void inject_pending(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;
@@ -557,10 +565,8 @@ static void inject_pending(struct vcpu *v)
 		V64(vmcb, VMCB_EVENTINJ) = (u64)vec | EVENT_TYPE_INTR | EVENT_VALID;
 		v->stats.irqs_injected++;
 	} else {
-		/* Ask for an exit as soon as the guest can take an interrupt (APM 15.21.4); for
-		 * an NMI waiting behind an IRET that is when the IRET has restored IF. */
-		V64(vmcb, VMCB_VINTR) |= VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT);
-		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_VINTR;
+		/* For an NMI waiting behind an IRET: when the IRET has restored IF. */
+		request_irq_window(vmcb);
 	}
 }
 
@@ -652,6 +658,9 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		if (!sched_enter_guest(v))
 			return RUN_PREEMPTED;
 		inject_pending(v);
+		/* A turn that runs on for a section with interrupts masked ends with it. */
+		if (sched_watch_section_end(v) && !svm_vcpu_interruptible(v))
+			request_irq_window(vmcb);
 		steal_time_enter(v);
 		pv_eoi_enter(v);
 		/* The ASID is the VM's: entries another vCPU of it left here, or this one's
@@ -714,7 +723,10 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case SVM_EXIT_INIT:
 			return RUN_PREEMPTED;
 		case SVM_EXIT_VINTR:
-			break; /* inject_pending delivers it on the next entry */
+			/* inject_pending delivers a pending interrupt on the next entry */
+			if (sched_watch_section_end(v))
+				return RUN_PREEMPTED; /* the section is over */
+			break;
 		case SVM_EXIT_IRET:
 			/* Intercepted before it runs: NMIs unblock once RIP has moved on. */
 			V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;

@@ -9,12 +9,16 @@
  * overcommit, with where the guest happens to put its processes) and prints each run,
  * then the median:
  *
- *   msgbench: run 1/R ms=T.TTT
+ *   msgbench: run 1/R ms=T.TTT busy_ms=B idle_ms=I steal_ms=S ctxt=C
  *   ...
  *   msgbench: groups=G fds=N loops=L runs=R messages=M ms=T.TTT ns/msg=X
  *
- * where M and ms are per run (ms the median). Arguments: groups=G fds=N loops=L runs=R
- * (defaults 2, 5, 100, 5). */
+ * where M and ms are per run (ms the median). busy, idle and steal are the guest's own
+ * account of the run (/proc/stat, all CPUs, in its 10 ms ticks): the CPU time the run cost
+ * the guest (user, system, interrupts), the time its vCPUs idled, and the time they were
+ * runnable without a pCPU; ctxt its context switches. So a scheduler that makes the run
+ * slower shows whether the guest got less CPU time, or spent more on the same work.
+ * Arguments: groups=G fds=N loops=L runs=R (defaults 2, 5, 100, 5). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,8 +60,36 @@ static void write_full(int fd, const char *buf, size_t n)
 	}
 }
 
+/* The guest's CPU account (/proc/stat's first line and ctxt), in ms and switches. */
+struct cpu_account {
+	double busy, idle, steal;
+	long long ctxt;
+};
+
+static struct cpu_account cpu_account(void)
+{
+	struct cpu_account a = { 0, 0, 0, 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		die("msgbench: /proc/stat");
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle,
+		   &iowait, &irq, &softirq, &steal) != 8)
+		die("msgbench: /proc/stat: no cpu line");
+	double tick_ms = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+	a.busy = (double)(user + nice + sys + irq + softirq) * tick_ms;
+	a.idle = (double)(idle + iowait) * tick_ms;
+	a.steal = (double)steal * tick_ms;
+	char line[256];
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "ctxt %lld", &a.ctxt) == 1)
+			break;
+	fclose(f);
+	return a;
+}
+
 /* One run: forks the groups, starts them together, returns the time in ms (< 0: failed). */
-static double run(long groups, long fds, long loops)
+static double run(long groups, long fds, long loops, struct cpu_account *used)
 {
 	int ready[2], start[2];
 	if (pipe(ready) || pipe(start))
@@ -94,6 +126,7 @@ static double run(long groups, long fds, long loops)
 	}
 	for (long i = 0; i < procs; i++)
 		read_full(ready[0], buf, 1);
+	struct cpu_account a0 = cpu_account();
 	double t0 = now_ms();
 	for (long i = 0; i < procs; i++)
 		write_full(start[1], "g", 1);
@@ -102,6 +135,9 @@ static double run(long groups, long fds, long loops)
 		if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			bad = 1;
 	double ms = now_ms() - t0;
+	struct cpu_account a1 = cpu_account();
+	*used = (struct cpu_account){ a1.busy - a0.busy, a1.idle - a0.idle, a1.steal - a0.steal,
+				      a1.ctxt - a0.ctxt };
 	close(ready[0]), close(ready[1]), close(start[0]), close(start[1]);
 	return bad ? -1 : ms;
 }
@@ -123,12 +159,15 @@ int main(int argc, char **argv)
 	}
 	double ms[99];
 	for (long i = 0; i < runs; i++) {
-		ms[i] = run(groups, fds, loops);
+		struct cpu_account used;
+		ms[i] = run(groups, fds, loops, &used);
 		if (ms[i] < 0) {
 			fprintf(stderr, "msgbench: a process failed\n");
 			return 1;
 		}
-		printf("msgbench: run %ld/%ld ms=%.3f\n", i + 1, runs, ms[i]);
+		printf("msgbench: run %ld/%ld ms=%.3f busy_ms=%.0f idle_ms=%.0f steal_ms=%.0f "
+		       "ctxt=%lld\n",
+		       i + 1, runs, ms[i], used.busy, used.idle, used.steal, used.ctxt);
 		fflush(stdout); /* before the next run's children inherit the buffer */
 	}
 	qsort(ms, (size_t)runs, sizeof ms[0], cmp_double);
