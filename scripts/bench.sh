@@ -18,7 +18,10 @@
 # and the boot's vCPU switches; configuration -> lockbench ns per lock round, spin exits,
 # preemptions inside a critical section and boosts per round.
 # Exit counts are exact; times under QEMU TCG swing by 30-50% from run to run, so compare
-# ratios within one table, on a quiet machine.
+# ratios within one table, on a quiet machine. Every row ends with host-steal%: the share of
+# the machine's CPU time that its own hypervisor took away during that boot (/proc/stat's
+# steal, when this machine is itself a VM): a row with more than a few percent was slowed
+# by the machine's neighbours, not by the scheduler measured.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ITERS=${ITERS:-200}
 OUT=$TOP/build/bench
@@ -34,6 +37,17 @@ else
 	PVS="all all,-ipi" TAG="" LOCKPOLICIES="rr aware aware+pc"
 fi
 rows="" msgrows="" lockrows=""
+# host_ticks: the host's steal and total CPU ticks so far (/proc/stat user..steal; 0 0
+# without it).
+host_ticks() {
+	awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9 + 0, t; f = 1 } END { if (!f) print 0, 0 }' /proc/stat 2> /dev/null || echo 0 0
+}
+# host_steal BEFORE: the percentage of the CPU ticks since BEFORE (host_ticks) that were stolen.
+host_steal() {
+	# shellcheck disable=SC2046,SC2086 # two numbers each, split on purpose
+	set -- $1 $(host_ticks)
+	awk -v s="$(($3 - $1))" -v t="$(($4 - $2))" 'BEGIN { printf "%.1f", (t > 0 ? 100 * s / t : 0) }'
+}
 # run VCPUS SCHED PV [spin]: one boot; its rows join the tables.
 run() {
 	vcpus=$1 sched=$2 pv=$3 label=$1${4:++2spin}
@@ -41,10 +55,12 @@ run() {
 	echo "bench: ${ARCH:-x86_64}, $vcpus vCPUs on 2 pCPUs${4:+ beside 2 spinning}, sched = $sched, pv = $pv ..." >&2
 	spinner=""
 	[ -z "$4" ] || spinner=$(linux_vm spin 2 192M "hv.mode=spin hv.spin=$SPIN_S")
+	t0=$(host_ticks)
 	boot "[hv]
 sched = $sched
 $(linux_vm bench "$vcpus" 256M "hv.mode=test $IPIBENCH""hv.tools=msgbench hv.msgbench=$MSG_ARGS" "pv = $pv")
 $spinner" 900
+	hs=$(host_steal "$t0")
 	grep -q "GUEST-msgbench msgbench: .* ns/msg=" "$LOG" || echo "bench: no result in $LOG" >&2
 	if [ -n "$4" ] && grep -n "hv: VM '[a-z]*' powered off" "$LOG" | head -n1 | grep -q "'spin'"; then
 		echo "bench: the spinner stopped before the benchmark did: raise SPIN_S ($LOG)" >&2
@@ -52,9 +68,9 @@ $spinner" 900
 	# The boot's vCPU switches on all pCPUs (the power-off report): under TCG each costs
 	# the guest its TLB, and msgbench's time beside the spinners follows them.
 	switches=$(sed -n 's/^hv: pcpu[0-9]*: switches=\([0-9]*\).*/\1/p' "$LOG" | awk '{ s += $1 } END { print NR ? s : "n/a" }')
-	msgrows="$msgrows$(sed -n "s/^\[bench\] GUEST-msgbench msgbench: .* messages=\([0-9]*\) ms=\([0-9.]*\) ns\/msg=\([0-9]*\).*/$label $sched $pv \1 \2 \3 $switches/p" "$LOG")
+	msgrows="$msgrows$(sed -n "s/^\[bench\] GUEST-msgbench msgbench: .* messages=\([0-9]*\) ms=\([0-9.]*\) ns\/msg=\([0-9]*\).*/$label $sched $pv \1 \2 \3 $switches $hs/p" "$LOG")
 "
-	rows="$rows$(sed -n "s/^\[bench\] GUEST-ipibench ipibench: \([a-z-]*\) ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) ipis_pv\/op=\([0-9.n\/a]*\) ipis_icr\/op=\([0-9.n\/a]*\) wake_us=\([0-9.n\/a]*\) wake_preempts\/op=\([0-9.n\/a]*\) migrations\/op=\([0-9.n\/a]*\).*/$label $sched $pv \1 \2 \3 \4 \5 \6 \7 \8 \9/p" "$LOG")
+	rows="$rows$(sed -n "s/^\[bench\] GUEST-ipibench ipibench: \([a-z-]*\) ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) ipis_pv\/op=\([0-9.n\/a]*\) ipis_icr\/op=\([0-9.n\/a]*\) wake_us=\([0-9.n\/a]*\) wake_preempts\/op=\([0-9.n\/a]*\) migrations\/op=\([0-9.n\/a]*\).*/$label $sched $pv \1 \2 \3 \4 \5 \6 \7 \8 \9 $hs/p" "$LOG")
 "
 }
 for setup in "4 rr" "4 aware" "2 aware"; do
@@ -76,12 +92,14 @@ lockrun() {
 	echo "bench: lockbench, $vcpus vCPUs on 2 pCPUs${3:+ beside 2 spinning}, $2 ..." >&2
 	spinner=""
 	[ -z "$3" ] || spinner=$(linux_vm spin 2 192M "hv.mode=spin hv.spin=$SPIN_S")
+	t0=$(host_ticks)
 	boot "[hv]
 sched = $sched
 $(linux_vm bench "$vcpus" 256M "hv.mode=test hv.modules=$mods hv.lockbench=$LOCK_ARGS" "pv = $pv")
 $spinner" 900
+	hs=$(host_steal "$t0")
 	grep -q "GUEST-lockbench lockbench: .* ns/op=" "$LOG" || echo "bench: no result in $LOG" >&2
-	lockrows="$lockrows$(sed -n "s/^\[bench\] GUEST-lockbench lockbench: .* ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) spin_exits\/op=\([0-9.n\/a]*\) yields\/op=\([0-9.n\/a]*\) critical_preemptions\/op=\([0-9.n\/a]*\) boosts\/op=\([0-9.n\/a]*\).*/$label $2 \1 \2 \3 \4 \5 \6 \7/p" "$LOG")
+	lockrows="$lockrows$(sed -n "s/^\[bench\] GUEST-lockbench lockbench: .* ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) spin_exits\/op=\([0-9.n\/a]*\) yields\/op=\([0-9.n\/a]*\) critical_preemptions\/op=\([0-9.n\/a]*\) boosts\/op=\([0-9.n\/a]*\).*/$label $2 \1 \2 \3 \4 \5 \6 \7 $hs/p" "$LOG")
 "
 }
 for spin in "" spin; do
@@ -94,28 +112,29 @@ done
 # writes (one exit each); wake-us: the mean wake-up latency of the VM's vCPUs during the
 # benchmark (hv/sched.c: from the kick that made a vCPU runnable to its guest entry);
 # preempts/op: turns cut short for a woken vCPU; moves/op: vCPU migrations.
-printf '\n%s: ipibench\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' "${ARCH:-x86_64}" \
-	vcpus sched pv benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op moves/op
-printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv; do
-	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s\n' \
-		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv"
+printf '\n%s: ipibench\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s %11s\n' "${ARCH:-x86_64}" \
+	vcpus sched pv benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op moves/op \
+	host-steal%
+printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv hs; do
+	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s %11s\n' \
+		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv" "$hs"
 done
 # msgbench: the median time of a run (all messages of all groups), per message, and the
 # boot's vCPU switches.
 printf '\n%s: msgbench %s\n' "${ARCH:-x86_64}" "$MSG_ARGS"
-printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s\n' vcpus sched pv benchmark messages ms ns/msg \
-	boot-switches
-printf '%s' "$msgrows" | while read -r v s p m t n sw; do
-	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s\n' "$v" "$s" "$p" msgbench "$m" "$t" "$n" "$sw"
+printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s %11s\n' vcpus sched pv benchmark messages ms ns/msg \
+	boot-switches host-steal%
+printf '%s' "$msgrows" | while read -r v s p m t n sw hs; do
+	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s %11s\n' "$v" "$s" "$p" msgbench "$m" "$t" "$n" "$sw" "$hs"
 done
 # lockbench: ns per lock round of the whole VM; spin exits, directed yields, preemptions
 # inside a critical section and boosts per round.
 {
 	printf '\n%s: lockbench %s\n' "${ARCH:-x86_64}" "$LOCK_ARGS"
-	printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s\n' vcpus sched ops ns/op exits/op \
-		spins/op yields/op crit-pre/op boosts/op
-	printf '%s' "$lockrows" | while read -r v s o n e sp y c b; do
-		[ -n "$v" ] && printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s\n' \
-			"$v" "$s" "$o" "$n" "$e" "$sp" "$y" "$c" "$b"
+	printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s %11s\n' vcpus sched ops ns/op exits/op \
+		spins/op yields/op crit-pre/op boosts/op host-steal%
+	printf '%s' "$lockrows" | while read -r v s o n e sp y c b hs; do
+		[ -n "$v" ] && printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s %11s\n' \
+			"$v" "$s" "$o" "$n" "$e" "$sp" "$y" "$c" "$b" "$hs"
 	done
 }
