@@ -439,6 +439,7 @@ NORETURN void sched_loop(void)
 		u64 now = arch_time_now();
 		if (p->run_start) {
 			p->turn->vruntime += now - p->run_start;
+			p->current->stats.run_ns += ticks_to_ns(now - p->run_start);
 			p->run_start = 0;
 		}
 		take_in(p);

@@ -32,6 +32,7 @@ struct vcpu_stats {
 	u64 yields_received; /* directed yields that gave this vCPU a pCPU (taken) */
 	u64 lazy_eois;	     /* EOIs the guest did without an exit (PV EOI) */
 	u64 steal_ns;	     /* time runnable but not running */
+	u64 run_ns;	     /* time running (in arch_vcpu_run: guest mode and its exits) */
 	u64 kicks_sent;	     /* host IPIs this vCPU's actions sent to other pCPUs */
 	u64 kicks_deferred;  /* kicks left for the target's pCPU to find (hv/sched.c kick_for) */
 	u64 wakeups;	     /* halted -> runnable */

@@ -151,7 +151,7 @@ static void report(struct vm *vm)
 	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; "
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
 	       "lazy-eois=%llu kicks=%llu kicks-deferred=%llu wakeups=%llu yields=%llu "
-	       "steal=%llums wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
+	       "run=%llums steal=%llums wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
 	       "spin-exits=%llu migrations=%llu critical-preemptions=%llu boosts=%llu "
 	       "preempt-count-hits=%llu bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected,
@@ -161,7 +161,8 @@ static void report(struct vm *vm)
 	       (unsigned long long)sum.ipi_pv, (unsigned long long)sum.ipi_self,
 	       (unsigned long long)sum.lazy_eois, (unsigned long long)sum.kicks_sent,
 	       (unsigned long long)sum.kicks_deferred, (unsigned long long)sum.wakeups,
-	       (unsigned long long)sum.yields, (unsigned long long)(sum.steal_ns / 1000000),
+	       (unsigned long long)sum.yields, (unsigned long long)(sum.run_ns / 1000000),
+	       (unsigned long long)(sum.steal_ns / 1000000),
 	       (unsigned long long)(sum.wake_latency_max_ns / 1000),
 	       (unsigned long long)(wake_latency_mean_ns(&sum) / 1000),
 	       (unsigned long long)sum.wake_preempts, (unsigned long long)sum.spin_exits,
@@ -171,15 +172,16 @@ static void report(struct vm *vm)
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
 		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu "
-		       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu steal=%llums "
-		       "spin-exits=%llu yields=%llu yields-received=%llu critical-preemptions=%llu "
-		       "boosts=%llu migrations=%llu\n",
+		       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
+		       "run=%llums steal=%llums spin-exits=%llu yields=%llu yields-received=%llu "
+		       "critical-preemptions=%llu boosts=%llu migrations=%llu\n",
 		       vm->name, i, vm->vcpus[i]->pcpu, (unsigned long long)stats_exits(s),
 		       (unsigned long long)s->irqs_injected,
 		       (unsigned long long)s->exits[EXIT_HALT],
 		       (unsigned long long)(s->wake_latency_max_ns / 1000),
 		       (unsigned long long)(wake_latency_mean_ns(s) / 1000),
 		       (unsigned long long)s->wake_preempts,
+		       (unsigned long long)(s->run_ns / 1000000),
 		       (unsigned long long)(s->steal_ns / 1000000),
 		       (unsigned long long)s->spin_exits, (unsigned long long)s->yields,
 		       (unsigned long long)s->yields_received,

@@ -323,7 +323,18 @@ static struct vcpu *running(u32 cpu, u64 t)
 /* Outside any pCPU: a host interrupt to `cpu` now. */
 static void interrupt(u32 cpu) { sim.pcpu[cpu].wake = MIN(sim.pcpu[cpu].wake, sim.now); }
 
-static void settle(void) { CHECK_EQ(sim.errors, 0); }
+/* At the end of a scenario: no invariant broken, and every vCPU's run time as counted
+ * (with the run in progress) is the time the simulation saw it in guest mode. */
+static void settle(void)
+{
+	CHECK_EQ(sim.errors, 0);
+	for (u32 i = 0; i < sim.nvcpus; i++) {
+		struct vcpu *v = &sim.vcpus[i].v;
+		const struct pcpu *p = &pcpus[v->pcpu];
+		u64 now_running = p->current == v && p->run_start ? sim.now - p->run_start : 0;
+		CHECK_EQ(v->stats.run_ns + now_running, ran(v));
+	}
+}
 
 /* ---- the backend and the rest of the hypervisor, as sched.c sees them ---- */
 
