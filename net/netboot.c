@@ -3,6 +3,7 @@
 #include "net/netboot.h"
 #include "boot/efi.h"
 #include "hv/console.h"
+#include "hv/lib.h"
 #include "lwip/dhcp.h"
 #include "lwip/init.h"
 #include "lwip/sys.h"
@@ -74,9 +75,16 @@ int netboot_up(EFI_HANDLE nic, const char **why)
 
 void *netboot_read(const char *path, u64 *len, const char **why)
 {
+	static char msg[200];
+	char addr[16];
 	EFI_TPL tpl = hold_nic();
 	void *file = tftp_get(&server, path, len, poll, why);
 	release_nic(tpl);
+	if (!file) {
+		snprintf(msg, sizeof msg, "TFTP server %s: %s",
+			 ip4addr_ntoa_r(&server, addr, sizeof addr), *why);
+		*why = msg;
+	}
 	return file;
 }
 

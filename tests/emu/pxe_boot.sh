@@ -3,9 +3,11 @@
 # from QEMU's user networking (on x86 through the iPXE driver that QEMU loads as the
 # virtio-net NIC's option ROM, on arm64 through AAVMF's own PXE driver), and hv.efi
 # fetches hv.cfg and the guest's kernel and initrd from the same server with lwIP (DHCP,
-# then TFTP). A guest runs from those files; then hv.cfg names a file that the server does
-# not have, and the console says which and why before the firmware gets the machine back;
-# then the same first boot on arm64.
+# then TFTP). A guest runs from those files. Then hv.cfg names a file that the server does
+# not have, then one it refuses (QEMU's TFTP server answers "../" with an access violation):
+# each time one console line names the file, the server and the reason, and the firmware
+# gets the machine back. Then the same first
+# boot on arm64.
 . "$(dirname "$0")/lib.sh"
 export NETBOOT=1
 boot "$(linux_vm linux0 2 256M hv.mode=test)" 400
@@ -22,10 +24,15 @@ STOP_AT="returning to the firmware" boot "$(linux_vm linux0 1 128M hv.mode=test)
 [vm second]
 kernel = /guests/missing
 memory = 64M" 120 1
-expect "a missing file is named, with the TFTP error" "hv: /guests/missing: file not found (TFTP error 1 from the server"
+expect "a missing file: the file, the server, the TFTP error" "hv: /guests/missing: TFTP server 10.0.2.2: file not found (TFTP error 1: \"File not found\")"
 expect "with the VM's config line" "hv: hv.cfg:8: VM 'second' cannot be created"
 expect_not "machine not taken over after the error" "taking over the machine"
 mv "$LOG" "$LOG.2"
+STOP_AT="returning to the firmware" boot "[vm refused]
+kernel = /guests/../guests/vmlinuz
+memory = 64M" 120 1
+expect "a refused file: the file, the server, the TFTP error" "hv: /guests/../guests/vmlinuz: TFTP server 10.0.2.2: access violation (TFTP error 2: \"Access violation\")"
+cat "$LOG.2" "$LOG" > "$LOG.3" && mv "$LOG.3" "$LOG.2"
 export ARCH=aarch64
 boot "$(linux_vm linux0 2 256M hv.mode=test)" 400
 expect "arm64: network boot seen in the device path" "hv: network-booted: NIC 52:54:00:12:34:56"
