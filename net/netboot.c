@@ -8,6 +8,8 @@
 #include "lwip/init.h"
 #include "lwip/sys.h"
 #include "lwip/timeouts.h"
+#include "lwip/prot/dhcp.h"
+#include "net/boot_server.h"
 #include "net/snp_netif.h"
 #include "net/tftp_client.h"
 
@@ -15,6 +17,21 @@
 
 static struct netif nif;
 static ip4_addr_t server;
+static struct boot_server_dhcp ack; /* the options of the DHCP ACK lwIP does not keep */
+
+/* lwIP's hook for the options it skips (lwipopts.h): 66 and 150 of the ACK are kept. An
+ * option lwIP parses before the message type (53, first in practice) is not seen as the
+ * ACK's; then the next choice applies. */
+void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned char len,
+			 struct pbuf *p, unsigned short offset)
+{
+	if (msg_type != DHCP_ACK)
+		return;
+	if (option == 150)
+		ack.opt150_len = (u8)pbuf_copy_partial(p, ack.opt150, len, offset);
+	else if (option == 66)
+		ack.opt66_len = (u8)pbuf_copy_partial(p, ack.opt66, len, offset);
+}
 
 static void poll(void)
 {
@@ -32,6 +49,7 @@ static void release_nic(EFI_TPL tpl) { efi_st->BootServices->RestoreTPL(tpl); }
 static int up(EFI_HANDLE nic, const char **why)
 {
 	const u8 *mac = nif.hwaddr;
+	memset(&ack, 0, sizeof ack);
 	lwip_init();
 	if (snp_netif_open(nic, &nif, why))
 		return -1;
@@ -51,17 +69,24 @@ static int up(EFI_HANDLE nic, const char **why)
 		poll();
 	}
 	const struct dhcp *d = netif_dhcp_data(&nif);
-	server = d->offered_si_addr;
-	if (ip4_addr_isany_val(server))
-		server = *ip_2_ip4(&d->server_ip_addr);
+	const char *note;
+	memcpy(ack.siaddr, &d->offered_si_addr, 4);
+	memcpy(ack.server_id, ip_2_ip4(&d->server_ip_addr), 4);
+	enum boot_server_from from = boot_server_choose(&ack, (u8 *)&server, &note);
 	char addr[16], mask[16], gw[16], dhcp[16], boot[16];
 	printk("hv: network: address %s netmask %s gateway %s (DHCP server %s); boot server %s "
-	       "(TFTP)\n",
+	       "(TFTP, from %s)\n",
 	       ip4addr_ntoa_r(netif_ip4_addr(&nif), addr, sizeof addr),
 	       ip4addr_ntoa_r(netif_ip4_netmask(&nif), mask, sizeof mask),
 	       ip4addr_ntoa_r(netif_ip4_gw(&nif), gw, sizeof gw),
 	       ip4addr_ntoa_r(ip_2_ip4(&d->server_ip_addr), dhcp, sizeof dhcp),
-	       ip4addr_ntoa_r(&server, boot, sizeof boot));
+	       ip4addr_ntoa_r(&server, boot, sizeof boot), boot_server_from_name(from));
+	if (note)
+		printk("hv: network: %s\n", note);
+	if (from == BOOT_SERVER_NONE) {
+		*why = "DHCP named no boot server (no siaddr, option 150, 66 or 54)";
+		return -1;
+	}
 	return 0;
 }
 

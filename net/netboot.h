@@ -8,8 +8,8 @@
 #include "hv/types.h"
 
 /* Brings nic up (net/snp_netif.h), gets an address by DHCP (RFC 2131) and prints it with
- * the boot server: the DHCP answer's siaddr (next-server), else the DHCP server. Returns
- * 0, or -1 with *why. */
+ * the boot server that the DHCP answer names (net/boot_server.h). Returns 0, or -1 with
+ * *why. */
 int netboot_up(EFI_HANDLE nic, const char **why);
 /* The whole of path from the boot server over TFTP (net/tftp_client.h). */
 void *netboot_read(const char *path, u64 *len, const char **why);

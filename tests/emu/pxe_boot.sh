@@ -12,7 +12,7 @@
 export NETBOOT=1
 boot "$(linux_vm linux0 2 256M hv.mode=test)" 400
 expect "network boot seen in the device path" "hv: network-booted: NIC 52:54:00:12:34:56"
-expect "address by DHCP, boot server named" "hv: network: address 10.0.2.15 netmask 255.255.255.0 gateway 10.0.2.2 (DHCP server 10.0.2.2); boot server 10.0.2.2 (TFTP)"
+expect "address by DHCP, boot server named" "hv: network: address 10.0.2.15 netmask 255.255.255.0 gateway 10.0.2.2 (DHCP server 10.0.2.2); boot server 10.0.2.2 (TFTP, from BOOTP next-server)"
 expect "hv.cfg over TFTP" "hv: tftp hv.cfg: done, "
 expect "kernel over TFTP, all of it" "hv: tftp /guests/vmlinuz: done, $(($(stat -c %s "$TOP/build/guests/x86_64/vmlinuz") >> 10)) KiB in "
 expect "initrd over TFTP" "hv: tftp /guests/initrd.gz: done, "

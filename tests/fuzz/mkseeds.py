@@ -568,6 +568,17 @@ def tftp_xfer():
     }
 
 
+def boot_server():
+    def seed(siaddr, server_id, opt150=b"", opt66=b""):
+        return bytes(siaddr) + bytes(server_id) + u8(len(opt150)) + u8(len(opt66)) + opt150 + opt66
+    return {
+        "qemu": seed([10, 0, 2, 2], [10, 0, 2, 2]),
+        "opt150": seed([0] * 4, [10, 0, 2, 2], bytes([0, 0, 0, 0, 192, 168, 1, 5])),
+        "opt66": seed([0] * 4, [10, 0, 2, 2], b"", b"192.168.1.7"),
+        "opt66_name": seed([0] * 4, [10, 0, 2, 2], bytes([127, 0, 0, 1]), b"tftp.example.com"),
+    }
+
+
 def main():
     write("decode", decode())
     write("guest_walk", guest_walk())
@@ -587,6 +598,7 @@ def main():
     write("gunzip", gunzip_seeds())
     write("tftp_proto", tftp_proto())
     write("tftp_xfer", tftp_xfer())
+    write("boot_server", boot_server())
     write("file_kind", {"bzimage": bzimage(), "vmlinux": elf(4),
                         "arm64": arm64_image(0, 0x10000, 2), "gzip": gzip.compress(b"hv", mtime=0),
                         "cpio": b"070701" + b"0" * 104, "zboot": b"MZ\0\0zimg" + bytes(56)})
