@@ -43,7 +43,9 @@ static void uart_write(const char *s, size_t n)
 
 static EFI_STATUS fail(const char *what)
 {
-	printk("hv: %s\nhv: nothing was started; returning to the firmware\n", what);
+	printk("hv: %s\n", what);
+	files_release();
+	printk("hv: nothing was started; returning to the firmware\n");
 	return EFI_LOAD_ERROR;
 }
 

@@ -18,6 +18,7 @@
 static struct netif nif;
 static ip4_addr_t server;
 static struct boot_server_dhcp ack; /* the options of the DHCP ACK lwIP does not keep */
+static bool nic_up;		    /* snp_netif_open was called: the NIC is to be ended */
 
 /* lwIP's hook for the options it skips (lwipopts.h): 66 and 150 of the ACK are kept. An
  * option lwIP parses before the message type (53, first in practice) is not seen as the
@@ -51,6 +52,7 @@ static int up(EFI_HANDLE nic, const char **why)
 	const u8 *mac = nif.hwaddr;
 	memset(&ack, 0, sizeof ack);
 	lwip_init();
+	nic_up = true; /* even when it fails half way: netboot_release gives it back */
 	if (snp_netif_open(nic, &nif, why))
 		return -1;
 	printk("hv: network-booted: NIC %02x:%02x:%02x:%02x:%02x:%02x, asking DHCP for an "
@@ -95,6 +97,8 @@ int netboot_up(EFI_HANDLE nic, const char **why)
 	EFI_TPL tpl = hold_nic();
 	int r = up(nic, why);
 	release_nic(tpl);
+	if (r)
+		netboot_release();
 	return r;
 }
 
@@ -115,6 +119,20 @@ void *netboot_read(const char *path, u64 *len, const char **why)
 
 void netboot_down(void)
 {
+	if (!nic_up)
+		return;
+	nic_up = false;
 	dhcp_stop(&nif);
 	snp_netif_close(&nif);
+}
+
+void netboot_release(void)
+{
+	if (!nic_up)
+		return;
+	nic_up = false;
+	EFI_TPL tpl = hold_nic();
+	dhcp_stop(&nif); /* a DHCPRELEASE if it had an address (RFC 2131 4.4.6) */
+	release_nic(tpl);
+	snp_netif_release(&nif);
 }

@@ -13,7 +13,10 @@
 int netboot_up(EFI_HANDLE nic, const char **why);
 /* The whole of path from the boot server over TFTP (net/tftp_client.h). */
 void *netboot_read(const char *path, u64 *len, const char **why);
-/* Stops the NIC. */
+/* Stops the NIC: reading is over, the machine is taken over next. */
 void netboot_down(void);
+/* Gives the NIC back to the firmware as it was found (net/snp_netif.h): the boot failed
+ * and hv.efi returns to the firmware. netboot_up does it itself when it fails. */
+void netboot_release(void);
 
 #endif

@@ -5,9 +5,9 @@
 # fetches hv.cfg and the guest's kernel and initrd from the same server with lwIP (DHCP,
 # then TFTP). A guest runs from those files. Then hv.cfg names a file that the server does
 # not have, then one it refuses (QEMU's TFTP server answers "../" with an access violation):
-# each time one console line names the file, the server and the reason, and the firmware
-# gets the machine back. Then the same first
-# boot on arm64.
+# each time one console line names the file, the server and the reason, the NIC goes back
+# to the firmware as found, and the firmware gets the machine back. Then the same first boot
+# on arm64.
 . "$(dirname "$0")/lib.sh"
 export NETBOOT=1
 boot "$(linux_vm linux0 2 256M hv.mode=test)" 400
@@ -26,12 +26,14 @@ kernel = /guests/missing
 memory = 64M" 120 1
 expect "a missing file: the file, the server, the TFTP error" "hv: /guests/missing: TFTP server 10.0.2.2: file not found (TFTP error 1: \"File not found\")"
 expect "with the VM's config line" "hv: hv.cfg:8: VM 'second' cannot be created"
+expect "the NIC given back to the firmware as found" "hv: network: NIC given back to the firmware"
 expect_not "machine not taken over after the error" "taking over the machine"
 mv "$LOG" "$LOG.2"
 STOP_AT="returning to the firmware" boot "[vm refused]
 kernel = /guests/../guests/vmlinuz
 memory = 64M" 120 1
 expect "a refused file: the file, the server, the TFTP error" "hv: /guests/../guests/vmlinuz: TFTP server 10.0.2.2: access violation (TFTP error 2: \"Access violation\")"
+expect "the NIC given back to the firmware as found" "hv: network: NIC given back to the firmware"
 cat "$LOG.2" "$LOG" > "$LOG.3" && mv "$LOG.3" "$LOG.2"
 export ARCH=aarch64
 boot "$(linux_vm linux0 2 256M hv.mode=test)" 400
