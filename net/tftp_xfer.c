@@ -129,7 +129,8 @@ static void on_data(struct tftp_xfer *x, const struct tftp_msg *m, u32 now)
 		return; /* not the one expected: ignored (section 2) */
 	if (!room(x, m->len))
 		return;
-	memcpy(x->buf + x->len, m->data, m->len);
+	if (m->len) /* an empty file's only block may come before any buffer */
+		memcpy(x->buf + x->len, m->data, m->len);
 	x->len += m->len;
 	x->block = m->block;
 	send_expecting(x, tftp_make_ack(x->out, x->block), now);

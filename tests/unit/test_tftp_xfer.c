@@ -105,6 +105,11 @@ int main(void)
 	tftp_xfer_drop(&x);
 	CHECK_EQ(sent.allocs, 0);
 
+	/* An empty file without options: one empty block, nothing allocated. */
+	start("/empty", 1 << 20);
+	data(1, 0);
+	CHECK(acked(1) && x.done && !x.why[0] && x.len == 0 && !x.buf);
+
 	/* With the options: the OACK is acknowledged with block 0; the size is announced. */
 	start("hv.cfg", 1 << 20);
 	IN("\0\6blksize\0001468\0tsize\0003000\0");
