@@ -43,7 +43,9 @@ static void uart_write(const char *s, size_t n)
 
 static EFI_STATUS fail(const char *what)
 {
-	printk("hv: %s\nhv: nothing was started; returning to the firmware\n", what);
+	printk("hv: %s\n", what);
+	files_release();
+	printk("hv: nothing was started; returning to the firmware\n");
 	return EFI_LOAD_ERROR;
 }
 
@@ -59,13 +61,15 @@ static void *load_file(const char *path, u64 *len)
 /* ARCH_CONFIG_FILE, else CONFIG_FILE; where neither can be read, both reasons are given. */
 static char *load_config(u64 *len)
 {
-	const char *why_arch = "", *why = "";
-	char *text = files_read(ARCH_CONFIG_FILE, len, &why_arch);
+	const char *why = "";
+	char why_arch[200]; /* a reason may live in a buffer that the next read reuses */
+	char *text = files_read(ARCH_CONFIG_FILE, len, &why);
 	if (text) {
 		config_file = ARCH_CONFIG_FILE;
 		printk("hv: configuration: " ARCH_CONFIG_FILE "\n");
 		return text;
 	}
+	strlcpy(why_arch, why, sizeof why_arch);
 	text = files_read(CONFIG_FILE, len, &why);
 	if (!text)
 		printk("hv: %s: %s; %s: %s (both are looked for where hv.efi was loaded from: the "

@@ -26,3 +26,9 @@ void files_done(void)
 	if (network)
 		netboot_down();
 }
+
+void files_release(void)
+{
+	if (network)
+		netboot_release();
+}

@@ -15,5 +15,8 @@ int files_init(const char **why);
 void *files_read(const char *path, u64 *len, const char **why);
 /* Reading is over (before ExitBootServices): the NIC is stopped. */
 void files_done(void);
+/* The boot failed and hv.efi returns to the firmware: the NIC is given back as it was
+ * found, for the firmware's next boot option. */
+void files_release(void);
 
 #endif

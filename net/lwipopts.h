@@ -28,6 +28,13 @@
 #define LWIP_DHCP 1
 #define LWIP_DHCP_BOOTP_FILE 1 /* keeps the offer's siaddr: the boot (TFTP) server */
 #define DHCP_DOES_ARP_CHECK 0  /* no 2 s wait for an ARP probe (RFC 2131 4.4.1: "SHOULD") */
+/* The options lwIP does not keep itself (66 and 150, the TFTP server: net/boot_server.h)
+ * are handed to net/netboot.c as lwIP parses them. */
+struct pbuf;
+void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned char len,
+			 struct pbuf *p, unsigned short offset);
+#define LWIP_HOOK_DHCP_PARSE_OPTION(netif, dhcp, state, msg, msg_type, option, len, p, off) \
+	((void)(msg), netboot_dhcp_option(msg_type, option, len, p, off))
 
 #define LWIP_NETIF_HOSTNAME 0
 #define LWIP_NETIF_STATUS_CALLBACK 0

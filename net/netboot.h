@@ -8,12 +8,15 @@
 #include "hv/types.h"
 
 /* Brings nic up (net/snp_netif.h), gets an address by DHCP (RFC 2131) and prints it with
- * the boot server: the DHCP answer's siaddr (next-server), else the DHCP server. Returns
- * 0, or -1 with *why. */
+ * the boot server that the DHCP answer names (net/boot_server.h). Returns 0, or -1 with
+ * *why. */
 int netboot_up(EFI_HANDLE nic, const char **why);
 /* The whole of path from the boot server over TFTP (net/tftp_client.h). */
 void *netboot_read(const char *path, u64 *len, const char **why);
-/* Stops the NIC. */
+/* Stops the NIC: reading is over, the machine is taken over next. */
 void netboot_down(void);
+/* Gives the NIC back to the firmware as it was found (net/snp_netif.h): the boot failed
+ * and hv.efi returns to the firmware. netboot_up does it itself when it fails. */
+void netboot_release(void);
 
 #endif

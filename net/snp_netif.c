@@ -4,9 +4,13 @@
  * 24.1.13) through one bounce buffer each way; a sent buffer is the driver's until
  * GetStatus hands it back (24.1.11), so a transmit first waits for the last one to come
  * back (a slow driver, or an emulator's busy host, can take longer than one frame's
- * time) and drops its frame, as a lost one, if it does not. */
+ * time) and drops its frame, as a lost one, if it does not.
+ * How the NIC was found (its SNP state, receive filters, whether its drivers were
+ * stopped) is kept, so that a boot that fails gives it back as it was and the firmware's
+ * next boot option can still use it. */
 #include "net/snp_netif.h"
 #include "boot/efi.h"
+#include "hv/console.h"
 #include "hv/lib.h"
 #include "lwip/etharp.h"
 #include "lwip/sys.h"
@@ -19,6 +23,17 @@
 static u8 tx_buf[FRAME_MAX] __attribute__((aligned(64)));
 static u8 rx_buf[FRAME_MAX] __attribute__((aligned(64)));
 static bool tx_busy; /* tx_buf is with the driver */
+
+/* The NIC as it was found. */
+static struct {
+	EFI_HANDLE handle;
+	EFI_SIMPLE_NETWORK_PROTOCOL *snp; /* NULL: not opened */
+	bool added;			  /* to lwIP */
+	bool exclusive;			  /* opened EXCLUSIVE: the drivers on it were stopped */
+	UINT32 state;			  /* its SNP Mode->State */
+	UINT32 filters;			  /* its receive filters */
+	bool filters_changed;		  /* they were set */
+} found;
 
 static EFI_SIMPLE_NETWORK_PROTOCOL *snp_of(struct netif *nif) { return nif->state; }
 
@@ -87,21 +102,44 @@ static err_t netif_setup(struct netif *nif)
 	return ERR_OK;
 }
 
-int snp_netif_open(EFI_HANDLE handle, struct netif *nif, const char **why)
+static const char *state_name(UINT32 state)
+{
+	return state == EfiSimpleNetworkStopped	  ? "stopped"
+	       : state == EfiSimpleNetworkStarted ? "started"
+						  : "initialized";
+}
+
+/* Gives the NIC back as it was found (UEFI 2.10 section 24.1: Shutdown undoes
+ * Initialize, Stop undoes Start), after the driver returned the last frame sent: hv.efi's
+ * memory, tx_buf with it, goes back to the firmware. The EXCLUSIVE open is closed, and
+ * the drivers it stopped are connected again (7.3: they do not come back by themselves),
+ * so that the firmware's network stack, and its next boot option, have the NIC again.
+ * Called at the caller's TPL (TPL_APPLICATION), where drivers may be started. */
+static void give_back(EFI_SIMPLE_NETWORK_PROTOCOL *snp)
 {
 	EFI_GUID guid = EFI_SIMPLE_NETWORK_PROTOCOL_GUID;
 	EFI_BOOT_SERVICES *bs = efi_st->BootServices;
-	EFI_SIMPLE_NETWORK_PROTOCOL *snp;
-	/* EXCLUSIVE (UEFI 2.10, 7.3 OpenProtocol) stops the drivers that use the SNP, the
-	 * firmware's MNP (and the PXE stack above it), which would take our frames. EDK2's
-	 * PXE stack that loaded hv.efi refuses (AAVMF: EFI_ACCESS_DENIED): then the SNP is
-	 * shared, and net/netboot.c keeps MNP's polls away while it waits for frames. */
-	if (EFI_ERROR(bs->OpenProtocol(handle, &guid, (void **)&snp, efi_image, NULL,
-				       EFI_OPEN_PROTOCOL_EXCLUSIVE)) &&
-	    EFI_ERROR(bs->HandleProtocol(handle, &guid, (void **)&snp))) {
-		*why = "the NIC has no Simple Network Protocol";
-		return -1;
+	tx_reclaim(snp);
+	if (found.state == EfiSimpleNetworkInitialized && found.filters_changed)
+		snp->ReceiveFilters(snp, found.filters,
+				    snp->Mode->ReceiveFilterSetting & ~found.filters &
+					    snp->Mode->ReceiveFilterMask,
+				    FALSE, 0, NULL);
+	if (found.state != EfiSimpleNetworkInitialized &&
+	    snp->Mode->State == EfiSimpleNetworkInitialized)
+		snp->Shutdown(snp);
+	if (found.state == EfiSimpleNetworkStopped && snp->Mode->State == EfiSimpleNetworkStarted)
+		snp->Stop(snp);
+	if (found.exclusive) {
+		bs->CloseProtocol(found.handle, &guid, efi_image, NULL);
+		bs->ConnectController(found.handle, NULL, NULL, TRUE);
 	}
+	printk("hv: network: NIC given back to the firmware %s, as found\n",
+	       state_name(snp->Mode->State));
+}
+
+static int bring_up(EFI_SIMPLE_NETWORK_PROTOCOL *snp, const char **why)
+{
 	if (snp->Mode->State == EfiSimpleNetworkStopped && EFI_ERROR(snp->Start(snp))) {
 		*why = "the NIC did not start (SNP Start)";
 		return -1;
@@ -115,27 +153,74 @@ int snp_netif_open(EFI_HANDLE handle, struct netif *nif, const char **why)
 		return -1;
 	}
 	u32 want = EFI_SIMPLE_NETWORK_RECEIVE_UNICAST | EFI_SIMPLE_NETWORK_RECEIVE_BROADCAST;
+	found.filters_changed = true;
 	if (EFI_ERROR(snp->ReceiveFilters(snp, want & snp->Mode->ReceiveFilterMask, 0, FALSE, 0,
 					  NULL))) {
 		*why = "the NIC refused its receive filters";
 		return -1;
 	}
+	return 0;
+}
+
+int snp_netif_open(EFI_HANDLE handle, struct netif *nif, const char **why)
+{
+	EFI_GUID guid = EFI_SIMPLE_NETWORK_PROTOCOL_GUID;
+	EFI_BOOT_SERVICES *bs = efi_st->BootServices;
+	EFI_SIMPLE_NETWORK_PROTOCOL *snp;
+	memset(&found, 0, sizeof found);
+	found.handle = handle;
+	/* EXCLUSIVE (UEFI 2.10, 7.3 OpenProtocol) stops the drivers that use the SNP, the
+	 * firmware's MNP (and the PXE stack above it), which would take our frames. EDK2's
+	 * PXE stack that loaded hv.efi refuses (AAVMF: EFI_ACCESS_DENIED): then the SNP is
+	 * shared, and net/netboot.c keeps MNP's polls away while it waits for frames. */
+	found.exclusive = !EFI_ERROR(bs->OpenProtocol(handle, &guid, (void **)&snp, efi_image, NULL,
+						      EFI_OPEN_PROTOCOL_EXCLUSIVE));
+	if (!found.exclusive && EFI_ERROR(bs->HandleProtocol(handle, &guid, (void **)&snp))) {
+		*why = "the NIC has no Simple Network Protocol";
+		return -1;
+	}
+	found.snp = snp;
+	found.state = snp->Mode->State;
+	found.filters = snp->Mode->ReceiveFilterSetting;
 	tx_busy = false;
+	if (bring_up(snp, why))
+		return -1;
 	if (!netif_add(nif, IP4_ADDR_ANY4, IP4_ADDR_ANY4, IP4_ADDR_ANY4, snp, netif_setup,
 		       ethernet_input)) {
 		*why = "lwIP refused the interface";
 		return -1;
 	}
+	found.added = true;
 	netif_set_default(nif);
 	netif_set_up(nif);
 	netif_set_link_up(nif);
 	return 0;
 }
 
+/* Removes nif from lwIP; returns the SNP still to be ended, or NULL. */
+static EFI_SIMPLE_NETWORK_PROTOCOL *detach(struct netif *nif)
+{
+	EFI_SIMPLE_NETWORK_PROTOCOL *snp = found.snp;
+	if (found.added)
+		netif_remove(nif);
+	found.added = false;
+	found.snp = NULL;
+	return snp;
+}
+
 void snp_netif_close(struct netif *nif)
 {
-	EFI_SIMPLE_NETWORK_PROTOCOL *snp = snp_of(nif);
-	netif_remove(nif);
+	EFI_SIMPLE_NETWORK_PROTOCOL *snp = detach(nif);
+	if (!snp)
+		return;
+	tx_reclaim(snp);
 	snp->Shutdown(snp);
 	snp->Stop(snp);
+}
+
+void snp_netif_release(struct netif *nif)
+{
+	EFI_SIMPLE_NETWORK_PROTOCOL *snp = detach(nif);
+	if (snp)
+		give_back(snp);
 }

@@ -12,7 +12,8 @@
 /* Reads the whole of path from the TFTP server (port 69), calling poll() to run the
  * network while it waits; prints its progress (bytes, rate) on the console. Returns the
  * file plus a NUL in firmware pool memory (efi_free) and its length in *len, or NULL
- * with *why (timeout, file not found, a short read, ...: valid until the next call). */
+ * with *why (no answer, file not found, access violation, the transfer stopped, too
+ * large, ...: net/tftp_xfer.c; valid until the next call). */
 void *tftp_get(const ip4_addr_t *server, const char *path, u64 *len, void (*poll)(void),
 	       const char **why);
 

@@ -104,6 +104,22 @@ const char *tftp_parse(const u8 *p, size_t n, u32 blksize, u32 asked, struct tft
 	}
 }
 
+const char *tftp_error_name(u16 code)
+{
+	static const char *const names[] = {
+		"server error", /* 0: "not defined, see error message" */
+		"file not found",
+		"access violation",
+		"disk full or allocation exceeded",
+		"illegal TFTP operation",
+		"unknown transfer ID",
+		"file already exists",
+		"no such user",
+		"option negotiation refused", /* 8: RFC 2347 */
+	};
+	return code < sizeof names / sizeof names[0] ? names[code] : "unknown error";
+}
+
 /* Appends s and its NUL at buf[*off], if it fits in cap. */
 static bool put_str(u8 *buf, size_t cap, size_t *off, const char *s)
 {

@@ -18,6 +18,7 @@
 enum tftp_op { TFTP_RRQ = 1, TFTP_DATA = 3, TFTP_ACK = 4, TFTP_ERROR = 5, TFTP_OACK = 6 };
 enum tftp_error {
 	TFTP_ERR_NOT_FOUND = 1,
+	TFTP_ERR_ACCESS = 2,
 	TFTP_ERR_DISK_FULL = 3,
 	TFTP_ERR_ILLEGAL = 4, /* illegal TFTP operation */
 	TFTP_ERR_UNKNOWN_TID = 5,
@@ -41,6 +42,10 @@ struct tftp_msg {
  * carry up to that many bytes); asked: the block size the request asked for (an OACK may
  * grant at most that). Returns NULL, or why the packet is malformed. */
 const char *tftp_parse(const u8 *p, size_t n, u32 blksize, u32 asked, struct tftp_msg *m);
+
+/* What an error code means, for the console ("file not found", "access violation", ...);
+ * codes beyond RFC 1350's and RFC 2347's are "unknown error". */
+const char *tftp_error_name(u16 code);
 
 /* A read request for path in octet mode asking for blksize and tsize; returns its length,
  * 0 if it does not fit in cap bytes or path is empty. */

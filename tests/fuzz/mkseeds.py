@@ -550,6 +550,35 @@ def tftp_proto():
     }
 
 
+def tftp_xfer():
+    def pkt(data, port=0):
+        return u8(2 * port) + u16(len(data)) + data
+
+    def block(n, length):
+        return pkt(b"\0\3" + struct.pack(">H", n) + bytes([n % 26 + 97]) * length)
+    oack = pkt(b"\0\6blksize\0001024\0tsize\0003000\0")
+    return {
+        "whole": u16(4095) + oack + block(1, 1024) + block(2, 1024) + block(3, 952),
+        "no_options": u16(2047) + block(1, 512) + block(2, 512) + block(3, 0),
+        "not_found": u16(4095) + pkt(b"\0\5\0\1File not found\0"),
+        "stopped": u16(4095) + oack + block(1, 1024) + u8(1) + u16(20000),
+        "too_large": u16(1023) + block(1, 512) + block(2, 512) + block(3, 512),
+        "lost_ack": u16(4095) + oack + block(1, 1024) + u8(1) + u16(1500) + block(1, 1024)
+        + pkt(b"\0\5\0\0stray\0", 1) + block(2, 1024) + block(3, 952),
+    }
+
+
+def boot_server():
+    def seed(siaddr, server_id, opt150=b"", opt66=b""):
+        return bytes(siaddr) + bytes(server_id) + u8(len(opt150)) + u8(len(opt66)) + opt150 + opt66
+    return {
+        "qemu": seed([10, 0, 2, 2], [10, 0, 2, 2]),
+        "opt150": seed([0] * 4, [10, 0, 2, 2], bytes([0, 0, 0, 0, 192, 168, 1, 5])),
+        "opt66": seed([0] * 4, [10, 0, 2, 2], b"", b"192.168.1.7"),
+        "opt66_name": seed([0] * 4, [10, 0, 2, 2], bytes([127, 0, 0, 1]), b"tftp.example.com"),
+    }
+
+
 def main():
     write("decode", decode())
     write("guest_walk", guest_walk())
@@ -568,6 +597,8 @@ def main():
     write("pv_ipi", pv_ipi())
     write("gunzip", gunzip_seeds())
     write("tftp_proto", tftp_proto())
+    write("tftp_xfer", tftp_xfer())
+    write("boot_server", boot_server())
     write("file_kind", {"bzimage": bzimage(), "vmlinux": elf(4),
                         "arm64": arm64_image(0, 0x10000, 2), "gzip": gzip.compress(b"hv", mtime=0),
                         "cpio": b"070701" + b"0" * 104, "zboot": b"MZ\0\0zimg" + bytes(56)})
