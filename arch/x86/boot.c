@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Bringing an x86 machine up: TSC and LAPIC calibration, CPUs from the ACPI MADT, the
- * choice and check of the virtualization backend, and the real-mode trampoline page for
- * the APs (below 640 KiB). */
+/* Bringing an x86 machine up: TSC and LAPIC calibration, the CPUs (from the ACPI MADT,
+ * else UEFI's MP services), the choice and check of the virtualization backend, and the
+ * real-mode trampoline page for the APs (below 640 KiB). */
 #include "hv/arch_boot.h"
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
@@ -38,7 +38,7 @@ static u32 built_backends(void)
 
 static u64 cpu_rdmsr(u32 msr) { return rdmsr(msr); }
 
-static void print_banner(const struct x86_virt_probe *cpu, u32 ncpus)
+static void print_banner(const struct x86_virt_probe *cpu, u32 ncpus, const char *cpus_from)
 {
 	const struct x86_virt_ops *ops = backends[cpu->virt];
 	char features[160] = "";
@@ -50,9 +50,44 @@ static void print_banner(const struct x86_virt_probe *cpu, u32 ncpus)
 		printk("hv: CPU %s; %s\n", cpu->vendor, features);
 	else
 		printk("hv: CPU %s (%s)\n", cpu->vendor, cpu->brand[0] ? cpu->brand : "no brand");
-	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz (%s), %s\n", ncpus,
-	       (unsigned long long)(efi_ram_bytes() >> 20),
+	printk("hv: %u pCPU%s (%s), %llu MiB RAM, TSC %llu MHz (%s), %s\n", ncpus,
+	       ncpus == 1 ? "" : "s", cpus_from, (unsigned long long)(efi_ram_bytes() >> 20),
 	       (unsigned long long)(x86_tsc_hz() / 1000000), timebase_name, x86_lapic_mode());
+}
+
+/* The CPUs' APIC IDs, the boot CPU first: as the ACPI MADT lists them (a server's own
+ * account, the first choice), else as UEFI's MP services found them (firmware that
+ * publishes no ACPI tables), else the boot CPU alone. *from says which, and why not the
+ * MADT. */
+static u32 find_cpus(u32 *apic_ids, u32 max, const char **from)
+{
+	static char source[224];
+	const char *why_madt = "", *why_mp = "";
+	u64 ids[MAX_PCPUS];
+	int n = acpi_madt_cpus(rsdp, apic_ids, max, &why_madt);
+	*from = "ACPI MADT";
+	if (n <= 0) {
+		n = efi_mp_cpus(ids, max, &why_mp);
+		for (int i = 0; i < n; i++)
+			apic_ids[i] = (u32)ids[i];
+		if (n > 0)
+			snprintf(source, sizeof source, "UEFI MP services; %s", why_madt);
+		else
+			snprintf(source, sizeof source, "the boot CPU alone: %s, %s", why_madt,
+				 why_mp);
+		*from = source;
+	}
+	u32 bsp = x86_lapic_id();
+	if (n <= 0) {
+		apic_ids[0] = bsp;
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (apic_ids[i] == bsp) {
+			apic_ids[i] = apic_ids[0];
+			apic_ids[0] = bsp;
+		}
+	return (u32)n;
 }
 
 int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why)
@@ -65,26 +100,20 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	/* The vendor before any vendor's MSR is read (virt_probe.c). */
 	static struct x86_virt_probe cpu;
 	x86_virt_probe(cpu_cpuid, cpu_rdmsr, built_backends(), &cpu);
-	int n = acpi_madt_cpus(acpi_rsdp, apic_ids, MIN(max, MAX_PCPUS), why);
-	print_banner(&cpu, n > 0 ? (u32)n : 0);
+	const char *from;
+	u32 n = find_cpus(apic_ids, MIN(max, MAX_PCPUS), &from);
+	print_banner(&cpu, n, from);
 	x86_power_init(acpi_rsdp);
 	if (cpu.virt == X86_VIRT_NONE) {
 		*why = cpu.why;
 		return -1;
 	}
-	if (n < 0 || backends[cpu.virt]->check(why) || xstate_probe(why))
+	if (backends[cpu.virt]->check(why) || xstate_probe(why))
 		return -1;
 	x86_msr_probe();
-	/* The boot CPU first, then the others as the MADT lists them. */
-	u32 bsp = x86_lapic_id();
-	for (int i = 0; i < n; i++)
-		if (apic_ids[i] == bsp) {
-			apic_ids[i] = apic_ids[0];
-			apic_ids[0] = bsp;
-		}
-	for (int i = 0; i < n; i++)
+	for (u32 i = 0; i < n; i++)
 		cpu_ids[i] = apic_ids[i];
-	return n;
+	return (int)n;
 }
 
 /* The SPCR's console where it is a 16550 this driver can run: at an I/O port, or
