@@ -113,7 +113,8 @@ endif
 # test_a64_*.c and fuzz_a64_*.c test arm64 code and see arm64's arch headers.
 HOST_TEST_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
 	-I$(if $(filter test_a64_% fuzz_a64_%,$(notdir $@)),arch/arm64,arch/x86)/include \
-	-fno-omit-frame-pointer -DHV_UNIT_TEST $(LIBFDT_INC) $(ZLIB_INC)
+	-fno-omit-frame-pointer -DHV_UNIT_TEST $(LIBFDT_INC) $(ZLIB_INC) \
+	$(if $(filter test_efi_%,$(notdir $@)),-I/usr/include/efi -I/usr/include/efi/x86_64 -fshort-wchar)
 # $(call host_archive,ARCHIVE,SOURCES,COMPILER AND FLAGS): fetched third-party code built
 # like the host programs that link it (lib/libfdt/libfdt.mk, lib/zlib/zlib.mk).
 define host_archive

@@ -20,6 +20,9 @@ void efi_stall_us(u64 us);
 void efi_console_write(const char *s, size_t n);
 const void *efi_acpi_rsdp(void);
 const void *efi_fdt(void); /* the firmware's flattened device tree, NULL if none */
+/* The enabled CPUs' ids as the firmware's MP Services protocol gives them (x86: APIC IDs),
+ * the boot CPU first, at most max (efi_mp.c): their number, or -1 with *why. */
+int efi_mp_cpus(u64 *ids, u32 max, const char **why);
 u64 efi_ram_bytes(void);
 /* The firmware's clock as nanoseconds since the Unix epoch (0 if it has none). */
 u64 efi_unix_time_ns(void);

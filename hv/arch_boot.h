@@ -8,9 +8,9 @@
 
 #include "types.h"
 
-/* Calibrates time, finds the CPUs in the firmware's tables (the boot CPU first: ids[0]),
- * prints the banner, and checks that the CPU can run guests. Returns the number of CPUs
- * or -1 with *why set. */
+/* Calibrates time, finds the CPUs in the firmware's tables, or where it has none as its
+ * boot services list them (the boot CPU first: ids[0]), prints the banner, and checks that
+ * the CPU can run guests. Returns the number of CPUs or -1 with *why set. */
 int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why);
 struct serial_choice;
 /* The machine's console: the configuration's choice (boot/config.h), else the one the

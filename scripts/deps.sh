@@ -3,7 +3,9 @@
 # Installs the build and test dependencies of both architectures from Debian's packages
 # (when run as root), or prints the exact commands to run. Quiet when everything is present.
 #   x86_64:  gcc, gnu-efi, nasm, qemu-system-x86, ovmf, ipxe-qemu (the virtio-net NIC's
-#            option ROM, efi-virtio.rom, that network-boots hv.efi in tests/emu/pxe_boot.sh), ...
+#            option ROM, efi-virtio.rom, that network-boots hv.efi in tests/emu/pxe_boot.sh),
+#            bochs (an Intel CPU with VMX, tests/emu/bochs_intel.sh; bochs-term as its
+#            smallest display), ...
 #   aarch64: the aarch64-linux-gnu cross toolchain, qemu-system-arm, qemu-efi-aarch64 (AAVMF),
 #            and GNU-EFI for arm64 (Debian's gnu-efi:arm64, multiarch) unpacked, not
 #            installed, into build/gnu-efi-arm64 (the Makefile's GNUEFI for ARCH=aarch64).
@@ -16,7 +18,7 @@
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ARCH=${ARCH:-x86_64}
-PKGS_X86="gcc libc6-dev make binutils nasm gnu-efi qemu-system-x86 ovmf ipxe-qemu mtools dosfstools fdisk cpio busybox-static python3 xz-utils clang-format clang libclang-rt-dev llvm"
+PKGS_X86="gcc libc6-dev make binutils nasm gnu-efi qemu-system-x86 ovmf ipxe-qemu bochs bochs-term bochsbios mtools dosfstools fdisk cpio busybox-static python3 xz-utils clang-format clang libclang-rt-dev llvm"
 PKGS_ARM64="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi-aarch64"
 GNUEFI_ARM64=$TOP/build/gnu-efi-arm64
 

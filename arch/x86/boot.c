@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Bringing an x86 machine up: TSC and LAPIC calibration, CPUs from the ACPI MADT, the
- * SVM check, and the real-mode trampoline page for the APs (below 640 KiB). */
+/* Bringing an x86 machine up: TSC and LAPIC calibration, the CPUs (from the ACPI MADT,
+ * else UEFI's MP services), the choice and check of the virtualization backend, and the
+ * real-mode trampoline page for the APs (below 640 KiB). */
 #include "hv/arch_boot.h"
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/pcpu.h"
+#include "arch/x86/virt_probe.h"
 #include "arch/x86/xstate.h"
 #include "boot/config.h"
 #include "boot/efi.h"
@@ -19,22 +21,73 @@ static const void *rsdp;
 static char console_name[96] = "16550 at io 0x3f8 (COM1)";
 static const char *timebase_name;
 
-static void print_banner(u32 ncpus)
+/* The backend of each extension this hv.efi has (virt_probe.h); the VMX backend of issue 8
+ * adds its row. */
+static const struct x86_virt_ops *const backends[X86_VIRTS] = {
+	[X86_VIRT_SVM] = &svm_virt_ops,
+};
+
+static u32 built_backends(void)
 {
-	u32 a, b, c, d;
-	char vendor[13];
-	cpuid(0, 0, &a, &b, &c, &d);
-	memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
-	vendor[12] = 0;
-	cpuid(0x8000000A, 0, &a, &b, &c, &d);
-	printk("hv %s (x86_64, AMD SVM backend)\n", HV_VERSION);
-	printk("hv: CPU %s; SVM rev %u, %u ASIDs; NPT%s%s%s%s%s\n", vendor, a & 0xFF, b,
-	       d & BIT(3) ? " NRIP-save" : "", d & BIT(5) ? " VMCB-clean" : "",
-	       d & BIT(7) ? " decode-assists" : "", d & BIT(13) ? " AVIC" : "",
-	       d & BIT(18) ? " x2AVIC" : "");
-	printk("hv: %u pCPUs (ACPI MADT), %llu MiB RAM, TSC %llu MHz (%s), %s\n", ncpus,
-	       (unsigned long long)(efi_ram_bytes() >> 20),
+	u32 built = 0;
+	for (u32 i = 0; i < X86_VIRTS; i++)
+		if (backends[i])
+			built |= BIT(i);
+	return built;
+}
+
+static u64 cpu_rdmsr(u32 msr) { return rdmsr(msr); }
+
+static void print_banner(const struct x86_virt_probe *cpu, u32 ncpus, const char *cpus_from)
+{
+	const struct x86_virt_ops *ops = backends[cpu->virt];
+	char features[160] = "";
+	if (ops)
+		ops->describe(features, sizeof features);
+	printk("hv %s (x86_64, %s backend%s)\n", HV_VERSION, ops ? ops->name : "no",
+	       ops ? "" : " for this CPU");
+	if (ops)
+		printk("hv: CPU %s; %s\n", cpu->vendor, features);
+	else
+		printk("hv: CPU %s (%s)\n", cpu->vendor, cpu->brand[0] ? cpu->brand : "no brand");
+	printk("hv: %u pCPU%s (%s), %llu MiB RAM, TSC %llu MHz (%s), %s\n", ncpus,
+	       ncpus == 1 ? "" : "s", cpus_from, (unsigned long long)(efi_ram_bytes() >> 20),
 	       (unsigned long long)(x86_tsc_hz() / 1000000), timebase_name, x86_lapic_mode());
+}
+
+/* The CPUs' APIC IDs, the boot CPU first: as the ACPI MADT lists them (a server's own
+ * account, the first choice), else as UEFI's MP services found them (firmware that
+ * publishes no ACPI tables), else the boot CPU alone. *from says which, and why not the
+ * MADT. */
+static u32 find_cpus(u32 *apic_ids, u32 max, const char **from)
+{
+	static char source[224];
+	const char *why_madt = "", *why_mp = "";
+	u64 ids[MAX_PCPUS];
+	int n = acpi_madt_cpus(rsdp, apic_ids, max, &why_madt);
+	*from = "ACPI MADT";
+	if (n <= 0) {
+		n = efi_mp_cpus(ids, max, &why_mp);
+		for (int i = 0; i < n; i++)
+			apic_ids[i] = (u32)ids[i];
+		if (n > 0)
+			snprintf(source, sizeof source, "UEFI MP services; %s", why_madt);
+		else
+			snprintf(source, sizeof source, "the boot CPU alone: %s, %s", why_madt,
+				 why_mp);
+		*from = source;
+	}
+	u32 bsp = x86_lapic_id();
+	if (n <= 0) {
+		apic_ids[0] = bsp;
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (apic_ids[i] == bsp) {
+			apic_ids[i] = apic_ids[0];
+			apic_ids[0] = bsp;
+		}
+	return (u32)n;
 }
 
 int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **why)
@@ -44,22 +97,23 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	struct timebase tb = x86_timebase(acpi_rsdp, efi_stall_us);
 	x86_calibrate(&tb);
 	timebase_name = tb.name;
-	int n = acpi_madt_cpus(acpi_rsdp, apic_ids, MIN(max, MAX_PCPUS), why);
-	print_banner(n > 0 ? (u32)n : 0);
+	/* The vendor before any vendor's MSR is read (virt_probe.c). */
+	static struct x86_virt_probe cpu;
+	x86_virt_probe(cpu_cpuid, cpu_rdmsr, built_backends(), &cpu);
+	const char *from;
+	u32 n = find_cpus(apic_ids, MIN(max, MAX_PCPUS), &from);
+	print_banner(&cpu, n, from);
 	x86_power_init(acpi_rsdp);
-	if (n < 0 || svm_check_support(why) || xstate_probe(why))
+	if (cpu.virt == X86_VIRT_NONE) {
+		*why = cpu.why;
+		return -1;
+	}
+	if (backends[cpu.virt]->check(why) || xstate_probe(why))
 		return -1;
 	x86_msr_probe();
-	/* The boot CPU first, then the others as the MADT lists them. */
-	u32 bsp = x86_lapic_id();
-	for (int i = 0; i < n; i++)
-		if (apic_ids[i] == bsp) {
-			apic_ids[i] = apic_ids[0];
-			apic_ids[0] = bsp;
-		}
-	for (int i = 0; i < n; i++)
+	for (u32 i = 0; i < n; i++)
 		cpu_ids[i] = apic_ids[i];
-	return n;
+	return (int)n;
 }
 
 /* The SPCR's console where it is a 16550 this driver can run: at an I/O port, or

@@ -89,7 +89,7 @@ static u32 bits_for(u32 n)
 	return b;
 }
 
-static bool has(cpuid_fn host, u32 leaf, int reg, u32 bit)
+bool cpuid_has(cpuid_fn host, u32 leaf, int reg, u32 bit)
 {
 	u32 r[4];
 	host(leaf & 0x80000000, 0, r);
@@ -102,23 +102,24 @@ static bool has(cpuid_fn host, u32 leaf, int reg, u32 bit)
 u64 cpuid_spec_ctrl_bits(cpuid_fn host)
 {
 	u64 bits = 0;
-	if (has(host, 7, 3, L7_EDX_IBRS_IBPB) || has(host, 0x80000008, 1, E8_EBX_IBRS))
+	if (cpuid_has(host, 7, 3, L7_EDX_IBRS_IBPB) || cpuid_has(host, 0x80000008, 1, E8_EBX_IBRS))
 		bits |= SPEC_CTRL_IBRS;
-	if (has(host, 7, 3, L7_EDX_STIBP) || has(host, 0x80000008, 1, E8_EBX_STIBP))
+	if (cpuid_has(host, 7, 3, L7_EDX_STIBP) || cpuid_has(host, 0x80000008, 1, E8_EBX_STIBP))
 		bits |= SPEC_CTRL_STIBP;
-	if (has(host, 7, 3, L7_EDX_SSBD) || has(host, 0x80000008, 1, E8_EBX_SSBD))
+	if (cpuid_has(host, 7, 3, L7_EDX_SSBD) || cpuid_has(host, 0x80000008, 1, E8_EBX_SSBD))
 		bits |= SPEC_CTRL_SSBD;
 	return bits;
 }
 
 bool cpuid_has_ibpb(cpuid_fn host)
 {
-	return has(host, 7, 3, L7_EDX_IBRS_IBPB) || has(host, 0x80000008, 1, E8_EBX_IBPB);
+	return cpuid_has(host, 7, 3, L7_EDX_IBRS_IBPB) ||
+	       cpuid_has(host, 0x80000008, 1, E8_EBX_IBPB);
 }
 
 bool cpuid_has_tsc_aux(cpuid_fn host)
 {
-	return has(host, 0x80000001, 3, E1_EDX_RDTSCP) || has(host, 7, 2, L7_ECX_RDPID);
+	return cpuid_has(host, 0x80000001, 3, E1_EDX_RDTSCP) || cpuid_has(host, 7, 2, L7_ECX_RDPID);
 }
 
 static void topology_leaf_0b(const struct cpuid_guest *g, u32 sub, u32 r[4])

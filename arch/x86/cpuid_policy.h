@@ -19,6 +19,10 @@ struct cpuid_guest {
  * and from 0x80000000. */
 void cpuid_policy(cpuid_fn host, const struct cpuid_guest *g, u32 leaf, u32 sub, u32 r[4]);
 
+/* The CPU's flag `bit` in register reg (0-3: EAX-EDX) of leaf, false where the leaf is
+ * beyond the last one of its range (basic, or extended from 0x80000000). */
+bool cpuid_has(cpuid_fn host, u32 leaf, int reg, u32 bit);
+
 /* Speculation control as the CPU has it, Intel's or AMD's enumeration (SDM vol. 2
  * CPUID leaf 07h EDX; AMD's "Indirect Branch Control Extension" and SSBD white
  * papers, CPUID 8000_0008h EBX). The policy offers these where the CPU has them, and

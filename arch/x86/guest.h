@@ -71,7 +71,6 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 void x86_platform_init(struct vm *vm);
 
 /* SVM (svm/svm.c). */
-int svm_check_support(const char **why);
 int svm_vm_init(struct vm *vm);
 int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot);
 /* A STARTUP IPI's effect on a vCPU waiting for it: real mode at vector << 12. */

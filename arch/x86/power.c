@@ -103,7 +103,8 @@ static NORETURN void halt_forever(void)
 NORETURN void arch_power_off(void)
 {
 	if (no_acpi || !usable(power.pm1a_cnt) || !power.s5) {
-		printk("hv: cannot power off: the ACPI tables say not how; halting\n");
+		printk("hv: cannot power off: %s; halting\n",
+		       no_acpi ? no_acpi : "the ACPI tables say not how");
 		halt_forever();
 	}
 	printk("hv: powering off (ACPI S5)\n");

@@ -10,6 +10,7 @@
 #include "arch/x86/guest_walk.h"
 #include "arch/x86/pcpu.h"
 #include "arch/x86/split_access.h"
+#include "arch/x86/virt_probe.h"
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/lib.h"
@@ -26,18 +27,11 @@ static bool has_nrips;
 #define NPT_RWX_USER 0x7ull /* present, writable, user: NPT walks are user accesses (APM 15.25.5) */
 #define NPT_LARGE BIT(7)
 
-int svm_check_support(const char **why)
+/* virt_probe.c found SVM on an AMD CPU, enabled by the firmware; what else this backend
+ * needs. */
+static int svm_check(const char **why)
 {
 	u32 a, b, c, d;
-	cpuid(0x80000001, 0, &a, &b, &c, &d);
-	if (!(c & BIT(2))) {
-		*why = "the CPU has no AMD SVM (CPUID 8000_0001h ECX[2])";
-		return -1;
-	}
-	if (rdmsr(MSR_VM_CR) & BIT(4)) {
-		*why = "SVM is disabled by the firmware (VM_CR.SVMDIS)";
-		return -1;
-	}
 	cpuid(0x8000000A, 0, &a, &b, &c, &d);
 	if (!(d & BIT(0))) {
 		*why = "the CPU has no nested paging (CPUID 8000_000Ah EDX[0])";
@@ -47,6 +41,18 @@ int svm_check_support(const char **why)
 	has_nrips = d & BIT(3);
 	return 0;
 }
+
+static void svm_describe(char *buf, size_t n)
+{
+	u32 a, b, c, d;
+	cpuid(0x8000000A, 0, &a, &b, &c, &d);
+	snprintf(buf, n, "SVM rev %u, %u ASIDs; NPT%s%s%s%s%s", a & 0xFF, b,
+		 d & BIT(3) ? " NRIP-save" : "", d & BIT(5) ? " VMCB-clean" : "",
+		 d & BIT(7) ? " decode-assists" : "", d & BIT(13) ? " AVIC" : "",
+		 d & BIT(18) ? " x2AVIC" : "");
+}
+
+const struct x86_virt_ops svm_virt_ops = { "AMD SVM", svm_check, svm_describe };
 
 static void msrpm_passthrough(u32 msr)
 {
