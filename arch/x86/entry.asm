@@ -42,6 +42,8 @@ svm_run:
 	; With V_INTR_MASKING the host's RFLAGS.IF decides whether physical interrupts
 	; exit the guest (APM 15.21.1); GIF=0 keeps them out of the host until STGI.
 	sti
+global svm_guest_state_start
+svm_guest_state_start:          ; to svm_guest_state_end FS, GS, TR... are the guest's
 	vmload
 	vmrun
 global svm_vmrun_return
@@ -65,6 +67,8 @@ svm_vmrun_return:
 	mov [rax + 15*8], r15
 	mov rax, [rsp + 16]
 	vmload
+global svm_guest_state_end
+svm_guest_state_end:
 	stgi                    ; host interrupts stay masked (RFLAGS.IF=0) until irq_window
 	add rsp, 24
 	pop r15

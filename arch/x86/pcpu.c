@@ -206,10 +206,8 @@ void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
 		 (unsigned long long)p->timer_irqs, (unsigned long long)p->nmis);
 }
 
-void x86_trap(struct trap_frame *f);
-void x86_trap(struct trap_frame *f)
+static void trap(struct trap_frame *f, u32 id)
 {
-	u32 id = arch_pcpu_id();
 	struct arch_pcpu *p = &pcpus[id].arch;
 	switch (f->vector) {
 	case VEC_KICK:
@@ -238,6 +236,51 @@ void x86_trap(struct trap_frame *f)
 	       (unsigned long long)f->rbx, (unsigned long long)f->rcx, (unsigned long long)f->rdx,
 	       (unsigned long long)f->rsi, (unsigned long long)f->rdi);
 	hv_exit();
+}
+
+/* This CPU's pCPU by its APIC ID, where %gs:0 cannot be trusted. */
+static u32 pcpu_by_apic_id(void)
+{
+	u32 apic_id = x86_lapic_id();
+	for (u32 i = 0; i < npcpus; i++)
+		if (pcpus[i].arch.apic_id == apic_id)
+			return i;
+	return 0;
+}
+
+extern char svm_guest_state_start[], svm_guest_state_end[];
+
+/* From the VMLOAD of a guest's state to the VMLOAD of the host's (entry.asm, svm_run),
+ * FS, GS, TR... are the guest's and %gs:0 is no pCPU. No interrupt comes there on a
+ * CPU: CLGI before and STGI after hold them, and #VMEXIT clears GIF (AMD APM vol. 2,
+ * 15.17). QEMU 7.2's TCG SVM delivered host interrupts there all the same (a kick right
+ * after a #VMEXIT, the timer at VMRUN: README, "Tests"); the handler's %gs read then
+ * faulted (a guest's GS base), and so did the handler of that fault, until the stack ran
+ * out: a triple fault of the machine with nothing on the console. Such an event is
+ * handled with the host's GS base, the guest's is put back before the return, and the
+ * first few are reported. An interrupt taken so did not make the guest exit (it may come
+ * before the VMRUN), so the timer is armed to come again shortly: the scheduler then
+ * looks at what the timer or the kick was for. */
+void x86_trap(struct trap_frame *f);
+void x86_trap(struct trap_frame *f)
+{
+	if (f->rip < (u64)(uintptr_t)svm_guest_state_start ||
+	    f->rip >= (u64)(uintptr_t)svm_guest_state_end) {
+		trap(f, arch_pcpu_id());
+		return;
+	}
+	u64 guest_gs = rdmsr(MSR_GS_BASE);
+	u32 id = pcpu_by_apic_id();
+	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)&pcpus[id]);
+	if (pcpus[id].arch.gif_violations++ < 4)
+		printk("hv: pcpu%u: BUG (the CPU's): vector %llu taken at rip %llx, between CLGI "
+		       "and STGI (GIF=0; AMD APM vol. 2, 15.17), where GS is a guest's: handled "
+		       "with the host's\n",
+		       id, (unsigned long long)f->vector, (unsigned long long)f->rip);
+	trap(f, id);
+	if (f->vector >= 32)
+		arch_timer_arm(arch_time_now() + arch_time_hz / 10000); /* 100 us */
+	wrmsr(MSR_GS_BASE, guest_gs);
 }
 
 void x86_pcpu_init(u32 id, u32 apic_id)

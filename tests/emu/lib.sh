@@ -34,6 +34,11 @@ boot_image() {
 	mkfifo "$fifo"
 	# x86: QEMU notes a triple fault of the host in LOG.qemu (-d cpu_reset); with
 	# -no-reboot, QEMU exits with status 0 on a power-off, a reboot and a reset alike.
+	# That note is the line "Triple fault" alone: -no-reboot makes the reset an exit, so
+	# no CPU state follows it. The CPU dumps in LOG.qemu are the machine's start and each
+	# INIT: the last one, in every boot, is CPU 1 at the INIT by which the hypervisor
+	# starts it, in the firmware's AP loop (paging off, the firmware's CR3, EFER.NXE
+	# only). scripts/flake.sh keeps the CPUs' state at such a reset.
 	qlog=
 	[ "${ARCH:-x86_64}" = x86_64 ] && qlog="-d cpu_reset -D $LOG.qemu"
 	rm -f "$LOG.qemu"

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# usage: scripts/flake.sh OUTDIR UNTIL TEST NAME=HV_EFI [NAME=HV_EFI ...]
+#        (env: QEMU, QEMU_LIMIT=2, BOOT_S=120, KEEP_PASSES)
+# Boots the x86 emulator test tests/emu/TEST.sh again and again, taking the hv.efi builds
+# given in turn (scripts/mkesp.sh's HV_EFI), one QEMU at a time, and starts no boot that
+# could end after UNTIL (a time `date -d` reads, e.g. 15:50) counting BOOT_S seconds for
+# it, nor one while QEMU_LIMIT or more QEMUs run on the machine (it waits). Each boot's
+# outcome is a line of OUTDIR/results.tsv (boot, build, outcome, seconds, the test's
+# first FAIL line or the last hypervisor line) and OUTDIR/summary.txt counts them per
+# build. Outcomes: pass; host-state (the hypervisor's "BUG: the state saved at #VMEXIT
+# ... is the host's"); idt-triple (a guest triple fault on "a mapped IDT entry"); guest-
+# triple (any other guest triple fault); machine-reset (tests/emu/lib.sh's "qemu: the
+# machine reset itself"); other. The logs of every boot that did not pass stay in OUTDIR
+# (those of passes too with KEEP_PASSES set; each boot's QEMU note LOG.qemu beside it).
+#
+# A machine reset (a triple fault outside guest mode) leaves, with the tests' -no-reboot,
+# only the line "Triple fault" in LOG.qemu: -d cpu_reset logs CPU state at resets, and
+# -no-reboot turns the reset into QEMU's exit. (The dump of CPU 1 that every boot's
+# LOG.qemu ends with is the one taken at the INIT by which the hypervisor starts it: its
+# state in the firmware's AP loop, paging off; no fault.) So here QEMU also runs with
+# `-action shutdown=pause` and a QMP socket, and scripts/qmp_watch.py ends it at the
+# machine's end, after saving, for a reset, every CPU's registers as they were at that
+# moment (N-NAME.regs: the state of the CPU that triple-faulted) and the machine's memory
+# (N-NAME.mem, 2 GiB). The test then fails as that reset.
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$1 UNTIL=$(date -d "$2" +%s) TEST=$3
+shift 3
+if [ $# -lt 1 ] || [ ! -f "$TOP/tests/emu/$TEST.sh" ]; then sed -n 3,4p "$0" >&2; exit 2; fi
+mkdir -p "$OUT"
+RES=$OUT/results.tsv
+[ -f "$RES" ] || printf 'boot\tbuild\toutcome\tseconds\tdetail\n' > "$RES"
+n=$(($(wc -l < "$RES") - 1))
+
+classify() { # LOG RC
+	if [ "$2" = 0 ]; then echo pass
+	elif grep -aq "BUG: the state saved at #VMEXIT .* is the host's" "$1"; then echo host-state
+	elif grep -aq "(a mapped IDT entry; " "$1"; then echo idt-triple
+	elif grep -aq "^qemu: the machine reset itself" "$1"; then echo machine-reset
+	elif grep -aq "^hv: VM '.*' vcpu[0-9]*: triple fault" "$1"; then echo guest-triple
+	else echo other
+	fi
+}
+
+while :; do
+	for b in "$@"; do
+		name=${b%%=*} efi=${b#*=}
+		while [ "$(pgrep -c qemu-system)" -ge "${QEMU_LIMIT:-2}" ]; do sleep 5; done
+		[ $(($(date +%s) + ${BOOT_S:-120})) -le "$UNTIL" ] || break 2
+		n=$((n + 1))
+		log=$OUT/$n-$name.log qmp=$OUT/$n-$name.qmp
+		s=$(date +%s)
+		rm -f "$qmp"
+		python3 "$TOP/scripts/qmp_watch.py" "$qmp" "$OUT/$n-$name" > "$log.qmp-watch" 2>&1 &
+		w=$!
+		HV_EFI=$efi QEMU_ARGS="-action shutdown=pause -qmp unix:$qmp,server=on,wait=off" \
+			sh "$TOP/tests/emu/$TEST.sh" "$log" > "$log.result" 2>&1
+		rc=$?
+		kill $w 2>/dev/null
+		wait $w 2>/dev/null
+		rm -f "$qmp"
+		secs=$(($(date +%s) - s))
+		o=$(classify "$log" $rc)
+		d=$(grep -m1 "^FAIL" "$log.result")
+		[ "$o" = pass ] || d="$d | $(tr -d '\r' < "$log" | grep -a "^hv: " | tail -n1)"
+		printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$name" "$o" "$secs" "$d" >> "$RES"
+		echo "$(date -u +%H:%M:%S) boot $n $name: $o (${secs}s)"
+		[ "$o" = pass ] && [ -z "${KEEP_PASSES:-}" ] && rm -f "$log" "$log.qemu" "$log.result" "$log.qmp-watch"
+		awk -F'\t' 'NR > 1 { c[$2 "\t" $3]++; t[$2]++ }
+			END { for (k in c) { split(k, a, "\t"); printf "%s\t%s\t%d of %d\n", a[1], a[2], c[k], t[a[1]] } }' \
+			"$RES" | sort > "$OUT/summary.txt"
+	done
+done
+cat "$OUT/summary.txt"
