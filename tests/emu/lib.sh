@@ -42,6 +42,10 @@ boot_image() {
 	qlog=
 	[ "${ARCH:-x86_64}" = x86_64 ] && qlog="-d cpu_reset -D $LOG.qemu"
 	rm -f "$LOG.qemu"
+	# Emptied here: the job below opens LOG only once this shell opens the fifo, so the
+	# STOP_AT and TYPE_AFTER loops could read the last boot's log (a "Shell>" of it
+	# stopped the next boot after 2 s).
+	: > "$LOG"
 	# shellcheck disable=SC2086 # QEMU_ARGS: extra QEMU arguments, split on blanks
 	SMP=${3:-2} timeout "$2" "$TOP/scripts/qemu.sh" "$1" $qlog $QEMU_ARGS < "$fifo" > "$LOG" 2>&1 &
 	qpid=$!
