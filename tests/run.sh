@@ -58,10 +58,10 @@ if [ "$1" = all ]; then
 		s=$(date +%s)
 		ARCH=x86_64 sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
 		rc=$?
-		# Up to two retries, only for the emulated CPU's faults above (a fresh-clone run
-		# met QEMU 10's host-state fault in hostile_victim twice in a row). A retry that
-		# passes is reported as FLAKY, with every log kept (NAME.first.log, .second.log).
-		for try in first second; do
+		# Up to four retries, only for the emulated CPU's faults above (fresh-clone runs
+		# met the host-state fault twice and three times in a row). A retry that
+		# passes is reported as FLAKY, with every log kept (NAME.first.log, .second.log, ...).
+		for try in first second third fourth; do
 			if [ $rc = 0 ] || ! emulator_fault "$LOGS/$n.log"; then
 				break
 			fi
