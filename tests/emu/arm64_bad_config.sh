@@ -6,20 +6,20 @@
 export ARCH=aarch64 GIC=2
 . "$(dirname "$0")/lib.sh"
 STOP_AT="Shell>" boot "[vm notlinux]
-kernel = /guests/initrd.gz" 60 1
+kernel = /guests/initrd.gz" 120 1
 expect "image error names the file and the reason" "hv: VM 'notlinux': /guests/initrd.gz: an initramfs (a cpio archive) given as the kernel: it belongs in initrd =; an arm64 VM boots an arm64 Image"
 expect "image error names the VM's config line" "hv: hv.cfg:1: VM 'notlinux' cannot be created"
 expect "the firmware took over again (its shell)" "Shell>"
 expect_not "machine not taken over" "taking over the machine"
 STOP_AT="Shell>" boot "[vm wide]
 kernel = /guests/Image
-vcpus = 9" 60 1
+vcpus = 9" 120 1
 expect "GICv2's vCPU limit is explained" "hv: VM 'wide': GICv2 guests have at most 8 vCPUs"
 expect "the firmware took over again (its shell)" "Shell>"
 STOP_AT="Shell>" boot "[hv]
 serial = com2
 [vm a]
-kernel = /guests/Image" 60 1
+kernel = /guests/Image" 120 1
 expect "an I/O-port console on arm64 is refused with the line" "hv: hv.cfg:2: serial names an I/O port, which arm64 has not: serial = mmio@ADDR names the PL011"
 expect "the firmware took over again (its shell)" "Shell>"
 finish

@@ -9,7 +9,7 @@ refused() { # NAME: the VM was not created and the firmware's shell came back
 	expect_not "$1: machine not taken over" "taking over the machine"
 }
 STOP_AT="Shell>" boot "[vm initramfs]
-kernel = /guests/initrd.gz" 60 1
+kernel = /guests/initrd.gz" 120 1
 expect "an initramfs as kernel is named as such" "hv: VM 'initramfs': /guests/initrd.gz: an initramfs (a cpio archive) given as the kernel: it belongs in initrd =; an x86 VM boots a bzImage (a distribution's vmlinuz) or a vmlinux with a PVH entry note"
 refused initramfs
 
@@ -17,7 +17,7 @@ refused initramfs
 arm64=$(mktemp /tmp/hv-test-arm64.XXXXXX)
 { head -c 56 /dev/zero; printf 'ARM\144'; head -c 4096 /dev/zero; } > "$arm64"
 ESP_FILES="$arm64=/guests/Image" STOP_AT="Shell>" boot "[vm arm]
-kernel = /guests/Image" 60 1
+kernel = /guests/Image" 120 1
 expect "an arm64 Image on x86 is named" "hv: VM 'arm': /guests/Image: an arm64 Image; an x86 VM boots a bzImage"
 refused arm
 
@@ -25,7 +25,7 @@ refused arm
 half=$(mktemp /tmp/hv-test-half.XXXXXX)
 head -c $(($(stat -c %s "$G/vmlinuz") / 2)) "$G/vmlinuz" > "$half"
 ESP_FILES="$half=/guests/vmlinuz" STOP_AT="Shell>" boot "[vm half]
-kernel = /guests/vmlinuz" 60 1
+kernel = /guests/vmlinuz" 120 1
 expect "a cut bzImage is refused with the reason" "hv: VM 'half': /guests/vmlinuz: a bzImage cut short: its compressed kernel runs past the end of the file"
 refused half
 rm -f "$arm64" "$half"
@@ -33,13 +33,13 @@ rm -f "$arm64" "$half"
 # The vmlinuz in too little memory: it needs init_size from its load address.
 STOP_AT="Shell>" boot "[vm small]
 kernel = /guests/vmlinuz
-memory = 32M" 60 1
+memory = 32M" 120 1
 expect "too little memory for the bzImage, with the sizes" "hv: VM 'small': /guests/vmlinuz: the kernel needs RAM up to"
 refused small
 
 STOP_AT="Shell>" boot "[vm noinitrd]
 kernel = /guests/vmlinuz
-initrd = /guests/missing.gz" 60 1
+initrd = /guests/missing.gz" 120 1
 expect "missing file is named" "hv: /guests/missing.gz: file not found"
 expect "the firmware took over again (its shell)" "Shell>"
 finish

@@ -4,14 +4,14 @@
 . "$(dirname "$0")/lib.sh"
 STOP_AT="Shell>" boot "[vm linux0]
 kernel = /guests/vmlinuz
-vpcus = 2" 60 1
+vpcus = 2" 120 1
 expect "error with file, line and reason" "hv: hv.cfg:3: unknown key 'vpcus' in [vm linux0]"
 expect "said it returns to the firmware" "nothing was started; returning to the firmware"
 expect "the firmware took over again (its shell)" "Shell>"
 expect_not "machine not taken over" "taking over the machine"
 STOP_AT="Shell>" boot "[vm pinned]
 kernel = /guests/vmlinuz
-pcpus = 1" 60 1
+pcpus = 1" 120 1
 expect "pcpus beyond the machine explained" "hv: VM 'pinned': pcpus (line 3) names no pCPU of the 1 that run here (0..0)"
 expect "with the VM's config line" "hv: hv.cfg:1: VM 'pinned' cannot be created"
 expect_not "machine not taken over" "taking over the machine"

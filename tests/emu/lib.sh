@@ -67,6 +67,11 @@ boot_image() {
 	wait $qpid
 	qrc=$?
 	echo "qemu exit $qrc after $(($(date +%s) - start))s" >> "$LOG"
+	# A boot that ran out of time with no line of the hypervisor: the firmware never
+	# started it (AAVMF hung so once in a benchmark). tests/run.sh retries such a test.
+	if [ -z "$stopped" ] && [ $qrc = 124 ] && ! grep -aq "^hv: " "$LOG"; then
+		echo "firmware: the time ran out before the hypervisor printed its first line" >> "$LOG"
+	fi
 	# A machine that went away without the hypervisor's last word (or in a triple
 	# fault) reset itself.
 	if [ -n "$qlog" ] && [ -z "$stopped" ]; then
