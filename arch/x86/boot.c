@@ -6,6 +6,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/pcpu.h"
+#include "arch/x86/vendor.h"
 #include "arch/x86/virt_probe.h"
 #include "arch/x86/xstate.h"
 #include "boot/config.h"
@@ -23,9 +24,10 @@ static const char *timebase_name;
 
 /* The backend of each extension this hv.efi has (virt_probe.h); the VMX backend of issue 8
  * adds its row. */
-static const struct x86_virt_ops *const backends[X86_VIRTS] = {
-	[X86_VIRT_SVM] = &svm_virt_ops,
+static const struct x86_vendor *const backends[X86_VIRTS] = {
+	[X86_VIRT_SVM] = &svm_vendor,
 };
+const struct x86_vendor *x86_vendor; /* the one in use, from arch_boot_probe on */
 
 static u32 built_backends(void)
 {
@@ -40,7 +42,7 @@ static u64 cpu_rdmsr(u32 msr) { return rdmsr(msr); }
 
 static void print_banner(const struct x86_virt_probe *cpu, u32 ncpus, const char *cpus_from)
 {
-	const struct x86_virt_ops *ops = backends[cpu->virt];
+	const struct x86_vendor *ops = backends[cpu->virt];
 	char features[160] = "";
 	if (ops)
 		ops->describe(features, sizeof features);
@@ -108,7 +110,8 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 		*why = cpu.why;
 		return -1;
 	}
-	if (backends[cpu.virt]->check(why) || xstate_probe(why))
+	x86_vendor = backends[cpu.virt];
+	if (x86_vendor->check(why) || xstate_probe(why))
 		return -1;
 	x86_msr_probe();
 	for (u32 i = 0; i < n; i++)

@@ -6,6 +6,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/cpuid_policy.h"
 #include "arch/x86/guest.h"
+#include "arch/x86/vendor.h"
 #include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"
 #include "hv/pv_features.h"
@@ -59,7 +60,7 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		.id = v->id,
 		.xcr0_mask = xstate_guest_mask(),
 		.xcr0 = xstate_guest_xcr0(v),
-		.osxsave = x86_guest_cr4(v) & X86_CR4_OSXSAVE,
+		.osxsave = x86_get(v, X86_CR4) & X86_CR4_OSXSAVE,
 	};
 	cpuid_policy(cpu_cpuid, &g, leaf, sub, r);
 }

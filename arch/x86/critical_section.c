@@ -5,11 +5,9 @@
  * the module guest_abi/tools/hvpreempt.c registers Linux's per-CPU __preempt_count). */
 #include "arch/x86/guest.h"
 #include "hv/arch.h"
-#include "arch/x86/svm/vmcb.h"
+#include "arch/x86/vendor.h"
 #include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"
-
-#define RFLAGS_IF BIT(9)
 
 int preempt_count_wrmsr(struct vcpu *v, u64 val)
 {
@@ -35,13 +33,12 @@ static u32 preempt_count(struct vcpu *v)
  * preempt count going back to 0 gives no exit. */
 bool arch_vcpu_sees_section_end(struct vcpu *v)
 {
-	return !(V64(v->arch.vmcb, VMCB_RFLAGS) & RFLAGS_IF);
+	return !(x86_get(v, X86_RFLAGS) & X86_RFLAGS_IF);
 }
 
 enum critical_section arch_vcpu_in_critical_section(struct vcpu *v)
 {
-	u8 *vmcb = v->arch.vmcb;
-	if (V8(vmcb, VMCB_CPL) == 0 && !(V64(vmcb, VMCB_RFLAGS) & RFLAGS_IF))
+	if (x86_get(v, X86_CPL) == 0 && !(x86_get(v, X86_RFLAGS) & X86_RFLAGS_IF))
 		return CS_IRQS_MASKED;
 	return preempt_count(v) ? CS_PREEMPT_COUNT : CS_NONE;
 }

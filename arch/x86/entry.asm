@@ -1,83 +1,9 @@
 ; SPDX-License-Identifier: GPL-2.0-only
-; Low-level x86 entry points: the SVM world switch, host interrupt stubs, and the
-; real-mode trampoline that brings application processors into long mode.
+; Low-level x86 entry points: host interrupt stubs, and the real-mode trampoline that
+; brings application processors into long mode. (The world switch is the vendor's: svm/.)
 bits 64
 default rel
 section .text
-
-; u64 svm_run(u64 vmcb_pa [rdi], u64 *gpr [rsi], u64 host_save_pa [rdx])
-; gpr[16] is in x86 encoding order; RAX and RSP are taken from the VMCB by VMRUN, so
-; their slots are not touched. Host FS/GS/TR/LDTR/KernelGSbase/STAR... are kept by
-; VMSAVE/VMLOAD into host_save_pa; guest ones live in the VMCB (AMD APM vol. 2, 15.5).
-global svm_run
-svm_run:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
-	push rdx                ; [rsp+16] host save area
-	push rsi                ; [rsp+8]  gpr
-	push rdi                ; [rsp+0]  vmcb
-	mov rax, rdx
-	vmsave
-	mov rax, rsi
-	mov rcx, [rax + 1*8]
-	mov rdx, [rax + 2*8]
-	mov rbx, [rax + 3*8]
-	mov rbp, [rax + 5*8]
-	mov rsi, [rax + 6*8]
-	mov rdi, [rax + 7*8]
-	mov r8,  [rax + 8*8]
-	mov r9,  [rax + 9*8]
-	mov r10, [rax + 10*8]
-	mov r11, [rax + 11*8]
-	mov r12, [rax + 12*8]
-	mov r13, [rax + 13*8]
-	mov r14, [rax + 14*8]
-	mov r15, [rax + 15*8]
-	mov rax, [rsp]
-	clgi
-	; With V_INTR_MASKING the host's RFLAGS.IF decides whether physical interrupts
-	; exit the guest (APM 15.21.1); GIF=0 keeps them out of the host until STGI.
-	sti
-global svm_guest_state_start
-svm_guest_state_start:          ; to svm_guest_state_end FS, GS, TR... are the guest's
-	vmload
-	vmrun
-global svm_vmrun_return
-svm_vmrun_return:
-	vmsave
-	cli
-	mov rax, [rsp + 8]
-	mov [rax + 1*8], rcx
-	mov [rax + 2*8], rdx
-	mov [rax + 3*8], rbx
-	mov [rax + 5*8], rbp
-	mov [rax + 6*8], rsi
-	mov [rax + 7*8], rdi
-	mov [rax + 8*8], r8
-	mov [rax + 9*8], r9
-	mov [rax + 10*8], r10
-	mov [rax + 11*8], r11
-	mov [rax + 12*8], r12
-	mov [rax + 13*8], r13
-	mov [rax + 14*8], r14
-	mov [rax + 15*8], r15
-	mov rax, [rsp + 16]
-	vmload
-global svm_guest_state_end
-svm_guest_state_end:
-	stgi                    ; host interrupts stay masked (RFLAGS.IF=0) until irq_window
-	add rsp, 24
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
-	ret
 
 ; Host interrupt and exception stubs. Each pushes a vector number (and a zero error
 ; code where the CPU pushes none) and calls x86_trap(frame).

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The x86 guest platform: what the SVM exit handlers call into. */
+/* The x86 guest platform: what the exit handlers call into. */
 #ifndef ARCH_X86_GUEST_H
 #define ARCH_X86_GUEST_H
 
+#include "arch/x86/guest_walk.h"
 #include "hv/vm.h"
 
 /* Guest-physical layout. */
@@ -70,16 +71,16 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 /* Platform devices: UART, ACPI PM block, reset port (platform.c). */
 void x86_platform_init(struct vm *vm);
 
-/* SVM (svm/svm.c). */
-int svm_vm_init(struct vm *vm);
-int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot);
-/* A STARTUP IPI's effect on a vCPU waiting for it: real mode at vector << 12. */
-void svm_vcpu_sipi(struct vcpu *v, u8 vector);
-bool svm_vcpu_interruptible(struct vcpu *v);
-/* The guest's CR4 now. */
-#define X86_CR4_OSXSAVE BIT(18)
-u64 x86_guest_cr4(struct vcpu *v);
+/* The guest's memory as its CPU sees it now (guest_memory.c). */
+struct x86_paging x86_guest_paging(struct vcpu *v);
+/* Reads guest-physical memory of vm (a gpa_read_fn of guest_walk.h). */
+bool x86_read_guest(void *vm, u64 gpa, void *buf, size_t len);
+/* What the guest's own page tables say about gva, in words for a report (a WALK_*
+ * code): where the CPU found a mapping that this walk does not (or the reverse), the
+ * paging state it used was not the guest's. */
+int x86_guest_mapping(struct vcpu *v, u64 gva, char *buf, size_t n);
 /* Reads up to `want` bytes of the instruction at the guest's CS:RIP; returns how many. */
-size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want);
+size_t x86_fetch_insn(struct vcpu *v, u8 *buf, size_t want);
+#define X86_CR4_OSXSAVE BIT(18)
 
 #endif

@@ -5,7 +5,7 @@
  * an unknown number or a feature this VM does not have with -KVM_ENOSYS, as on KVM. */
 #include "arch/x86/guest.h"
 #include "arch/x86/pv_ipi.h"
-#include "arch/x86/svm/vmcb.h"
+#include "arch/x86/vendor.h"
 #include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"
 #include "hv/lib.h"
@@ -53,18 +53,17 @@ static s64 get_stats(struct vcpu *v, u64 gpa, u64 len)
 
 void x86_hypercall(struct vcpu *v)
 {
-	u8 *vmcb = v->arch.vmcb;
-	u64 nr = V64(vmcb, VMCB_RAX), *g = v->arch.gpr;
+	u64 *g = v->arch.gpr, nr = g[GPR_RAX];
 	u64 a0 = g[GPR_RBX], a1 = g[GPR_RCX], a2 = g[GPR_RDX], a3 = g[GPR_RSI];
 	u32 pv = v->vm->pv;
 	s64 ret;
 	/* Outside 64-bit mode the registers count as 32 bits (KVM: is_64_bit_hypercall). */
-	bool long_mode = (V64(vmcb, VMCB_EFER) & EFER_LMA) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
+	bool long_mode = x86_guest_mode(v) == 64;
 	if (!long_mode) {
 		nr &= 0xFFFFFFFF;
 		a0 &= 0xFFFFFFFF, a1 &= 0xFFFFFFFF;
 	}
-	if (V8(vmcb, VMCB_CPL) != 0)
+	if (x86_get(v, X86_CPL) != 0)
 		ret = -KVM_EPERM;
 	else if (nr == KVM_HC_SEND_IPI && (pv & BIT(PV_IPI)))
 		ret = send_ipi(v, a0, a1, a2, a3, long_mode);
@@ -76,5 +75,5 @@ void x86_hypercall(struct vcpu *v)
 		ret = get_stats(v, a0, a1);
 	else
 		ret = -KVM_ENOSYS;
-	V64(vmcb, VMCB_RAX) = (u64)ret;
+	g[GPR_RAX] = (u64)ret;
 }

@@ -2,7 +2,7 @@
 /* Which hardware virtualization the boot CPU offers, decided once at boot and in one place
  * (virt_probe.c): its vendor (CPUID 0) picks the extension (AMD SVM, Intel VMX), its
  * feature flag says whether the CPU has it, and only then are that vendor's MSRs read to
- * see whether the firmware left it usable. A backend (x86_virt_ops) runs what this chose. */
+ * see whether the firmware left it usable. A backend (vendor.h) runs what this chose. */
 #ifndef ARCH_X86_VIRT_PROBE_H
 #define ARCH_X86_VIRT_PROBE_H
 
@@ -23,16 +23,5 @@ struct x86_virt_probe {
 /* Fills *out for the CPU whose CPUID host reads and whose MSRs read_msr reads; `built` is
  * the set of extensions this hv.efi has a backend for (BIT(X86_VIRT_SVM) ...). */
 void x86_virt_probe(cpuid_fn host, rdmsr_fn read_msr, u32 built, struct x86_virt_probe *out);
-
-/* What arch_boot_probe asks of the backend of the chosen extension; the vendor interface
- * of issue 8 grows from here. */
-struct x86_virt_ops {
-	const char *name; /* "AMD SVM" */
-	/* What else the backend needs of the CPU (nested paging, ...): 0, or -1 with *why. */
-	int (*check)(const char **why);
-	/* Its features for the banner ("SVM rev 1, 16 ASIDs; NPT"). */
-	void (*describe)(char *buf, size_t n);
-};
-extern const struct x86_virt_ops svm_virt_ops;
 
 #endif

@@ -4,7 +4,7 @@
 #include "arch/x86/guest.h"
 #include "boot/config.h"
 #include "hv/arch.h"
-#include "arch/x86/svm/vmcb.h"
+#include "arch/x86/vendor.h"
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/pv_features.h"
@@ -23,7 +23,7 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		vm->hole_size = 4 * GiB - GPA_LOW_RAM_END;
 	}
 	vm->arch.boot_tsc = rdtsc();
-	if (svm_vm_init(vm))
+	if (x86_vendor->vm_init(vm))
 		return -1;
 	x86_vm_irq_init(vm);
 	x86_platform_init(vm);
@@ -33,7 +33,7 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 int arch_vcpu_create(struct vcpu *v)
 {
 	x86_vcpu_irq_init(v);
-	return svm_vcpu_init(v, &v->vm->arch.boot);
+	return x86_vendor->vcpu_init(v, &v->vm->arch.boot);
 }
 
 /* An INIT (SDM vol. 3A 9.1 and 9.4; KVM's kvm_apic_accept_events, QEMU alike) resets the
@@ -48,11 +48,7 @@ static void take_init(struct vcpu *v)
 		v->state = VCPU_WAIT_START;
 		return;
 	}
-	u8 *vmcb = v->arch.vmcb;
-	svm_vcpu_sipi(v, 0); /* the INIT state: real mode, registers cleared */
-	V16(vmcb, VMCB_CS) = 0xF000;
-	V64(vmcb, VMCB_CS + 8) = 0xFFFF0000;
-	V64(vmcb, VMCB_RIP) = 0xFFF0;
+	x86_vendor->vcpu_reset(v, 0xF000, 0xFFFF0000, 0xFFF0);
 	v->state = VCPU_RUNNABLE;
 	printk("hv: VM '%s' vcpu%u: INIT to the BSP: it restarts at the reset vector "
 	       "(F000:FFF0), where this VM has no firmware\n",
@@ -65,7 +61,8 @@ void arch_vcpu_poll(struct vcpu *v, u64 now)
 		take_init(v);
 	s32 sipi = __atomic_exchange_n(&v->arch.sipi_vector, -1, __ATOMIC_ACQ_REL);
 	if (sipi >= 0 && v->state == VCPU_WAIT_START) {
-		svm_vcpu_sipi(v, (u8)sipi);
+		/* Real mode at vector << 12 (SDM vol. 3A, 9.4.4.1). */
+		x86_vendor->vcpu_reset(v, (u16)((u8)sipi << 8), (u64)(u8)sipi << 12, 0);
 		v->state = VCPU_RUNNABLE;
 	}
 	if (v->state != VCPU_WAIT_START)
@@ -80,23 +77,22 @@ bool arch_vcpu_wants_to_run(struct vcpu *v)
 	    __atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
 		return true;
 	/* HLT with interrupts off waits for NMI/INIT only (SDM vol. 2, HLT). */
-	return vlapic_pending_vector(&v->arch.lapic) >= 0 && svm_vcpu_interruptible(v);
+	return vlapic_pending_vector(&v->arch.lapic) >= 0 && x86_vendor->interruptible(v);
 }
 
 u64 arch_vcpu_next_timer(struct vcpu *v) { return vlapic_next_deadline(&v->arch.lapic); }
 
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 {
-	u8 *vmcb = v->arch.vmcb;
 	struct vlapic *l = &v->arch.lapic;
 	u8 insn[6] = { 0 };
-	svm_fetch_insn(v, insn, sizeof insn);
+	x86_fetch_insn(v, insn, sizeof insn);
 	snprintf(buf, n,
 		 "rip=%llx [%02x %02x %02x %02x %02x %02x] rax=%llx rcx=%llx rdx=%llx "
 		 "rflags=%llx ppr=%x pending-vec=%d",
-		 (unsigned long long)V64(vmcb, VMCB_RIP), insn[0], insn[1], insn[2], insn[3],
-		 insn[4], insn[5], (unsigned long long)V64(vmcb, VMCB_RAX),
+		 (unsigned long long)x86_get(v, X86_RIP), insn[0], insn[1], insn[2], insn[3],
+		 insn[4], insn[5], (unsigned long long)v->arch.gpr[GPR_RAX],
 		 (unsigned long long)v->arch.gpr[GPR_RCX], (unsigned long long)v->arch.gpr[GPR_RDX],
-		 (unsigned long long)V64(vmcb, VMCB_RFLAGS), vlapic_ppr(l),
+		 (unsigned long long)x86_get(v, X86_RFLAGS), vlapic_ppr(l),
 		 vlapic_pending_vector(l));
 }

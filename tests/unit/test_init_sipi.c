@@ -2,7 +2,8 @@
 /* INIT and STARTUP on x86 vCPUs (arch/x86/vm.c arch_vcpu_poll, as virq.c leaves them in
  * init_pending / sipi_vector): an AP waits for a STARTUP after an INIT; the BSP restarts
  * at the reset vector, as on a PC (SDM vol. 3A 9.1 and 9.4) and under KVM; a STARTUP
- * reaches only a vCPU that waits for one. The real virtual APIC; the SVM side stubbed. */
+ * reaches only a vCPU that waits for one. The real virtual APIC; the vendor (vendor.h)
+ * stubbed. */
 #include "../../arch/x86/vm.c"
 #include "../../arch/x86/vlapic.c"
 #include "test.h"
@@ -11,7 +12,6 @@
 
 u64 arch_time_hz = 1000000000;
 
-int svm_vm_init(struct vm *vm) { return (void)vm, 0; }
 void x86_vm_irq_init(struct vm *vm) { (void)vm; }
 void x86_platform_init(struct vm *vm) { (void)vm; }
 int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
@@ -20,26 +20,28 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 	return (void)vm, (void)cfg, (void)img, (void)boot, 0;
 }
 void x86_vcpu_irq_init(struct vcpu *v) { (void)v; }
-int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot) { return (void)v, (void)boot, 0; }
-bool svm_vcpu_interruptible(struct vcpu *v) { return (void)v, true; }
-size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
+size_t x86_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 {
 	return (void)v, (void)buf, (void)want, 0;
 }
 
-static int sipis; /* svm_vcpu_sipi() calls */
+/* Where each vCPU runs from, as the stub vendor keeps it. */
+static struct {
+	u16 cs;
+	u64 base, rip;
+	bool real_mode;
+} where[2];
+static int sipis; /* vcpu_reset calls */
 
-/* As svm.c: real mode at vector << 12, the registers cleared. */
-void svm_vcpu_sipi(struct vcpu *v, u8 vector)
+static void reset(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip)
 {
-	u8 *vmcb = v->arch.vmcb;
 	sipis++;
-	memset(vmcb + 0x400, 0, 0x1000 - 0x400);
-	V16(vmcb, VMCB_CS) = (u16)vector << 8;
-	V64(vmcb, VMCB_CS + 8) = (u64)vector << 12;
-	V64(vmcb, VMCB_RIP) = 0;
-	V64(vmcb, VMCB_CR0) = 0x10;
+	where[v->id].cs = cs_sel, where[v->id].base = cs_base, where[v->id].rip = rip;
+	where[v->id].real_mode = true;
 }
+static bool interruptible(struct vcpu *v) { return (void)v, true; }
+static const struct x86_vendor stub = { .vcpu_reset = reset, .interruptible = interruptible };
+const struct x86_vendor *x86_vendor = &stub;
 
 static int printed;
 void printk(const char *fmt, ...)
@@ -52,7 +54,6 @@ void printk(const char *fmt, ...)
 
 static struct vm vm;
 static struct vcpu vcpus[2];
-static u8 vmcbs[2][4096] __attribute__((aligned(4096)));
 
 static const struct vlapic_ops no_ops;
 
@@ -60,7 +61,7 @@ static void machine(void)
 {
 	memset(&vm, 0, sizeof vm);
 	memset(vcpus, 0, sizeof vcpus);
-	memset(vmcbs, 0, sizeof vmcbs);
+	memset(where, 0, sizeof where);
 	sipis = printed = 0;
 	strcpy(vm.name, "t");
 	vm.nvcpus = 2;
@@ -69,13 +70,12 @@ static void machine(void)
 		v->vm = &vm;
 		v->id = i;
 		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_WAIT_START;
-		v->arch.vmcb = vmcbs[i];
 		v->arch.sipi_vector = -1;
 		vlapic_init(&v->arch.lapic, i, i == 0, arch_time_hz, &no_ops, v);
 		vm.vcpus[i] = v;
 		/* Somewhere in 64-bit code, its APIC in use. */
-		V16(vmcbs[i], VMCB_CS) = 0x10;
-		V64(vmcbs[i], VMCB_RIP) = 0xffffffff81000000ull;
+		where[i].cs = 0x10;
+		where[i].rip = 0xffffffff81000000ull;
 		v->arch.lapic.tpr = 0x20;
 		v->arch.lapic.svr = 0x1ff;
 	}
@@ -94,9 +94,7 @@ static void poll(struct vcpu *v) { arch_vcpu_poll(v, 0); }
 /* Where v runs from: CS selector and base, RIP. */
 static bool at(struct vcpu *v, u16 cs, u64 base, u64 rip)
 {
-	u8 *vmcb = v->arch.vmcb;
-	return V16(vmcb, VMCB_CS) == cs && V64(vmcb, VMCB_CS + 8) == base &&
-	       V64(vmcb, VMCB_RIP) == rip;
+	return where[v->id].cs == cs && where[v->id].base == base && where[v->id].rip == rip;
 }
 
 /* An AP that never ran waits for a STARTUP (as after RESET); a running one ignores a
@@ -145,7 +143,7 @@ static void test_bsp(void)
 		CHECK_EQ(bsp->state, VCPU_RUNNABLE);
 		CHECK_EQ(sipis, 1);
 		CHECK(at(bsp, 0xf000, 0xffff0000, 0xfff0));
-		CHECK_EQ(V64(bsp->arch.vmcb, VMCB_CR0), 0x10); /* real mode */
+		CHECK(where[0].real_mode);
 		CHECK_EQ(bsp->arch.lapic.tpr, 0);
 		CHECK_EQ(bsp->arch.lapic.svr, 0xff);
 		CHECK(bsp->arch.lapic.apic_base & APIC_BASE_BSP);

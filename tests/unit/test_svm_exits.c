@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* arch/x86/svm/svm.c's run loop and exit handlers, driven through arch_vcpu_run with a
+/* arch/x86/svm/svm.c's run loop and exit handlers, driven through svm_vendor.run with a
  * VMRUN that plays the CPU: each "VMRUN" records what the hypervisor handed the guest
  * (EVENTINJ, RIP, V_TPR, the CR8 write intercept) and returns the next scripted exit.
  * Covers what QEMU's TCG cannot show: the XSETBV exit (TCG does not take it), the CR8
@@ -13,6 +13,7 @@
  * the rest of the hypervisor stubbed. */
 #include "../../arch/x86/svm/svm.c"
 #include "../../arch/x86/decode.c"
+#include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
 #include "../../arch/x86/split_access.c"
 #include "../../arch/x86/vlapic.c"
@@ -28,6 +29,7 @@ u64 arch_time_hz = 1000000000;
 struct pcpu pcpus[1];
 struct x86_msr_caps x86_msr_caps;
 char svm_vmrun_return[1];
+const struct x86_vendor *x86_vendor = &svm_vendor;
 
 void *alloc_pages(u64 n) /* zeroed, as the hypervisor's */
 {
@@ -182,7 +184,7 @@ static void run_script(int n)
 {
 	nentries = nexits = 0;
 	script[n] = (struct exit){ .code = SVM_EXIT_INTR };
-	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
 	CHECK_EQ(nexits, n + 1);
 }
 
@@ -208,7 +210,7 @@ static void test_sipi_drops_pending_event(void)
 {
 	machine();
 	V64(vcpu.arch.vmcb, VMCB_EXITINTINFO) = INTR_EVENT(0x31);
-	svm_vcpu_sipi(&vcpu, 0x9a);
+	svm_vcpu_reset(&vcpu, 0x9a00, 0x9a000, 0); /* a STARTUP's */
 	run(0);
 	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
 	CHECK_EQ(entries[0].rip, 0);
@@ -232,7 +234,7 @@ static void test_section_end_exit(void)
 	section_watched = true;
 	script[0] = EXIT(.code = SVM_EXIT_VINTR);
 	nentries = nexits = 0;
-	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
 	CHECK_EQ(nexits, 1);
 	CHECK(entries[0].vintr_intercept);
 
@@ -402,7 +404,7 @@ static void test_npf_split(void)
 	memcpy(ram + 0x1000, (const u8[]){ 0x8b, 0x87, 0xee, 0x4f, 0, 0 }, 6);
 	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = 0x10000, .set_rax = true,
 		    .rax = 0x1111111122222222));
-	CHECK_EQ(V64(vmcb, VMCB_RAX), 0xffff5b5a);
+	CHECK_EQ(vcpu.arch.gpr[GPR_RAX], 0xffff5b5a);
 	CHECK_EQ(bus.n, 1);
 	CHECK_EQ(bus.addr, 0x10000);
 	CHECK_EQ(bus.size, 2);
@@ -437,7 +439,7 @@ static void test_npf_split(void)
 	 * no instruction made the access; the VM stops, nothing is emulated. */
 	nentries = nexits = stops = 0;
 	script[0] = EXIT(.code = SVM_EXIT_NPF, .info2 = 0x10000, .exitintinfo = INTR_EVENT(0x31));
-	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
 	CHECK_EQ(nexits, 1);
 	CHECK_EQ(stops, 1);
 	CHECK_EQ(bus.n, 0);
@@ -465,7 +467,7 @@ static void test_triple_fault_report(void)
 		V64(vmcb, VMCB_CR2) = cr2;
 		script[0] = EXIT(.code = SVM_EXIT_VINTR, .exitintinfo = INTR_EVENT(0x31));
 		script[1] = EXIT(.code = SVM_EXIT_SHUTDOWN, .rip = 0x1003);
-		CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+		CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
 		CHECK_EQ(stops, 1);
 		CHECK(strstr(console, cr2 == 0x1080
 					      ? "cr2=1080 (a mapped IDT entry; in the guest's "
@@ -485,7 +487,7 @@ static void test_triple_fault_report(void)
 	nentries = nexits = 0;
 	console[0] = 0;
 	script[0] = EXIT(.code = SVM_EXIT_SHUTDOWN);
-	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
 	CHECK(!strstr(console, "entry 0:"));
 	CHECK(strstr(console, "entry 4: resumed at rip 1003"));
 }

@@ -10,7 +10,7 @@
 #include "arch/x86/guest_walk.h"
 #include "arch/x86/pcpu.h"
 #include "arch/x86/split_access.h"
-#include "arch/x86/virt_probe.h"
+#include "arch/x86/vendor.h"
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/lib.h"
@@ -52,8 +52,6 @@ static void svm_describe(char *buf, size_t n)
 		 d & BIT(18) ? " x2AVIC" : "");
 }
 
-const struct x86_virt_ops svm_virt_ops = { "AMD SVM", svm_check, svm_describe };
-
 static void msrpm_passthrough(u32 msr)
 {
 	u32 base;
@@ -79,7 +77,7 @@ static void npt_map_2m(u64 *root, u64 gpa, u64 hpa)
 	table[(gpa >> 21) & 511] = hpa | NPT_RWX_USER | NPT_LARGE;
 }
 
-int svm_vm_init(struct vm *vm)
+static int svm_vm_init(struct vm *vm)
 {
 	if (!msrpm) {
 		msrpm = alloc_pages(2);
@@ -139,16 +137,16 @@ static void reset_common(u8 *vmcb)
 	V64(vmcb, VMCB_GPAT) = 0x0007040600070406ull;
 }
 
-void svm_vcpu_sipi(struct vcpu *v, u8 vector)
+static void svm_vcpu_reset(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip)
 {
 	u8 *vmcb = v->arch.vmcb;
 	reset_common(vmcb);
-	set_seg(vmcb, VMCB_CS, (u16)vector << 8, 0x9B, 0xFFFF, (u64)vector << 12);
+	set_seg(vmcb, VMCB_CS, cs_sel, 0x9B, 0xFFFF, cs_base);
 	for (u32 s = VMCB_ES; s <= VMCB_GS; s += 0x10)
 		if (s != VMCB_CS)
 			set_seg(vmcb, s, 0, 0x93, 0xFFFF, 0);
 	V64(vmcb, VMCB_CR0) = 0x10; /* ET; real mode */
-	V64(vmcb, VMCB_RIP) = 0;
+	V64(vmcb, VMCB_RIP) = rip;
 	memset(v->arch.gpr, 0, sizeof v->arch.gpr);
 	v->arch.flush_tlb = true;
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
@@ -160,7 +158,7 @@ void svm_vcpu_sipi(struct vcpu *v, u8 vector)
 	v->arch.spec_ctrl = 0;
 }
 
-int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
+static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 {
 	struct vm *vm = v->vm;
 	u8 *vmcb = alloc_pages(1);
@@ -252,10 +250,9 @@ static void inject_gp(struct vcpu *v) { inject_exception(v, 13, true, 0); }
 
 static void handle_cpuid(struct vcpu *v)
 {
-	u8 *vmcb = v->arch.vmcb;
 	u32 r[4];
-	x86_cpuid(v, (u32)V64(vmcb, VMCB_RAX), (u32)v->arch.gpr[GPR_RCX], r);
-	V64(vmcb, VMCB_RAX) = r[0];
+	x86_cpuid(v, (u32)v->arch.gpr[GPR_RAX], (u32)v->arch.gpr[GPR_RCX], r);
+	v->arch.gpr[GPR_RAX] = r[0];
 	v->arch.gpr[GPR_RBX] = r[1];
 	v->arch.gpr[GPR_RCX] = r[2];
 	v->arch.gpr[GPR_RDX] = r[3];
@@ -267,7 +264,7 @@ static void handle_cpuid(struct vcpu *v)
 static void handle_xsetbv(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;
-	u64 val = (V64(vmcb, VMCB_RAX) & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
+	u64 val = (v->arch.gpr[GPR_RAX] & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
 	u32 index = (u32)v->arch.gpr[GPR_RCX];
 	if (!(V64(vmcb, VMCB_CR4) & X86_CR4_OSXSAVE))
 		return inject_ud(v);
@@ -279,14 +276,12 @@ static void handle_xsetbv(struct vcpu *v)
 	advance(v, 3);
 }
 
-u64 x86_guest_cr4(struct vcpu *v) { return V64(v->arch.vmcb, VMCB_CR4); }
-
 static void handle_msr(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;
 	u32 msr = (u32)v->arch.gpr[GPR_RCX];
 	if (V64(vmcb, VMCB_EXITINFO1)) {
-		u64 val = (V64(vmcb, VMCB_RAX) & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
+		u64 val = (v->arch.gpr[GPR_RAX] & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
 		if (x86_wrmsr(v, msr, val)) {
 			vcpu_bad_access(v, "wrmsr %x <- %llx: #GP at rip %llx", msr,
 					(unsigned long long)val, rip(v));
@@ -298,7 +293,7 @@ static void handle_msr(struct vcpu *v)
 			vcpu_bad_access(v, "rdmsr %x: #GP at rip %llx", msr, rip(v));
 			return inject_gp(v);
 		}
-		V64(vmcb, VMCB_RAX) = (u32)val;
+		v->arch.gpr[GPR_RAX] = (u32)val;
 		v->arch.gpr[GPR_RDX] = val >> 32;
 	}
 	advance(v, 2);
@@ -315,79 +310,17 @@ static void handle_io(struct vcpu *v)
 				port, rip(v));
 		return inject_gp(v);
 	}
-	u64 val = V64(vmcb, VMCB_RAX);
+	u64 *rax = &v->arch.gpr[GPR_RAX], val = *rax;
 	u64 mask = size == 4 ? 0xFFFFFFFFull : (1ull << (size * 8)) - 1;
 	if (info & 1) {
 		iobus_access(&v->vm->bus, IO_PORT, port, size, false, &val);
 		/* A 32-bit IN writes EAX, which zero-extends into RAX. */
-		V64(vmcb, VMCB_RAX) = size == 4 ? (u32)val
-						: (V64(vmcb, VMCB_RAX) & ~mask) | (val & mask);
+		*rax = size == 4 ? (u32)val : (*rax & ~mask) | (val & mask);
 	} else {
 		val &= mask;
 		iobus_access(&v->vm->bus, IO_PORT, port, size, true, &val);
 	}
 	V64(vmcb, VMCB_RIP) = V64(vmcb, VMCB_EXITINFO2); /* IOIO gives the next RIP (APM 15.10.2) */
-}
-
-static bool read_guest(void *ctx, u64 gpa, void *buf, size_t len)
-{
-	void *p = gpa_to_hva(ctx, gpa, len);
-	if (p)
-		memcpy(buf, p, len);
-	return p != NULL;
-}
-
-static struct x86_paging guest_paging(struct vcpu *v)
-{
-	u8 *vmcb = v->arch.vmcb;
-	return (struct x86_paging){ V64(vmcb, VMCB_CR0), V64(vmcb, VMCB_CR3), V64(vmcb, VMCB_CR4),
-				    V64(vmcb, VMCB_EFER) };
-}
-
-/* What the guest's own page tables say about gva, for a report: where the CPU found a
- * mapping that the walk here does not (or the reverse), the paging state it used was not
- * the guest's. */
-static int guest_mapping(struct vcpu *v, u64 gva, char *buf, size_t n)
-{
-	struct x86_paging pg = guest_paging(v);
-	u64 gpa;
-	int rc = x86_gva_to_gpa(&pg, gva, read_guest, v->vm, &gpa);
-	switch (rc) {
-	case WALK_OK:
-		snprintf(buf, n, "mapped to gpa %llx", (unsigned long long)gpa);
-		break;
-	case WALK_NOT_PRESENT:
-		snprintf(buf, n, "not present");
-		break;
-	case WALK_RESERVED:
-		snprintf(buf, n, "a reserved bit set");
-		break;
-	default:
-		snprintf(buf, n, "a table outside the VM's RAM");
-		break;
-	}
-	return rc;
-}
-
-/* Fetches the instruction at CS:RIP through the guest's page tables. */
-size_t svm_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
-{
-	u8 *vmcb = v->arch.vmcb;
-	struct x86_paging pg = guest_paging(v);
-	bool long_mode = (V64(vmcb, VMCB_EFER) & EFER_LMA) && (V16(vmcb, VMCB_CS + 2) & BIT(9));
-	u64 la = (long_mode ? 0 : V64(vmcb, VMCB_CS + 8)) +
-		 V64(vmcb, VMCB_RIP); /* CS.base is 0 in 64-bit mode */
-	size_t got = 0;
-	while (got < want) {
-		u64 gpa;
-		if (x86_gva_to_gpa(&pg, la + got, read_guest, v->vm, &gpa) != WALK_OK)
-			break;
-		size_t chunk = MIN(want - got, PAGE_SIZE - ((la + got) & 0xFFF));
-		if (!read_guest(v->vm, gpa, buf + got, chunk))
-			break;
-		got += chunk;
-	}
-	return got;
 }
 
 /* A #PF for the access at la that the guest's page tables no longer map: its error code
@@ -420,11 +353,8 @@ static bool handle_npf(struct vcpu *v)
 	u8 *vmcb = v->arch.vmcb;
 	u64 gpa = V64(vmcb, VMCB_EXITINFO2);
 	u8 bytes[15] = { 0 };
-	size_t n = svm_fetch_insn(v, bytes, sizeof bytes);
-	u16 cs_attr = V16(vmcb, VMCB_CS + 2);
-	int mode = (V64(vmcb, VMCB_EFER) & EFER_LMA) && (cs_attr & BIT(9)) ? 64
-		   : (cs_attr & BIT(10))				   ? 32
-									   : 16;
+	size_t n = x86_fetch_insn(v, bytes, sizeof bytes);
+	int mode = x86_guest_mode(v);
 	struct x86_mmio_insn insn;
 	/* The CPU was delivering an event (EXITINTINFO, APM 15.7.2): the access is its read of
 	 * the IDT or GDT or its push to the stack, no instruction's; KVM stops such a guest
@@ -439,8 +369,6 @@ static bool handle_npf(struct vcpu *v)
 	}
 	if (gpa_to_hva(v->vm, gpa, 1) || x86_decode_mmio(bytes, n, mode, &insn))
 		return cannot_emulate(v, gpa, bytes);
-	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
-	v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
 	bool store = insn.op == X86_MMIO_STORE;
 	u64 val = store ? x86_mmio_store_value(&insn, v->arch.gpr) : 0;
 	u64 la = x86_mmio_linear_address(&insn, mode, v->arch.gpr, V64(vmcb, VMCB_RIP),
@@ -449,9 +377,10 @@ static bool handle_npf(struct vcpu *v)
 	if (x86_split_at_page(la, insn.size, mode, part) == 1) {
 		iobus_access(&v->vm->bus, IO_MMIO, gpa, insn.size, store, &val);
 	} else {
-		struct x86_paging pg = guest_paging(v);
+		struct x86_paging pg = x86_guest_paging(v);
 		u64 fault_la;
-		int rc = x86_access_parts(v->vm, &pg, read_guest, part, 2, store, &val, &fault_la);
+		int rc = x86_access_parts(v->vm, &pg, x86_read_guest, part, 2, store, &val,
+					  &fault_la);
 		if (rc == WALK_BAD_GPA)
 			return cannot_emulate(v, gpa, bytes);
 		if (rc != WALK_OK) {
@@ -459,11 +388,8 @@ static bool handle_npf(struct vcpu *v)
 			return true;
 		}
 	}
-	if (!store) {
+	if (!store)
 		x86_mmio_load_complete(&insn, v->arch.gpr, val);
-		V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
-		V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];
-	}
 	V64(vmcb, VMCB_RIP) += insn.len;
 	V64(vmcb, VMCB_INT_SHADOW) = 0;
 	return true;
@@ -503,24 +429,21 @@ static void watch_cr8_writes(struct vcpu *v)
 /* The intercepted MOV to CR8 (before it ran): decoded, since TCG has no decode assists. */
 static void handle_cr8_write(struct vcpu *v)
 {
-	u8 *vmcb = v->arch.vmcb;
 	u8 bytes[X86_MAX_INSN_LEN] = { 0 }, cr, gpr, len;
-	size_t n = svm_fetch_insn(v, bytes, sizeof bytes);
+	size_t n = x86_fetch_insn(v, bytes, sizeof bytes);
 	if (x86_decode_mov_to_cr(bytes, n, &cr, &gpr, &len) || cr != 8) {
 		vcpu_bad_access(v, "CR8 write exit at rip %llx: not a MOV to CR8 (%02x %02x %02x)",
 				rip(v), bytes[0], bytes[1], bytes[2]);
 		return inject_ud(v);
 	}
-	u64 val = gpr == GPR_RAX   ? V64(vmcb, VMCB_RAX)
-		  : gpr == GPR_RSP ? V64(vmcb, VMCB_RSP)
-				   : v->arch.gpr[gpr];
+	u64 val = v->arch.gpr[gpr];
 	if (val >> 4)
 		return inject_gp(v); /* reserved bits (SDM vol. 3A, 2.5: CR8) */
 	v->arch.lapic.tpr = (u32)val << 4;
 	advance(v, len);
 }
 
-bool svm_vcpu_interruptible(struct vcpu *v)
+static bool svm_interruptible(struct vcpu *v)
 {
 	return (V64(v->arch.vmcb, VMCB_RFLAGS) & BIT(9)) &&
 	       !(V64(v->arch.vmcb, VMCB_INT_SHADOW) & 1);
@@ -551,7 +474,7 @@ static void inject_pending(struct vcpu *v)
 	 * give no interrupt-window exit to notice that (an NMI handler runs with IF = 0 but
 	 * a guest can do anything): then unblock at once rather than loop. */
 	if (v->arch.nmi_iret_seen &&
-	    (V64(vmcb, VMCB_RIP) != v->arch.nmi_iret_rip || svm_vcpu_interruptible(v)))
+	    (V64(vmcb, VMCB_RIP) != v->arch.nmi_iret_rip || svm_interruptible(v)))
 		v->arch.nmi_masked = v->arch.nmi_iret_seen = false;
 	if (!v->arch.nmi_masked &&
 	    __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
@@ -566,7 +489,7 @@ static void inject_pending(struct vcpu *v)
 	int vec = vlapic_pending_vector(&v->arch.lapic);
 	if (vec < 0 && !nmi_waits)
 		return;
-	if (vec >= 0 && svm_vcpu_interruptible(v)) {
+	if (vec >= 0 && svm_interruptible(v)) {
 		vlapic_ack(&v->arch.lapic, (u8)vec);
 		V64(vmcb, VMCB_EVENTINJ) = (u64)vec | EVENT_TYPE_INTR | EVENT_VALID;
 		v->stats.irqs_injected++;
@@ -640,13 +563,13 @@ static void report_triple_fault(struct vcpu *v)
 	u32 idt_limit = V32(vmcb, VMCB_IDTR + 4);
 	char state[256], cr2_map[48];
 	arch_vcpu_describe(v, state, sizeof state);
-	bool idt_entry_mapped = guest_mapping(v, cr2, cr2_map, sizeof cr2_map) == WALK_OK &&
+	bool idt_entry_mapped = x86_guest_mapping(v, cr2, cr2_map, sizeof cr2_map) == WALK_OK &&
 				cr2 - idt <= idt_limit;
 	printk("hv: VM '%s' vcpu%u: triple fault at rip %llx: %s rsp=%llx cs=%x cr0=%llx "
 	       "cr2=%llx (%sin the guest's page tables: %s) cr3=%llx cr4=%llx idt=%llx/%x "
 	       "gdt=%llx/%x tr=%x exitintinfo=%llx\n",
 	       v->vm->name, v->id, (unsigned long long)V64(vmcb, VMCB_RIP), state,
-	       (unsigned long long)V64(vmcb, VMCB_RSP), V16(vmcb, VMCB_CS),
+	       (unsigned long long)v->arch.gpr[GPR_RSP], V16(vmcb, VMCB_CS),
 	       (unsigned long long)V64(vmcb, VMCB_CR0), (unsigned long long)cr2,
 	       idt_entry_mapped ? "a mapped IDT entry; " : "", cr2_map,
 	       (unsigned long long)V64(vmcb, VMCB_CR3), (unsigned long long)V64(vmcb, VMCB_CR4),
@@ -656,7 +579,7 @@ static void report_triple_fault(struct vcpu *v)
 	print_entry_trace(v);
 }
 
-enum run_result arch_vcpu_run(struct vcpu *v)
+static enum run_result svm_vcpu_run(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.vmcb;
 	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
@@ -665,7 +588,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			return RUN_PREEMPTED;
 		inject_pending(v);
 		/* A turn that runs on for a section with interrupts masked ends with it. */
-		if (sched_watch_section_end(v) && !svm_vcpu_interruptible(v))
+		if (sched_watch_section_end(v) && !svm_interruptible(v))
 			request_irq_window(vmcb);
 		steal_time_enter(v);
 		pv_eoi_enter(v);
@@ -691,7 +614,12 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		*t = (struct entry_trace){ .rip = V64(vmcb, VMCB_RIP),
 					   .eventinj = V64(vmcb, VMCB_EVENTINJ),
 					   .int_shadow = V64(vmcb, VMCB_INT_SHADOW) };
+		/* VMRUN takes RAX and RSP from the VMCB and saves them there. */
+		V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
+		V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];
 		svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
+		v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
+		v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
 		if (v->arch.spec_ctrl)
 			wrmsr(MSR_IA32_SPEC_CTRL, 0);
 		sched_left_guest(v);
@@ -815,27 +743,35 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 	}
 }
 
-void arch_vcpu_load(struct vcpu *v)
+/* ---- the guest's registers ---- */
+
+static const u32 reg_offset[] = {
+	[X86_RIP] = VMCB_RIP, [X86_RFLAGS] = VMCB_RFLAGS, [X86_CR0] = VMCB_CR0,
+	[X86_CR3] = VMCB_CR3, [X86_CR4] = VMCB_CR4,	  [X86_EFER] = VMCB_EFER,
+};
+
+static u64 svm_get(struct vcpu *v, enum x86_reg r)
 {
-	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
-	/* No branch predictions trained by another VM steer this one (Spectre v2). */
-	if (x86_msr_caps.ibpb && p->last_vm != v->vm)
-		wrmsr(MSR_IA32_PRED_CMD, PRED_CMD_IBPB);
-	p->last_vm = v->vm;
-	xstate_load(v);
-	if (x86_msr_caps.tsc_aux) /* what the guest's RDTSCP and RDPID read */
-		wrmsr(MSR_TSC_AUX, v->arch.tsc_aux);
-	__asm__ volatile("mov %0, %%db0\n\tmov %1, %%db1\n\tmov %2, %%db2\n\tmov %3, %%db3" ::"r"(
-				 v->arch.dr[0]),
-			 "r"(v->arch.dr[1]), "r"(v->arch.dr[2]), "r"(v->arch.dr[3]));
+	return r == X86_CPL ? V8(v->arch.vmcb, VMCB_CPL) : V64(v->arch.vmcb, reg_offset[r]);
 }
 
-void arch_vcpu_put(struct vcpu *v)
+static struct x86_segment svm_segment(struct vcpu *v, enum x86_seg s)
 {
-	if (v->state == VCPU_RUNNABLE)
-		steal_time_preempted(v);
-	xstate_put(v);
-	__asm__ volatile("mov %%db0, %0\n\tmov %%db1, %1\n\tmov %%db2, %2\n\tmov %%db3, %3"
-			 : "=r"(v->arch.dr[0]), "=r"(v->arch.dr[1]), "=r"(v->arch.dr[2]),
-			   "=r"(v->arch.dr[3]));
+	u32 off = VMCB_ES + 16 * s;
+	u8 *vmcb = v->arch.vmcb;
+	return (struct x86_segment){ V16(vmcb, off), V16(vmcb, off + 2), V32(vmcb, off + 4),
+				     V64(vmcb, off + 8) };
 }
+
+const struct x86_vendor svm_vendor = {
+	.name = "AMD SVM",
+	.check = svm_check,
+	.describe = svm_describe,
+	.vm_init = svm_vm_init,
+	.vcpu_init = svm_vcpu_init,
+	.vcpu_reset = svm_vcpu_reset,
+	.run = svm_vcpu_run,
+	.get = svm_get,
+	.segment = svm_segment,
+	.interruptible = svm_interruptible,
+};

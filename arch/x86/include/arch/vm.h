@@ -36,7 +36,8 @@ struct entry_trace {
 };
 
 struct arch_vcpu {
-	u64 gpr[16]; /* x86 encoding order; RAX and RSP live in the VMCB while in guest */
+	u64 gpr[16]; /* x86 encoding order, all 16 (the vendor copies RAX and RSP to and
+		      * from its VMCB around each entry) */
 	u8 *vmcb;    /* page, identity-mapped (host address == physical address) */
 	struct vlapic lapic;
 	u8 *xsave;     /* XSAVE area (xstate.c) while another vCPU uses the pCPU */
