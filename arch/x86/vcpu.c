@@ -1,15 +1,254 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A vCPU on a pCPU, whichever the vendor: its run (the vendor's loop), and the host state
- * it puts in place while it holds the pCPU (load) and takes back when it leaves (put). */
+/* A vCPU on a pCPU, whichever the vendor: the run loop and the handlers of the exits that
+ * are not the vendor's own (vendor.h decodes them), and the host state the vCPU puts in
+ * place while it holds the pCPU (load) and takes back when it leaves (put). */
 #include "arch/cpu.h"
+#include "arch/x86/decode.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/pcpu.h"
+#include "arch/x86/split_access.h"
 #include "arch/x86/vendor.h"
 #include "arch/x86/xstate.h"
 #include "hv/arch.h"
+#include "hv/console.h"
+#include "hv/lib.h"
+#include "hv/mem.h"
 #include "hv/sched.h"
 
-enum run_result arch_vcpu_run(struct vcpu *v) { return x86_vendor->run(v); }
+#define VEC_DB 1
+#define VEC_UD 6
+#define VEC_GP 13
+#define VEC_PF 14
+
+static void inject_ud(struct vcpu *v) { x86_vendor->inject_exception(v, VEC_UD, false, 0); }
+static void inject_gp(struct vcpu *v) { x86_vendor->inject_exception(v, VEC_GP, true, 0); }
+static unsigned long long rip(struct vcpu *v) { return x86_get(v, X86_RIP); }
+
+static void handle_cpuid(struct vcpu *v, const struct x86_exit *e)
+{
+	u32 r[4];
+	x86_cpuid(v, (u32)v->arch.gpr[GPR_RAX], (u32)v->arch.gpr[GPR_RCX], r);
+	v->arch.gpr[GPR_RAX] = r[0];
+	v->arch.gpr[GPR_RBX] = r[1];
+	v->arch.gpr[GPR_RCX] = r[2];
+	v->arch.gpr[GPR_RDX] = r[3];
+	x86_vendor->skip(v, e, 2);
+}
+
+/* XSETBV (APM vol. 3): #UD without CR4.OSXSAVE, #GP outside ring 0 or for an XCR0 the
+ * guest may not have. */
+static void handle_xsetbv(struct vcpu *v, const struct x86_exit *e)
+{
+	u64 val = (v->arch.gpr[GPR_RAX] & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
+	u32 index = (u32)v->arch.gpr[GPR_RCX];
+	if (!(x86_get(v, X86_CR4) & X86_CR4_OSXSAVE))
+		return inject_ud(v);
+	if (x86_get(v, X86_CPL) || xstate_xsetbv(v, index, val)) {
+		vcpu_bad_access(v, "xsetbv %x <- %llx: #GP at rip %llx", index,
+				(unsigned long long)val, rip(v));
+		return inject_gp(v);
+	}
+	x86_vendor->skip(v, e, 3);
+}
+
+static void handle_msr(struct vcpu *v, const struct x86_exit *e)
+{
+	u32 msr = (u32)v->arch.gpr[GPR_RCX];
+	if (e->write) {
+		u64 val = (v->arch.gpr[GPR_RAX] & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
+		if (x86_wrmsr(v, msr, val)) {
+			vcpu_bad_access(v, "wrmsr %x <- %llx: #GP at rip %llx", msr,
+					(unsigned long long)val, rip(v));
+			return inject_gp(v);
+		}
+	} else {
+		u64 val;
+		if (x86_rdmsr(v, msr, &val)) {
+			vcpu_bad_access(v, "rdmsr %x: #GP at rip %llx", msr, rip(v));
+			return inject_gp(v);
+		}
+		v->arch.gpr[GPR_RAX] = (u32)val;
+		v->arch.gpr[GPR_RDX] = val >> 32;
+	}
+	x86_vendor->skip(v, e, 2);
+}
+
+static void handle_io(struct vcpu *v, const struct x86_exit *e)
+{
+	if (e->string) { /* INS/OUTS: no guest of ours uses string port I/O */
+		vcpu_bad_access(v, "string port I/O at port %x (unsupported): #GP at rip %llx",
+				e->port, rip(v));
+		return inject_gp(v);
+	}
+	u64 *rax = &v->arch.gpr[GPR_RAX], val = *rax;
+	u64 mask = e->size == 4 ? 0xFFFFFFFFull : (1ull << (e->size * 8)) - 1;
+	if (!e->write) {
+		iobus_access(&v->vm->bus, IO_PORT, e->port, e->size, false, &val);
+		/* A 32-bit IN writes EAX, which zero-extends into RAX. */
+		*rax = e->size == 4 ? (u32)val : (*rax & ~mask) | (val & mask);
+	} else {
+		val &= mask;
+		iobus_access(&v->vm->bus, IO_PORT, e->port, e->size, true, &val);
+	}
+	x86_vendor->skip(v, e, 0); /* both vendors give the length of an I/O instruction */
+}
+
+static bool cannot_emulate(struct vcpu *v, u64 gpa, const u8 *bytes)
+{
+	printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x %02x "
+	       "%02x); stopping the VM\n",
+	       v->vm->name, v->id, (unsigned long long)gpa, rip(v), bytes[0], bytes[1], bytes[2],
+	       bytes[3]);
+	vm_request_stop(v->vm, VM_FATAL);
+	return false;
+}
+
+/* A #PF for the access at la that the guest's page tables no longer map: its error code
+ * (SDM vol. 3A, 4.7) has P and RSVD for a reserved bit, W/R and U/S. */
+static void inject_pf(struct vcpu *v, u64 la, int walk, bool write)
+{
+	u32 err = (walk == WALK_RESERVED ? BIT(0) | BIT(3) : 0) | (write ? BIT(1) : 0) |
+		  (x86_get(v, X86_CPL) == 3 ? BIT(2) : 0);
+	x86_vendor->inject_page_fault(v, la, err);
+}
+
+/*
+ * An MMIO access, decoded here (no decode assists). One within a page goes to the MMIO bus
+ * at the faulting address. One that crosses into the next page is done in two parts, each
+ * where the guest's page tables put it: RAM from RAM, MMIO on the bus (split_access.h).
+ */
+static bool handle_mmio(struct vcpu *v, const struct x86_exit *e)
+{
+	u8 bytes[X86_MAX_INSN_LEN] = { 0 };
+	size_t n = x86_fetch_insn(v, bytes, sizeof bytes);
+	int mode = x86_guest_mode(v);
+	struct x86_mmio_insn insn;
+	/* The access is the CPU's read of the IDT or GDT or its push to the stack while it
+	 * delivered an event, no instruction's; KVM stops such a guest too
+	 * (KVM_INTERNAL_ERROR_DELIVERY_EV). */
+	if (e->delivering) {
+		printk("hv: VM '%s' vcpu%u: delivering event %llx touched %llx, where there is no "
+		       "RAM (an IDT, GDT or stack on a device?); stopping the VM\n",
+		       v->vm->name, v->id, (unsigned long long)e->event,
+		       (unsigned long long)e->gpa);
+		vm_request_stop(v->vm, VM_FATAL);
+		return false;
+	}
+	if (gpa_to_hva(v->vm, e->gpa, 1) || x86_decode_mmio(bytes, n, mode, &insn))
+		return cannot_emulate(v, e->gpa, bytes);
+	bool store = insn.op == X86_MMIO_STORE;
+	u64 val = store ? x86_mmio_store_value(&insn, v->arch.gpr) : 0;
+	u64 la = x86_mmio_linear_address(&insn, mode, v->arch.gpr, rip(v),
+					 x86_vendor->segment(v, insn.mem.seg).base);
+	struct x86_access_part part[2];
+	if (x86_split_at_page(la, insn.size, mode, part) == 1) {
+		iobus_access(&v->vm->bus, IO_MMIO, e->gpa, insn.size, store, &val);
+	} else {
+		struct x86_paging pg = x86_guest_paging(v);
+		u64 fault_la;
+		int rc = x86_access_parts(v->vm, &pg, x86_read_guest, part, 2, store, &val,
+					  &fault_la);
+		if (rc == WALK_BAD_GPA)
+			return cannot_emulate(v, e->gpa, bytes);
+		if (rc != WALK_OK) {
+			inject_pf(v, fault_la, rc, store);
+			return true;
+		}
+	}
+	if (!store)
+		x86_mmio_load_complete(&insn, v->arch.gpr, val);
+	x86_vendor->skip(v, &(struct x86_exit){ 0 }, insn.len);
+	return true;
+}
+
+enum run_result arch_vcpu_run(struct vcpu *v)
+{
+	for (;;) {
+		if (!sched_enter_guest(v))
+			return RUN_PREEMPTED;
+		/* A turn that runs on for a section with interrupts masked ends with it. */
+		x86_vendor->inject(v, sched_watch_section_end(v));
+		steal_time_enter(v);
+		pv_eoi_enter(v);
+		/* The host runs with IA32_SPEC_CTRL = 0 (it never sets it). */
+		if (v->arch.spec_ctrl)
+			wrmsr(MSR_IA32_SPEC_CTRL, v->arch.spec_ctrl);
+		struct x86_exit e;
+		x86_vendor->enter(v, &e);
+		if (v->arch.spec_ctrl)
+			wrmsr(MSR_IA32_SPEC_CTRL, 0);
+		sched_left_guest(v);
+		pv_eoi_exit(v);
+		v->stats.exits[e.kind]++;
+		switch (e.reason) {
+		case X86_EXIT_HANDLED:
+			break;
+		case X86_EXIT_HOST:
+		case X86_EXIT_STOP:
+			return RUN_PREEMPTED;
+		case X86_EXIT_IRQ_WINDOW:
+			/* the next entry injects what waits */
+			if (sched_watch_section_end(v))
+				return RUN_PREEMPTED; /* the section is over */
+			break;
+		case X86_EXIT_CPUID:
+			handle_cpuid(v, &e);
+			break;
+		case X86_EXIT_MSR:
+			handle_msr(v, &e);
+			break;
+		case X86_EXIT_XSETBV:
+			handle_xsetbv(v, &e);
+			break;
+		case X86_EXIT_IO:
+			handle_io(v, &e);
+			if (vm_stopping(v->vm))
+				return RUN_PREEMPTED;
+			break;
+		case X86_EXIT_MMIO:
+			if (!handle_mmio(v, &e))
+				return RUN_PREEMPTED;
+			break;
+		case X86_EXIT_HLT:
+			x86_vendor->skip(v, &e, 1);
+			if (__atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
+				break; /* kicked (PV unhalt) before it halted: it ends at once */
+			return RUN_HALTED;
+		case X86_EXIT_HYPERCALL:
+			x86_hypercall(v);
+			x86_vendor->skip(v, &e, 3);
+			break;
+		case X86_EXIT_TRIPLE_FAULT:
+			vm_request_stop(v->vm, VM_TRIPLE_FAULT);
+			return RUN_PREEMPTED;
+		case X86_EXIT_CACHE_FLUSH:
+			/* No cache the guest could see is incoherent (no device DMA): as KVM
+			 * does without assigned devices, nothing to do. */
+			x86_vendor->skip(v, &e, 2);
+			break;
+		case X86_EXIT_ICEBP:
+			/* INT1 (F1): on a CPU a trap-like #DB after it, with no gate DPL check
+			 * (a hardware exception, not INT n). */
+			x86_vendor->skip(v, &e, 1);
+			x86_vendor->inject_exception(v, VEC_DB, false, 0);
+			break;
+		case X86_EXIT_PAUSE:
+			/* It runs unwatched at the next entry (in the quiet time sched_spin_exit
+			 * starts), so RIP stays. */
+			sched_spin_exit(v);
+			break;
+		case X86_EXIT_UNSUPPORTED:
+			/* SVM instructions, MONITOR/MWAIT, task switches: not offered (CPUID
+			 * hides them), so #UD as on a CPU without them. */
+			vcpu_bad_access(
+				v,
+				"unsupported instruction (exit %llx, info1 %llx): #UD at rip %llx",
+				(unsigned long long)e.code, (unsigned long long)e.info, rip(v));
+			inject_ud(v);
+			break;
+		}
+	}
+}
 
 void arch_vcpu_load(struct vcpu *v)
 {

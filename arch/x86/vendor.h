@@ -28,6 +28,48 @@ struct x86_segment {
 
 #define X86_RFLAGS_IF BIT(9)
 
+/* An exit as the shared handlers (vcpu.c) see it, decoded by the vendor from its own
+ * (VMCB exit code and info, VMCS exit reason and qualification), as arm64 decodes ESR_EL2.
+ * Exits of the vendor's own mechanisms (SVM: the IRET and CR8-write intercepts, the
+ * intercepted #DB and #AC) it handles itself: X86_EXIT_HANDLED. */
+enum x86_exit_reason {
+	X86_EXIT_HANDLED,
+	X86_EXIT_HOST,	     /* a host interrupt, NMI, SMI or INIT: the pCPU is wanted */
+	X86_EXIT_IRQ_WINDOW, /* the guest can take an interrupt now */
+	X86_EXIT_CPUID,
+	X86_EXIT_MSR,
+	X86_EXIT_XSETBV,
+	X86_EXIT_IO,
+	X86_EXIT_MMIO, /* an access to guest-physical memory that is not RAM */
+	X86_EXIT_HLT,
+	X86_EXIT_HYPERCALL,
+	X86_EXIT_TRIPLE_FAULT, /* reported by the vendor, which has the state to show */
+	X86_EXIT_CACHE_FLUSH,  /* INVD, WBINVD */
+	X86_EXIT_ICEBP,	       /* INT1, before it runs */
+	X86_EXIT_PAUSE,	       /* before it runs */
+	X86_EXIT_UNSUPPORTED,  /* an instruction the guest is not offered: #UD */
+	X86_EXIT_STOP,	       /* the vendor stopped the VM, after saying why */
+};
+
+struct x86_exit {
+	enum x86_exit_reason reason;
+	enum exit_kind kind; /* how it is counted (hv/stats.h) */
+	u64 code, info;	     /* the vendor's own, for messages */
+	/* The exiting instruction's length where the CPU says it, else 0 (the handler knows
+	 * it: SVM without NRIP save). */
+	u8 insn_len;
+	bool write; /* X86_EXIT_MSR: WRMSR; X86_EXIT_IO: OUT */
+	/* X86_EXIT_IO: the port, the access size in bytes, a string instruction */
+	u16 port;
+	u8 size;
+	bool string;
+	u64 gpa; /* X86_EXIT_MMIO */
+	/* X86_EXIT_MMIO: the exit came while the CPU delivered an event (event: the vendor's
+	 * encoding, for the message) */
+	bool delivering;
+	u64 event;
+};
+
 struct x86_vendor {
 	const char *name; /* "AMD SVM" */
 	/* What else the backend needs of the CPU (nested paging, ...): 0, or -1 with *why. */
@@ -41,8 +83,18 @@ struct x86_vendor {
 	/* The state after INIT (SDM vol. 3A, table 10-1): real mode, the general registers
 	 * cleared, pending events dropped, NMIs unblocked, XCR0 1; CS and RIP as given. */
 	void (*vcpu_reset)(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip);
-	/* Runs the vCPU until the scheduler, a halt or a stop takes it out (hv/arch.h). */
-	enum run_result (*run)(struct vcpu *v);
+	/* Before an entry: the event to inject (an interrupt, NMI, or one whose delivery the
+	 * last exit cut short), and the interrupt window when section_end (hv/sched.h,
+	 * sched_watch_section_end). */
+	void (*inject)(struct vcpu *v, bool section_end);
+	/* Runs the guest until its next exit, which it decodes into *e. */
+	void (*enter)(struct vcpu *v, struct x86_exit *e);
+	/* Moves RIP past the exiting instruction of len bytes (the CPU's own length where it
+	 * gives one), ending an interrupt shadow. */
+	void (*skip)(struct vcpu *v, const struct x86_exit *e, u8 len);
+	void (*inject_exception)(struct vcpu *v, u8 vector, bool has_err, u32 err);
+	/* A #PF at linear address la with error code err (CR2 = la). */
+	void (*inject_page_fault)(struct vcpu *v, u64 la, u32 err);
 	u64 (*get)(struct vcpu *v, enum x86_reg r);
 	struct x86_segment (*segment)(struct vcpu *v, enum x86_seg s);
 	/* RFLAGS.IF set and no interrupt shadow: an interrupt can be injected now. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* arch/x86/svm/svm.c's run loop and exit handlers, driven through svm_vendor.run with a
+/* arch/x86/svm/svm.c and the shared run loop and exit handlers (arch/x86/vcpu.c), driven
+ * through arch_vcpu_run with a
  * VMRUN that plays the CPU: each "VMRUN" records what the hypervisor handed the guest
  * (EVENTINJ, RIP, V_TPR, the CR8 write intercept) and returns the next scripted exit.
  * Covers what QEMU's TCG cannot show: the XSETBV exit (TCG does not take it), the CR8
@@ -16,6 +17,7 @@
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
 #include "../../arch/x86/split_access.c"
+#include "../../arch/x86/vcpu.c"
 #include "../../arch/x86/vlapic.c"
 #include "../../arch/x86/xstate.c" /* its pure part: xstate_xcr0_valid */
 #include "test.h"
@@ -115,7 +117,7 @@ struct entry { /* what VMRUN found */
 	bool cr8_intercept, vintr_intercept;
 };
 struct exit { /* what it then reports; 0 / false: that state stays */
-	u64 code, rax, rip, info2;
+	u64 code, rax, rip, info1, info2;
 	u64 exitintinfo; /* the event whose delivery the exit interrupted */
 	bool set_rax, set_vtpr;
 	u32 vtpr; /* MOV to CR8 while in the guest */
@@ -148,6 +150,7 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 		V64(vmcb, VMCB_RAX) = x->rax;
 	if (x->rip)
 		V64(vmcb, VMCB_RIP) = x->rip;
+	V64(vmcb, VMCB_EXITINFO1) = x->info1;
 	if (x->info2)
 		V64(vmcb, VMCB_EXITINFO2) = x->info2;
 	if (x->set_vtpr)
@@ -184,7 +187,7 @@ static void run_script(int n)
 {
 	nentries = nexits = 0;
 	script[n] = (struct exit){ .code = SVM_EXIT_INTR };
-	CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
 	CHECK_EQ(nexits, n + 1);
 }
 
@@ -234,7 +237,7 @@ static void test_section_end_exit(void)
 	section_watched = true;
 	script[0] = EXIT(.code = SVM_EXIT_VINTR);
 	nentries = nexits = 0;
-	CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
 	CHECK_EQ(nexits, 1);
 	CHECK(entries[0].vintr_intercept);
 
@@ -247,6 +250,47 @@ static void test_section_end_exit(void)
 	V64(vcpu.arch.vmcb, VMCB_RFLAGS) = 0x2;
 	run(1, EXIT(.code = SVM_EXIT_CPUID));
 	CHECK(!entries[0].vintr_intercept);
+}
+
+/* Port I/O exits as SVM reports them (APM 15.10.2: EXITINFO1 the port, the size, IN,
+ * INS/OUTS; EXITINFO2 the next RIP), decoded for vcpu.c: an OUT of AL, an IN of a word
+ * (RAX's other bits kept), an IN of a dword (RAX zero-extended), RIP at EXITINFO2 after
+ * each; INS/OUTS: #GP, RIP kept. */
+static void test_port_io(void)
+{
+	const u64 rax = 0x1122334455667741ull;
+	machine();
+	vcpu.arch.gpr[GPR_RAX] = rax;
+	run(1, EXIT(.code = SVM_EXIT_IOIO, .info1 = 0x3f8ull << 16 | BIT(4), .info2 = 0x1001));
+	CHECK_EQ(bus.n, 1);
+	CHECK(bus.write);
+	CHECK_EQ(bus.addr, 0x3f8);
+	CHECK_EQ(bus.size, 1);
+	CHECK_EQ(bus.val, 0x41);
+	CHECK_EQ(entries[1].rip, 0x1001);
+
+	machine();
+	vcpu.arch.gpr[GPR_RAX] = rax;
+	run(1, EXIT(.code = SVM_EXIT_IOIO, .info1 = 0x600ull << 16 | BIT(5) | 1, .info2 = 0x1002));
+	CHECK(!bus.write);
+	CHECK_EQ(bus.addr, 0x600);
+	CHECK_EQ(bus.size, 2);
+	CHECK_EQ(vcpu.arch.gpr[GPR_RAX], 0x112233445566ffffull); /* the bus reads all-ones */
+	CHECK_EQ(entries[1].rip, 0x1002);
+
+	machine();
+	vcpu.arch.gpr[GPR_RAX] = rax;
+	run(1, EXIT(.code = SVM_EXIT_IOIO, .info1 = 0x608ull << 16 | BIT(6) | 1, .info2 = 0x1001));
+	CHECK_EQ(bus.size, 4);
+	CHECK_EQ(vcpu.arch.gpr[GPR_RAX], 0xffffffffull);
+
+	machine();
+	run(1, EXIT(.code = SVM_EXIT_IOIO, .info1 = 0x3f8ull << 16 | BIT(4) | BIT(2),
+		    .info2 = 0x1001));
+	CHECK_EQ(bus.n, 0);
+	CHECK_EQ(bad_accesses, 1);
+	CHECK_EQ(EVENT_VECTOR(entries[1].eventinj), EVENT_VECTOR(EXC_EVENT(13)));
+	CHECK_EQ(entries[1].rip, 0x1000);
 }
 
 /* XSETBV exits (on a CPU; QEMU's TCG does not take them): #UD without CR4.OSXSAVE, #GP
@@ -439,7 +483,7 @@ static void test_npf_split(void)
 	 * no instruction made the access; the VM stops, nothing is emulated. */
 	nentries = nexits = stops = 0;
 	script[0] = EXIT(.code = SVM_EXIT_NPF, .info2 = 0x10000, .exitintinfo = INTR_EVENT(0x31));
-	CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
 	CHECK_EQ(nexits, 1);
 	CHECK_EQ(stops, 1);
 	CHECK_EQ(bus.n, 0);
@@ -467,7 +511,7 @@ static void test_triple_fault_report(void)
 		V64(vmcb, VMCB_CR2) = cr2;
 		script[0] = EXIT(.code = SVM_EXIT_VINTR, .exitintinfo = INTR_EVENT(0x31));
 		script[1] = EXIT(.code = SVM_EXIT_SHUTDOWN, .rip = 0x1003);
-		CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
+		CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
 		CHECK_EQ(stops, 1);
 		CHECK(strstr(console, cr2 == 0x1080
 					      ? "cr2=1080 (a mapped IDT entry; in the guest's "
@@ -487,7 +531,7 @@ static void test_triple_fault_report(void)
 	nentries = nexits = 0;
 	console[0] = 0;
 	script[0] = EXIT(.code = SVM_EXIT_SHUTDOWN);
-	CHECK_EQ(svm_vendor.run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
 	CHECK(!strstr(console, "entry 0:"));
 	CHECK(strstr(console, "entry 4: resumed at rip 1003"));
 }
@@ -496,6 +540,7 @@ int main(void)
 {
 	test_sipi_drops_pending_event();
 	test_xsetbv();
+	test_port_io();
 	test_section_end_exit();
 	test_db_ac_intercepted();
 	test_cr8_is_the_tpr();

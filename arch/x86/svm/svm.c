@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* AMD SVM backend: VMCB setup, nested paging, the run loop and exit handling
- * (AMD APM vol. 2, chapter 15). Written for CPUs without NRIP save or decode assists
- * (QEMU TCG): the next RIP is computed here, MMIO instructions are decoded in software. */
+/* AMD SVM backend (vendor.h): VMCB setup, nested paging, the entry, the decoding of exits
+ * and the handling of its own, event injection (AMD APM vol. 2, chapter 15). Written for
+ * CPUs without NRIP save or decode assists too (QEMU TCG): then the next RIP is computed
+ * by the handlers, and MMIO instructions are decoded in software (vcpu.c). */
 #include "arch/x86/svm/vmcb.h"
 #include "arch/x86/xstate.h"
 #include "arch/cpu.h"
@@ -214,19 +215,20 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 static void advance(struct vcpu *v, u64 len)
 {
 	u8 *vmcb = v->arch.vmcb;
-	V64(vmcb, VMCB_RIP) = has_nrips ? V64(vmcb, VMCB_NRIP) : V64(vmcb, VMCB_RIP) + len;
+	V64(vmcb, VMCB_RIP) += len;
 	V64(vmcb, VMCB_INT_SHADOW) = 0;
 }
 
-static void inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
+static void svm_skip(struct vcpu *v, const struct x86_exit *e, u8 len)
+{
+	advance(v, e->insn_len ? e->insn_len : len);
+}
+
+static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
 {
 	V64(v->arch.vmcb, VMCB_EVENTINJ) = vector | EVENT_TYPE_EXC | EVENT_VALID |
 					   (has_err ? EVENT_HAS_ERR | ((u64)err << 32) : 0);
 }
-
-static unsigned long long rip(struct vcpu *v) { return V64(v->arch.vmcb, VMCB_RIP); }
-
-static void inject_ud(struct vcpu *v) { inject_exception(v, 6, false, 0); }
 
 /* An intercepted #DB or #AC, back to the guest as the CPU raised it: DR6 in the VMCB has
  * the #DB's status already (APM 15.12); #AC's error code is 0. If it came while the CPU
@@ -244,155 +246,13 @@ static void reflect_exception(struct vcpu *v, u8 vector)
 		V32(v->arch.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
 		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
 	}
-	inject_exception(v, vector, vector == VEC_AC, 0);
-}
-static void inject_gp(struct vcpu *v) { inject_exception(v, 13, true, 0); }
-
-static void handle_cpuid(struct vcpu *v)
-{
-	u32 r[4];
-	x86_cpuid(v, (u32)v->arch.gpr[GPR_RAX], (u32)v->arch.gpr[GPR_RCX], r);
-	v->arch.gpr[GPR_RAX] = r[0];
-	v->arch.gpr[GPR_RBX] = r[1];
-	v->arch.gpr[GPR_RCX] = r[2];
-	v->arch.gpr[GPR_RDX] = r[3];
-	advance(v, 2);
+	svm_inject_exception(v, vector, vector == VEC_AC, 0);
 }
 
-/* XSETBV (APM vol. 3): #UD without CR4.OSXSAVE, #GP outside ring 0 or for an XCR0 the
- * guest may not have. */
-static void handle_xsetbv(struct vcpu *v)
+static void svm_inject_page_fault(struct vcpu *v, u64 la, u32 err)
 {
-	u8 *vmcb = v->arch.vmcb;
-	u64 val = (v->arch.gpr[GPR_RAX] & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
-	u32 index = (u32)v->arch.gpr[GPR_RCX];
-	if (!(V64(vmcb, VMCB_CR4) & X86_CR4_OSXSAVE))
-		return inject_ud(v);
-	if (V8(vmcb, VMCB_CPL) || xstate_xsetbv(v, index, val)) {
-		vcpu_bad_access(v, "xsetbv %x <- %llx: #GP at rip %llx", index,
-				(unsigned long long)val, rip(v));
-		return inject_gp(v);
-	}
-	advance(v, 3);
-}
-
-static void handle_msr(struct vcpu *v)
-{
-	u8 *vmcb = v->arch.vmcb;
-	u32 msr = (u32)v->arch.gpr[GPR_RCX];
-	if (V64(vmcb, VMCB_EXITINFO1)) {
-		u64 val = (v->arch.gpr[GPR_RAX] & 0xFFFFFFFF) | (v->arch.gpr[GPR_RDX] << 32);
-		if (x86_wrmsr(v, msr, val)) {
-			vcpu_bad_access(v, "wrmsr %x <- %llx: #GP at rip %llx", msr,
-					(unsigned long long)val, rip(v));
-			return inject_gp(v);
-		}
-	} else {
-		u64 val;
-		if (x86_rdmsr(v, msr, &val)) {
-			vcpu_bad_access(v, "rdmsr %x: #GP at rip %llx", msr, rip(v));
-			return inject_gp(v);
-		}
-		v->arch.gpr[GPR_RAX] = (u32)val;
-		v->arch.gpr[GPR_RDX] = val >> 32;
-	}
-	advance(v, 2);
-}
-
-static void handle_io(struct vcpu *v)
-{
-	u8 *vmcb = v->arch.vmcb;
-	u64 info = V64(vmcb, VMCB_EXITINFO1);
-	u16 port = (u16)(info >> 16);
-	unsigned size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
-	if (info & BIT(2)) { /* INS/OUTS: no guest of ours uses string port I/O */
-		vcpu_bad_access(v, "string port I/O at port %x (unsupported): #GP at rip %llx",
-				port, rip(v));
-		return inject_gp(v);
-	}
-	u64 *rax = &v->arch.gpr[GPR_RAX], val = *rax;
-	u64 mask = size == 4 ? 0xFFFFFFFFull : (1ull << (size * 8)) - 1;
-	if (info & 1) {
-		iobus_access(&v->vm->bus, IO_PORT, port, size, false, &val);
-		/* A 32-bit IN writes EAX, which zero-extends into RAX. */
-		*rax = size == 4 ? (u32)val : (*rax & ~mask) | (val & mask);
-	} else {
-		val &= mask;
-		iobus_access(&v->vm->bus, IO_PORT, port, size, true, &val);
-	}
-	V64(vmcb, VMCB_RIP) = V64(vmcb, VMCB_EXITINFO2); /* IOIO gives the next RIP (APM 15.10.2) */
-}
-
-/* A #PF for the access at la that the guest's page tables no longer map: its error code
- * (SDM vol. 3A, 4.7) has P and RSVD for a reserved bit, W/R and U/S. */
-static void inject_pf(struct vcpu *v, u64 la, int walk, bool write)
-{
-	u32 err = (walk == WALK_RESERVED ? BIT(0) | BIT(3) : 0) | (write ? BIT(1) : 0) |
-		  (V8(v->arch.vmcb, VMCB_CPL) == 3 ? BIT(2) : 0);
 	V64(v->arch.vmcb, VMCB_CR2) = la;
-	inject_exception(v, 14, true, err);
-}
-
-static bool cannot_emulate(struct vcpu *v, u64 gpa, const u8 *bytes)
-{
-	printk("hv: VM '%s' vcpu%u: cannot emulate access to %llx at rip %llx (%02x %02x %02x "
-	       "%02x); stopping the VM\n",
-	       v->vm->name, v->id, (unsigned long long)gpa, rip(v), bytes[0], bytes[1], bytes[2],
-	       bytes[3]);
-	vm_request_stop(v->vm, VM_FATAL);
-	return false;
-}
-
-/*
- * An MMIO access. One within a page goes to the MMIO bus at the faulting address. One
- * that crosses into the next page is done in two parts, each where the guest's page
- * tables put it: RAM from RAM, MMIO on the bus (split_access.h).
- */
-static bool handle_npf(struct vcpu *v)
-{
-	u8 *vmcb = v->arch.vmcb;
-	u64 gpa = V64(vmcb, VMCB_EXITINFO2);
-	u8 bytes[15] = { 0 };
-	size_t n = x86_fetch_insn(v, bytes, sizeof bytes);
-	int mode = x86_guest_mode(v);
-	struct x86_mmio_insn insn;
-	/* The CPU was delivering an event (EXITINTINFO, APM 15.7.2): the access is its read of
-	 * the IDT or GDT or its push to the stack, no instruction's; KVM stops such a guest
-	 * too (KVM_INTERNAL_ERROR_DELIVERY_EV). */
-	u64 delivering = V64(vmcb, VMCB_EXITINTINFO);
-	if (delivering & EVENT_VALID) {
-		printk("hv: VM '%s' vcpu%u: delivering event %llx touched %llx, where there is no "
-		       "RAM (an IDT, GDT or stack on a device?); stopping the VM\n",
-		       v->vm->name, v->id, (unsigned long long)delivering, (unsigned long long)gpa);
-		vm_request_stop(v->vm, VM_FATAL);
-		return false;
-	}
-	if (gpa_to_hva(v->vm, gpa, 1) || x86_decode_mmio(bytes, n, mode, &insn))
-		return cannot_emulate(v, gpa, bytes);
-	bool store = insn.op == X86_MMIO_STORE;
-	u64 val = store ? x86_mmio_store_value(&insn, v->arch.gpr) : 0;
-	u64 la = x86_mmio_linear_address(&insn, mode, v->arch.gpr, V64(vmcb, VMCB_RIP),
-					 V64(vmcb, VMCB_ES + 16 * insn.mem.seg + 8));
-	struct x86_access_part part[2];
-	if (x86_split_at_page(la, insn.size, mode, part) == 1) {
-		iobus_access(&v->vm->bus, IO_MMIO, gpa, insn.size, store, &val);
-	} else {
-		struct x86_paging pg = x86_guest_paging(v);
-		u64 fault_la;
-		int rc = x86_access_parts(v->vm, &pg, x86_read_guest, part, 2, store, &val,
-					  &fault_la);
-		if (rc == WALK_BAD_GPA)
-			return cannot_emulate(v, gpa, bytes);
-		if (rc != WALK_OK) {
-			inject_pf(v, fault_la, rc, store);
-			return true;
-		}
-	}
-	if (!store)
-		x86_mmio_load_complete(&insn, v->arch.gpr, val);
-	V64(vmcb, VMCB_RIP) += insn.len;
-	V64(vmcb, VMCB_INT_SHADOW) = 0;
-	return true;
+	svm_inject_exception(v, 14, true, err);
 }
 
 /* ---- interrupt injection ---- */
@@ -433,12 +293,14 @@ static void handle_cr8_write(struct vcpu *v)
 	size_t n = x86_fetch_insn(v, bytes, sizeof bytes);
 	if (x86_decode_mov_to_cr(bytes, n, &cr, &gpr, &len) || cr != 8) {
 		vcpu_bad_access(v, "CR8 write exit at rip %llx: not a MOV to CR8 (%02x %02x %02x)",
-				rip(v), bytes[0], bytes[1], bytes[2]);
-		return inject_ud(v);
+				(unsigned long long)V64(v->arch.vmcb, VMCB_RIP), bytes[0], bytes[1],
+				bytes[2]);
+		return svm_inject_exception(v, 6, false, 0); /* #UD */
 	}
 	u64 val = v->arch.gpr[gpr];
 	if (val >> 4)
-		return inject_gp(v); /* reserved bits (SDM vol. 3A, 2.5: CR8) */
+		return svm_inject_exception(v, 13, true,
+					    0); /* reserved bits (SDM vol. 3A, 2.5: CR8) */
 	v->arch.lapic.tpr = (u32)val << 4;
 	advance(v, len);
 }
@@ -579,168 +441,164 @@ static void report_triple_fault(struct vcpu *v)
 	print_entry_trace(v);
 }
 
-static enum run_result svm_vcpu_run(struct vcpu *v)
+/* Before an entry: an event to inject, else the windows that tell when one can be. */
+static void svm_inject(struct vcpu *v, bool section_end)
+{
+	inject_pending(v);
+	if (section_end && !svm_interruptible(v))
+		request_irq_window(v->arch.vmcb);
+}
+
+/* The exit the CPU reported, for vcpu.c, or handled here (this vendor's own intercepts). */
+static void decode_exit(struct vcpu *v, struct x86_exit *e)
+{
+	u8 *vmcb = v->arch.vmcb;
+	u64 code = V64(vmcb, VMCB_EXITCODE), info1 = V64(vmcb, VMCB_EXITINFO1);
+	*e = (struct x86_exit){
+		.reason = X86_EXIT_HANDLED, .kind = exit_kind_of(code), .code = code, .info = info1
+	};
+	/* The instruction's length, where the CPU says it (NRIP save, APM 15.7.1). */
+	if (has_nrips)
+		e->insn_len = (u8)(V64(vmcb, VMCB_NRIP) - V64(vmcb, VMCB_RIP));
+	switch (code) {
+	case SVM_EXIT_INTR:
+	case SVM_EXIT_NMI:
+	case SVM_EXIT_SMI:
+	case SVM_EXIT_INIT:
+		e->reason = X86_EXIT_HOST;
+		break;
+	case SVM_EXIT_VINTR:
+		e->reason = X86_EXIT_IRQ_WINDOW;
+		break;
+	case SVM_EXIT_IRET:
+		/* Intercepted before it runs: NMIs unblock once RIP has moved on. */
+		V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
+		v->arch.nmi_iret_seen = true;
+		v->arch.nmi_iret_rip = V64(vmcb, VMCB_RIP);
+		break;
+	case SVM_EXIT_CPUID:
+		e->reason = X86_EXIT_CPUID;
+		break;
+	case SVM_EXIT_MSR:
+		e->reason = X86_EXIT_MSR;
+		e->write = info1 != 0;
+		break;
+	case SVM_EXIT_XSETBV:
+		e->reason = X86_EXIT_XSETBV;
+		break;
+	case SVM_EXIT_CR8_WRITE:
+		handle_cr8_write(v);
+		break;
+	case SVM_EXIT_IOIO:
+		/* APM 15.10.2: the port, the size, IN, INS/OUTS; EXITINFO2 the next RIP */
+		e->reason = X86_EXIT_IO;
+		e->port = (u16)(info1 >> 16);
+		e->size = info1 & BIT(4) ? 1 : info1 & BIT(5) ? 2 : 4;
+		e->write = !(info1 & 1);
+		e->string = info1 & BIT(2);
+		e->insn_len = (u8)(V64(vmcb, VMCB_EXITINFO2) - V64(vmcb, VMCB_RIP));
+		break;
+	case SVM_EXIT_NPF:
+		e->reason = X86_EXIT_MMIO;
+		e->gpa = V64(vmcb, VMCB_EXITINFO2);
+		e->insn_len = 0; /* decoded by the handler */
+		/* The CPU was delivering an event (EXITINTINFO, APM 15.7.2). */
+		e->event = V64(vmcb, VMCB_EXITINTINFO);
+		e->delivering = e->event & EVENT_VALID;
+		break;
+	case SVM_EXIT_HLT:
+		e->reason = X86_EXIT_HLT;
+		break;
+	case SVM_EXIT_VMMCALL:
+		e->reason = X86_EXIT_HYPERCALL;
+		break;
+	case SVM_EXIT_SHUTDOWN:
+		report_triple_fault(v);
+		e->reason = X86_EXIT_TRIPLE_FAULT;
+		break;
+	case SVM_EXIT_INVD:
+	case SVM_EXIT_WBINVD:
+		e->reason = X86_EXIT_CACHE_FLUSH;
+		break;
+	case SVM_EXIT_EXC_BASE + VEC_DB:
+	case SVM_EXIT_EXC_BASE + VEC_AC:
+		reflect_exception(v, (u8)(code - SVM_EXIT_EXC_BASE));
+		break;
+	case SVM_EXIT_ICEBP:
+		e->reason = X86_EXIT_ICEBP;
+		break;
+	case SVM_EXIT_PAUSE:
+		e->reason = X86_EXIT_PAUSE;
+		break;
+	default:
+		if (code == (u64)-1 || (u32)code == 0xFFFFFFFFu) {
+			printk("hv: VM '%s' vcpu%u: VMRUN refused the guest state "
+			       "(VMEXIT_INVALID); stopping the VM\n",
+			       v->vm->name, v->id);
+			vm_request_stop(v->vm, VM_FATAL);
+			e->reason = X86_EXIT_STOP;
+			break;
+		}
+		e->reason = X86_EXIT_UNSUPPORTED;
+		break;
+	}
+}
+
+static void svm_enter(struct vcpu *v, struct x86_exit *e)
 {
 	u8 *vmcb = v->arch.vmcb;
 	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
-	for (;;) {
-		if (!sched_enter_guest(v))
-			return RUN_PREEMPTED;
-		inject_pending(v);
-		/* A turn that runs on for a section with interrupts masked ends with it. */
-		if (sched_watch_section_end(v) && !svm_interruptible(v))
-			request_irq_window(vmcb);
-		steal_time_enter(v);
-		pv_eoi_enter(v);
-		/* The ASID is the VM's: entries another vCPU of it left here, or this one's
-		 * from before it ran on another pCPU (where its INVLPGs went), are stale. */
-		if (v->arch.flush_tlb || p->last_vcpu != v || v->arch.ran_on != v->pcpu + 1) {
-			V32(vmcb,
-			    VMCB_TLB_CTL) = 1; /* flush everything: TCG has no flush-by-ASID */
-			v->arch.flush_tlb = false;
-			p->last_vcpu = v;
-			v->arch.ran_on = v->pcpu + 1;
-		}
-		if (sched_watch_spin(v))
-			V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_PAUSE;
-		else
-			V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_PAUSE;
-		tpr_to_vmcb(v);
-		watch_cr8_writes(v);
-		/* The host runs with IA32_SPEC_CTRL = 0 (it never sets it). */
-		if (v->arch.spec_ctrl)
-			wrmsr(MSR_IA32_SPEC_CTRL, v->arch.spec_ctrl);
-		struct entry_trace *t = &v->arch.trace[v->arch.trace_next++ % ENTRY_TRACE_LEN];
-		*t = (struct entry_trace){ .rip = V64(vmcb, VMCB_RIP),
-					   .eventinj = V64(vmcb, VMCB_EVENTINJ),
-					   .int_shadow = V64(vmcb, VMCB_INT_SHADOW) };
-		/* VMRUN takes RAX and RSP from the VMCB and saves them there. */
-		V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
-		V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];
-		svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
-		v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
-		v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
-		if (v->arch.spec_ctrl)
-			wrmsr(MSR_IA32_SPEC_CTRL, 0);
-		sched_left_guest(v);
-		tpr_from_vmcb(v);
-		V32(vmcb, VMCB_TLB_CTL) = 0;
-		/* An injected event that the exit interrupted is in EXITINTINFO. */
-		V64(vmcb, VMCB_EVENTINJ) = 0;
-		pv_eoi_exit(v);
-		u64 code = V64(vmcb, VMCB_EXITCODE);
-		t->exit_code = code;
-		t->exit_info1 = V64(vmcb, VMCB_EXITINFO1);
-		t->exit_rip = V64(vmcb, VMCB_RIP);
-		v->stats.exits[exit_kind_of(code)]++;
-		if (V64(vmcb, VMCB_RIP) == (u64)(uintptr_t)svm_vmrun_return) {
-			/* Seen under QEMU 7.2 TCG now and then with vCPUs sharing pCPUs: the
-			 * guest state saved at #VMEXIT is the host's (RIP right after our VMRUN).
-			 * The guest cannot continue; stop it rather than run host state. */
-			printk("hv: VM '%s' vcpu%u: BUG: the state saved at #VMEXIT "
-			       "(code %llx, info1 %llx, info2 %llx) is the host's, "
-			       "not the guest's; stopping the VM (pcpu%u vmcb %p hsave %p "
-			       "VM_HSAVE_PA %llx host cr3 %llx)\n",
-			       v->vm->name, v->id, (unsigned long long)code,
-			       (unsigned long long)V64(vmcb, VMCB_EXITINFO1),
-			       (unsigned long long)V64(vmcb, VMCB_EXITINFO2), v->pcpu, (void *)vmcb,
-			       (void *)p->hsave, (unsigned long long)rdmsr(MSR_VM_HSAVE_PA),
-			       (unsigned long long)read_cr3());
-			print_entry_trace(v);
-			vm_request_stop(v->vm, VM_FATAL);
-			return RUN_PREEMPTED;
-		}
-		switch (code) {
-		case SVM_EXIT_INTR:
-		case SVM_EXIT_NMI:
-		case SVM_EXIT_SMI:
-		case SVM_EXIT_INIT:
-			return RUN_PREEMPTED;
-		case SVM_EXIT_VINTR:
-			/* inject_pending delivers a pending interrupt on the next entry */
-			if (sched_watch_section_end(v))
-				return RUN_PREEMPTED; /* the section is over */
-			break;
-		case SVM_EXIT_IRET:
-			/* Intercepted before it runs: NMIs unblock once RIP has moved on. */
-			V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
-			v->arch.nmi_iret_seen = true;
-			v->arch.nmi_iret_rip = V64(vmcb, VMCB_RIP);
-			break;
-		case SVM_EXIT_CPUID:
-			handle_cpuid(v);
-			break;
-		case SVM_EXIT_MSR:
-			handle_msr(v);
-			break;
-		case SVM_EXIT_XSETBV:
-			handle_xsetbv(v);
-			break;
-		case SVM_EXIT_CR8_WRITE:
-			handle_cr8_write(v);
-			break;
-		case SVM_EXIT_IOIO:
-			handle_io(v);
-			if (vm_stopping(v->vm))
-				return RUN_PREEMPTED;
-			break;
-		case SVM_EXIT_NPF:
-			if (!handle_npf(v))
-				return RUN_PREEMPTED;
-			break;
-		case SVM_EXIT_HLT:
-			advance(v, 1);
-			if (__atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
-				break; /* kicked (PV unhalt) before it halted: it ends at once */
-			return RUN_HALTED;
-		case SVM_EXIT_VMMCALL:
-			x86_hypercall(v);
-			advance(v, 3);
-			break;
-		case SVM_EXIT_SHUTDOWN:
-			report_triple_fault(v);
-			vm_request_stop(v->vm, VM_TRIPLE_FAULT);
-			return RUN_PREEMPTED;
-		case SVM_EXIT_INVD:
-		case SVM_EXIT_WBINVD:
-			/* No cache the guest could see is incoherent (no device DMA): as KVM
-			 * does without assigned devices, nothing to do. */
-			advance(v, 2);
-			break;
-		case SVM_EXIT_EXC_BASE + VEC_DB:
-		case SVM_EXIT_EXC_BASE + VEC_AC:
-			reflect_exception(v, (u8)(code - SVM_EXIT_EXC_BASE));
-			break;
-		case SVM_EXIT_ICEBP:
-			/* INT1 (F1), intercepted before it runs: on a CPU a trap-like #DB after
-			 * it, with no gate DPL check (a hardware exception, not INT n). */
-			advance(v, 1);
-			inject_exception(v, VEC_DB, false, 0);
-			break;
-		case SVM_EXIT_PAUSE:
-			/* Intercepted before it runs; it runs unwatched at the next entry (in
-			 * the quiet time sched_spin_exit starts), so RIP stays. */
-			sched_spin_exit(v);
-			break;
-		default:
-			if (code == (u64)-1 || (u32)code == 0xFFFFFFFFu) {
-				printk("hv: VM '%s' vcpu%u: VMRUN refused the guest state "
-				       "(VMEXIT_INVALID); stopping the VM\n",
-				       v->vm->name, v->id);
-				vm_request_stop(v->vm, VM_FATAL);
-				return RUN_PREEMPTED;
-			}
-			/* SVM instructions, MONITOR/MWAIT, task switches: not offered (CPUID
-			 * hides them), so #UD as on a CPU without them. */
-			vcpu_bad_access(
-				v,
-				"unsupported instruction (exit %llx, info1 %llx): #UD at rip %llx",
-				(unsigned long long)code,
-				(unsigned long long)V64(vmcb, VMCB_EXITINFO1), rip(v));
-			inject_ud(v);
-			break;
-		}
+	/* The ASID is the VM's: entries another vCPU of it left here, or this one's from
+	 * before it ran on another pCPU (where its INVLPGs went), are stale. */
+	if (v->arch.flush_tlb || p->last_vcpu != v || v->arch.ran_on != v->pcpu + 1) {
+		V32(vmcb, VMCB_TLB_CTL) = 1; /* flush everything: TCG has no flush-by-ASID */
+		v->arch.flush_tlb = false;
+		p->last_vcpu = v;
+		v->arch.ran_on = v->pcpu + 1;
 	}
+	if (sched_watch_spin(v))
+		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_PAUSE;
+	else
+		V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_PAUSE;
+	tpr_to_vmcb(v);
+	watch_cr8_writes(v);
+	struct entry_trace *t = &v->arch.trace[v->arch.trace_next++ % ENTRY_TRACE_LEN];
+	*t = (struct entry_trace){ .rip = V64(vmcb, VMCB_RIP),
+				   .eventinj = V64(vmcb, VMCB_EVENTINJ),
+				   .int_shadow = V64(vmcb, VMCB_INT_SHADOW) };
+	/* VMRUN takes RAX and RSP from the VMCB and saves them there. */
+	V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
+	V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];
+	svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
+	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
+	v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
+	tpr_from_vmcb(v);
+	V32(vmcb, VMCB_TLB_CTL) = 0;
+	/* An injected event that the exit interrupted is in EXITINTINFO. */
+	V64(vmcb, VMCB_EVENTINJ) = 0;
+	t->exit_code = V64(vmcb, VMCB_EXITCODE);
+	t->exit_info1 = V64(vmcb, VMCB_EXITINFO1);
+	t->exit_rip = V64(vmcb, VMCB_RIP);
+	if (V64(vmcb, VMCB_RIP) == (u64)(uintptr_t)svm_vmrun_return) {
+		/* Seen under QEMU 7.2 TCG now and then with vCPUs sharing pCPUs: the guest
+		 * state saved at #VMEXIT is the host's (RIP right after our VMRUN). The guest
+		 * cannot continue; stop it rather than run host state. */
+		printk("hv: VM '%s' vcpu%u: BUG: the state saved at #VMEXIT "
+		       "(code %llx, info1 %llx, info2 %llx) is the host's, "
+		       "not the guest's; stopping the VM (pcpu%u vmcb %p hsave %p "
+		       "VM_HSAVE_PA %llx host cr3 %llx)\n",
+		       v->vm->name, v->id, (unsigned long long)t->exit_code,
+		       (unsigned long long)t->exit_info1,
+		       (unsigned long long)V64(vmcb, VMCB_EXITINFO2), v->pcpu, (void *)vmcb,
+		       (void *)p->hsave, (unsigned long long)rdmsr(MSR_VM_HSAVE_PA),
+		       (unsigned long long)read_cr3());
+		print_entry_trace(v);
+		vm_request_stop(v->vm, VM_FATAL);
+		*e = (struct x86_exit){ .reason = X86_EXIT_STOP,
+					.kind = exit_kind_of(t->exit_code) };
+		return;
+	}
+	decode_exit(v, e);
 }
 
 /* ---- the guest's registers ---- */
@@ -770,7 +628,11 @@ const struct x86_vendor svm_vendor = {
 	.vm_init = svm_vm_init,
 	.vcpu_init = svm_vcpu_init,
 	.vcpu_reset = svm_vcpu_reset,
-	.run = svm_vcpu_run,
+	.inject = svm_inject,
+	.enter = svm_enter,
+	.skip = svm_skip,
+	.inject_exception = svm_inject_exception,
+	.inject_page_fault = svm_inject_page_fault,
 	.get = svm_get,
 	.segment = svm_segment,
 	.interruptible = svm_interruptible,
