@@ -70,12 +70,16 @@ struct x86_exit {
 	u64 event;
 };
 
+struct arch_pcpu;
+
 struct x86_vendor {
 	const char *name; /* "AMD SVM" */
 	/* What else the backend needs of the CPU (nested paging, ...): 0, or -1 with *why. */
 	int (*check)(const char **why);
 	/* Its features for the banner ("SVM rev 1, 16 ASIDs; NPT"). */
 	void (*describe)(char *buf, size_t n);
+	/* Makes this pCPU able to run guests (at its takeover). */
+	void (*pcpu_enable)(struct arch_pcpu *p);
 	/* The VM's nested paging and address-space tag; -1 after saying why. */
 	int (*vm_init)(struct vm *vm);
 	/* The vCPU's control structure; vCPU 0 as *boot says, the others wait for a STARTUP. */

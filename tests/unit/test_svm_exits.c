@@ -161,7 +161,7 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 /* The guest: 32-bit protected mode without paging, code at 0x1000, interrupts on, TPR 0. */
 static void machine(void)
 {
-	free(vcpu.arch.vmcb);
+	free(vcpu.arch.svm.vmcb);
 	memset(&vcpu, 0, sizeof vcpu);
 	memset(&vm, 0, sizeof vm);
 	memset(ram, 0, sizeof ram);
@@ -178,8 +178,8 @@ static void machine(void)
 	svm_vcpu_init(&vcpu, &(struct x86_boot){ .entry = 0x1000 });
 	vlapic_init(&vcpu.arch.lapic, 0, true, arch_time_hz, &no_ops, &vcpu);
 	vcpu.arch.lapic.svr = 0x1ff;
-	V16(vcpu.arch.vmcb, VMCB_CS + 2) = 0xC9B; /* 32-bit code */
-	V64(vcpu.arch.vmcb, VMCB_RFLAGS) = 0x202; /* IF */
+	V16(vcpu.arch.svm.vmcb, VMCB_CS + 2) = 0xC9B; /* 32-bit code */
+	V64(vcpu.arch.svm.vmcb, VMCB_RFLAGS) = 0x202; /* IF */
 }
 
 /* Runs the vCPU through the first n exits of script, then a host interrupt. */
@@ -212,7 +212,7 @@ static void run(int n, ...)
 static void test_sipi_drops_pending_event(void)
 {
 	machine();
-	V64(vcpu.arch.vmcb, VMCB_EXITINTINFO) = INTR_EVENT(0x31);
+	V64(vcpu.arch.svm.vmcb, VMCB_EXITINTINFO) = INTR_EVENT(0x31);
 	svm_vcpu_reset(&vcpu, 0x9a00, 0x9a000, 0); /* a STARTUP's */
 	run(0);
 	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
@@ -221,7 +221,7 @@ static void test_sipi_drops_pending_event(void)
 
 	/* Without the STARTUP, such an event is delivered again (APM 15.7.2). */
 	machine();
-	V64(vcpu.arch.vmcb, VMCB_EXITINTINFO) = INTR_EVENT(0x31);
+	V64(vcpu.arch.svm.vmcb, VMCB_EXITINTINFO) = INTR_EVENT(0x31);
 	run(0);
 	CHECK_EQ(entries[0].eventinj, INTR_EVENT(0x31));
 }
@@ -233,7 +233,7 @@ static void test_sipi_drops_pending_event(void)
 static void test_section_end_exit(void)
 {
 	machine();
-	V64(vcpu.arch.vmcb, VMCB_RFLAGS) = 0x2; /* IF = 0 */
+	V64(vcpu.arch.svm.vmcb, VMCB_RFLAGS) = 0x2; /* IF = 0 */
 	section_watched = true;
 	script[0] = EXIT(.code = SVM_EXIT_VINTR);
 	nentries = nexits = 0;
@@ -247,7 +247,7 @@ static void test_section_end_exit(void)
 	CHECK(!entries[0].vintr_intercept);
 
 	machine();
-	V64(vcpu.arch.vmcb, VMCB_RFLAGS) = 0x2;
+	V64(vcpu.arch.svm.vmcb, VMCB_RFLAGS) = 0x2;
 	run(1, EXIT(.code = SVM_EXIT_CPUID));
 	CHECK(!entries[0].vintr_intercept);
 }
@@ -298,13 +298,13 @@ static void test_port_io(void)
 static void test_xsetbv(void)
 {
 	machine();
-	u8 *vmcb = vcpu.arch.vmcb;
+	u8 *vmcb = vcpu.arch.svm.vmcb;
 	run(1, EXIT(.code = SVM_EXIT_XSETBV, .set_rax = true, .rax = 7));
 	CHECK_EQ(EVENT_VECTOR(entries[1].eventinj), EXC_EVENT(6)); /* no OSXSAVE: #UD */
 	CHECK_EQ(entries[1].rip, 0x1000);
 
 	machine();
-	vmcb = vcpu.arch.vmcb;
+	vmcb = vcpu.arch.svm.vmcb;
 	V64(vmcb, VMCB_CR4) = X86_CR4_OSXSAVE;
 	run(1, EXIT(.code = SVM_EXIT_XSETBV, .set_rax = true, .rax = 7));
 	CHECK_EQ(entries[1].eventinj & EVENT_VALID, 0);
@@ -315,7 +315,7 @@ static void test_xsetbv(void)
 	CHECK_EQ(bad_accesses, 0);
 
 	machine();
-	vmcb = vcpu.arch.vmcb;
+	vmcb = vcpu.arch.svm.vmcb;
 	V64(vmcb, VMCB_CR4) = X86_CR4_OSXSAVE;
 	run(2, EXIT(.code = SVM_EXIT_XSETBV, .set_rax = true, .rax = 5), /* AVX without SSE */
 	    EXIT(.code = SVM_EXIT_XSETBV, .set_rax = true, .rax = 0));	 /* no x87 */
@@ -326,7 +326,7 @@ static void test_xsetbv(void)
 	CHECK_EQ(bad_accesses, 2);
 
 	machine();
-	vmcb = vcpu.arch.vmcb;
+	vmcb = vcpu.arch.svm.vmcb;
 	V64(vmcb, VMCB_CR4) = X86_CR4_OSXSAVE;
 	V8(vmcb, VMCB_CPL) = 3;
 	run(1, EXIT(.code = SVM_EXIT_XSETBV, .set_rax = true, .rax = 7));
@@ -343,7 +343,7 @@ static void test_db_ac_intercepted(void)
 {
 	const u64 db = SVM_EXIT_EXC_BASE + VEC_DB, ac = SVM_EXIT_EXC_BASE + VEC_AC;
 	machine();
-	CHECK_EQ(V32(vcpu.arch.vmcb, VMCB_ICPT_EXC) & (BIT(VEC_DB) | BIT(VEC_AC)),
+	CHECK_EQ(V32(vcpu.arch.svm.vmcb, VMCB_ICPT_EXC) & (BIT(VEC_DB) | BIT(VEC_AC)),
 		 BIT(VEC_DB) | BIT(VEC_AC));
 	run(2, EXIT(.code = db), EXIT(.code = ac));
 	CHECK_EQ(entries[1].eventinj, EXC_EVENT(VEC_DB));
@@ -433,7 +433,7 @@ static void test_cr8_is_the_tpr(void)
 static void test_npf_split(void)
 {
 	machine();
-	u8 *vmcb = vcpu.arch.vmcb;
+	u8 *vmcb = vcpu.arch.svm.vmcb;
 	/* page directory at 0x2000, page table at 0x3000: pages 0-4 identity, VA 0x5000 ->
 	 * 0x10000 (past the RAM: MMIO), VA 0x6000 not present */
 	u32 pde = 0x3000 | 7, pte[6] = { 0x0007, 0x1007, 0x2007, 0x3007, 0x4007, 0x10007 };
@@ -497,7 +497,7 @@ static void test_npf_split(void)
 static void test_triple_fault_report(void)
 {
 	machine();
-	u8 *vmcb = vcpu.arch.vmcb;
+	u8 *vmcb = vcpu.arch.svm.vmcb;
 	u32 pde = 0x3000 | 7, pte[2] = { 0x0007, 0x1007 }; /* pages 0 and 1 only */
 	memcpy(ram + 0x2000, &pde, 4);
 	memcpy(ram + 0x3000, pte, sizeof pte);
@@ -546,6 +546,6 @@ int main(void)
 	test_cr8_is_the_tpr();
 	test_npf_split();
 	test_triple_fault_report();
-	free(vcpu.arch.vmcb);
+	free(vcpu.arch.svm.vmcb);
 	return test_summary();
 }

@@ -53,6 +53,16 @@ static void svm_describe(char *buf, size_t n)
 		 d & BIT(18) ? " x2AVIC" : "");
 }
 
+/* This pCPU runs guests: EFER.SVME, and the page where VMRUN keeps the host's state
+ * (APM 15.4, 15.30.4). */
+static void svm_pcpu_enable(struct arch_pcpu *p)
+{
+	p->svm.hsave = alloc_pages(1);
+	p->svm.host_save = alloc_pages(1);
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
+	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)p->svm.hsave);
+}
+
 static void msrpm_passthrough(u32 msr)
 {
 	u32 base;
@@ -103,15 +113,16 @@ static int svm_vm_init(struct vm *vm)
 		for (size_t i = 0; i < ARRAY_SIZE(passthrough); i++)
 			msrpm_passthrough(passthrough[i]);
 	}
-	vm->arch.asid = vm->id + 1;
-	if (vm->arch.asid >= max_asid) {
+	vm->arch.svm.asid = vm->id + 1;
+	if (vm->arch.svm.asid >= max_asid) {
 		printk("hv: VM '%s': no ASID left (the CPU has %u)\n", vm->name, max_asid);
 		return -1;
 	}
 	/* Nested page table: exactly the guest's RAM, nothing else (MMIO faults). */
-	vm->arch.npt_root = alloc_pages(1);
+	vm->arch.svm.npt_root = alloc_pages(1);
 	for (u64 off = 0; off < vm->ram_size; off += 2 * MiB)
-		npt_map_2m(vm->arch.npt_root, off < x86_low_ram_end(vm) ? off : off + vm->hole_size,
+		npt_map_2m(vm->arch.svm.npt_root,
+			   off < x86_low_ram_end(vm) ? off : off + vm->hole_size,
 			   (u64)(uintptr_t)vm->ram + off);
 	return 0;
 }
@@ -140,7 +151,7 @@ static void reset_common(u8 *vmcb)
 
 static void svm_vcpu_reset(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip)
 {
-	u8 *vmcb = v->arch.vmcb;
+	u8 *vmcb = v->arch.svm.vmcb;
 	reset_common(vmcb);
 	set_seg(vmcb, VMCB_CS, cs_sel, 0x9B, 0xFFFF, cs_base);
 	for (u32 s = VMCB_ES; s <= VMCB_GS; s += 0x10)
@@ -151,7 +162,7 @@ static void svm_vcpu_reset(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip)
 	memset(v->arch.gpr, 0, sizeof v->arch.gpr);
 	v->arch.flush_tlb = true;
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
-	v->arch.nmi_masked = v->arch.nmi_iret_seen = false; /* INIT unblocks NMIs */
+	v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false; /* INIT unblocks NMIs */
 	/* No event of the old life is delivered again (inject_pending reads these). */
 	V64(vmcb, VMCB_EXITINTINFO) = 0;
 	V64(vmcb, VMCB_EVENTINJ) = 0;
@@ -163,7 +174,7 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 {
 	struct vm *vm = v->vm;
 	u8 *vmcb = alloc_pages(1);
-	v->arch.vmcb = vmcb;
+	v->arch.svm.vmcb = vmcb;
 	V32(vmcb, VMCB_ICPT_MISC1) = ICPT_INTR | ICPT_NMI | ICPT_SMI | ICPT_INIT | ICPT_CPUID |
 				     ICPT_INVD | ICPT_HLT | ICPT_INVLPGA | ICPT_IOIO | ICPT_MSR |
 				     ICPT_TASK_SWITCH | ICPT_SHUTDOWN;
@@ -177,11 +188,11 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 	V32(vmcb, VMCB_ICPT_EXC) = BIT(VEC_DB) | BIT(VEC_AC);
 	V64(vmcb, VMCB_IOPM) = (u64)(uintptr_t)iopm;
 	V64(vmcb, VMCB_MSRPM) = (u64)(uintptr_t)msrpm;
-	V32(vmcb, VMCB_ASID) = vm->arch.asid;
+	V32(vmcb, VMCB_ASID) = vm->arch.svm.asid;
 	/* Host interrupts exit instead of entering the guest IDT (APM 15.21.1). */
 	V64(vmcb, VMCB_VINTR) = VINTR_MASKING;
 	V64(vmcb, VMCB_NP_ENABLE) = 1;
-	V64(vmcb, VMCB_NCR3) = (u64)(uintptr_t)vm->arch.npt_root;
+	V64(vmcb, VMCB_NCR3) = (u64)(uintptr_t)vm->arch.svm.npt_root;
 	xstate_vcpu_init(v);
 	v->arch.sipi_vector = -1;
 	v->arch.flush_tlb = true;
@@ -214,7 +225,7 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 
 static void advance(struct vcpu *v, u64 len)
 {
-	u8 *vmcb = v->arch.vmcb;
+	u8 *vmcb = v->arch.svm.vmcb;
 	V64(vmcb, VMCB_RIP) += len;
 	V64(vmcb, VMCB_INT_SHADOW) = 0;
 }
@@ -226,8 +237,8 @@ static void svm_skip(struct vcpu *v, const struct x86_exit *e, u8 len)
 
 static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
 {
-	V64(v->arch.vmcb, VMCB_EVENTINJ) = vector | EVENT_TYPE_EXC | EVENT_VALID |
-					   (has_err ? EVENT_HAS_ERR | ((u64)err << 32) : 0);
+	V64(v->arch.svm.vmcb, VMCB_EVENTINJ) = vector | EVENT_TYPE_EXC | EVENT_VALID |
+					       (has_err ? EVENT_HAS_ERR | ((u64)err << 32) : 0);
 }
 
 /* An intercepted #DB or #AC, back to the guest as the CPU raised it: DR6 in the VMCB has
@@ -237,13 +248,13 @@ static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 er
  * recurs when its instruction runs again, an interrupt or NMI waits as pending. */
 static void reflect_exception(struct vcpu *v, u8 vector)
 {
-	u64 interrupted = V64(v->arch.vmcb, VMCB_EXITINTINFO);
+	u64 interrupted = V64(v->arch.svm.vmcb, VMCB_EXITINTINFO);
 	bool valid = interrupted & EVENT_VALID;
 	if (valid && (interrupted & EVENT_TYPE_MASK) == EVENT_TYPE_INTR)
 		vlapic_unack(&v->arch.lapic, (u8)interrupted);
 	if (valid && (interrupted & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
-		v->arch.nmi_masked = v->arch.nmi_iret_seen = false;
-		V32(v->arch.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
+		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
+		V32(v->arch.svm.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
 		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
 	}
 	svm_inject_exception(v, vector, vector == VEC_AC, 0);
@@ -251,7 +262,7 @@ static void reflect_exception(struct vcpu *v, u8 vector)
 
 static void svm_inject_page_fault(struct vcpu *v, u64 la, u32 err)
 {
-	V64(v->arch.vmcb, VMCB_CR2) = la;
+	V64(v->arch.svm.vmcb, VMCB_CR2) = la;
 	svm_inject_exception(v, 14, true, err);
 }
 
@@ -263,14 +274,14 @@ static void svm_inject_page_fault(struct vcpu *v, u64 la, u32 err)
  * each exit takes a V_TPR the guest changed back (MOV to CR8 clears TPR[3:0]). */
 static void tpr_to_vmcb(struct vcpu *v)
 {
-	u8 *vmcb = v->arch.vmcb;
+	u8 *vmcb = v->arch.svm.vmcb;
 	V64(vmcb, VMCB_VINTR) = (V64(vmcb, VMCB_VINTR) & ~(u64)VINTR_TPR_MASK) |
 				((v->arch.lapic.tpr >> 4) & VINTR_TPR_MASK);
 }
 
 static void tpr_from_vmcb(struct vcpu *v)
 {
-	u32 vtpr = V64(v->arch.vmcb, VMCB_VINTR) & VINTR_TPR_MASK;
+	u32 vtpr = V64(v->arch.svm.vmcb, VMCB_VINTR) & VINTR_TPR_MASK;
 	if (vtpr != ((v->arch.lapic.tpr >> 4) & VINTR_TPR_MASK))
 		v->arch.lapic.tpr = vtpr << 4;
 }
@@ -281,9 +292,9 @@ static void tpr_from_vmcb(struct vcpu *v)
 static void watch_cr8_writes(struct vcpu *v)
 {
 	if (vlapic_tpr_holds_back(&v->arch.lapic))
-		V32(v->arch.vmcb, VMCB_ICPT_CR) |= ICPT_CR8_WRITE;
+		V32(v->arch.svm.vmcb, VMCB_ICPT_CR) |= ICPT_CR8_WRITE;
 	else
-		V32(v->arch.vmcb, VMCB_ICPT_CR) &= ~ICPT_CR8_WRITE;
+		V32(v->arch.svm.vmcb, VMCB_ICPT_CR) &= ~ICPT_CR8_WRITE;
 }
 
 /* The intercepted MOV to CR8 (before it ran): decoded, since TCG has no decode assists. */
@@ -293,8 +304,8 @@ static void handle_cr8_write(struct vcpu *v)
 	size_t n = x86_fetch_insn(v, bytes, sizeof bytes);
 	if (x86_decode_mov_to_cr(bytes, n, &cr, &gpr, &len) || cr != 8) {
 		vcpu_bad_access(v, "CR8 write exit at rip %llx: not a MOV to CR8 (%02x %02x %02x)",
-				(unsigned long long)V64(v->arch.vmcb, VMCB_RIP), bytes[0], bytes[1],
-				bytes[2]);
+				(unsigned long long)V64(v->arch.svm.vmcb, VMCB_RIP), bytes[0],
+				bytes[1], bytes[2]);
 		return svm_inject_exception(v, 6, false, 0); /* #UD */
 	}
 	u64 val = v->arch.gpr[gpr];
@@ -307,8 +318,8 @@ static void handle_cr8_write(struct vcpu *v)
 
 static bool svm_interruptible(struct vcpu *v)
 {
-	return (V64(v->arch.vmcb, VMCB_RFLAGS) & BIT(9)) &&
-	       !(V64(v->arch.vmcb, VMCB_INT_SHADOW) & 1);
+	return (V64(v->arch.svm.vmcb, VMCB_RFLAGS) & BIT(9)) &&
+	       !(V64(v->arch.svm.vmcb, VMCB_INT_SHADOW) & 1);
 }
 
 /* An exit as soon as the guest can take an interrupt (APM 15.21.4: a virtual interrupt
@@ -321,7 +332,7 @@ static void request_irq_window(u8 *vmcb)
 
 static void inject_pending(struct vcpu *v)
 {
-	u8 *vmcb = v->arch.vmcb;
+	u8 *vmcb = v->arch.svm.vmcb;
 	u64 pending_event = V64(vmcb, VMCB_EXITINTINFO);
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_VINTR;
 	V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
@@ -335,18 +346,18 @@ static void inject_pending(struct vcpu *v)
 	/* The handler's IRET has run once RIP moved on. An IRET executed with IF = 1 would
 	 * give no interrupt-window exit to notice that (an NMI handler runs with IF = 0 but
 	 * a guest can do anything): then unblock at once rather than loop. */
-	if (v->arch.nmi_iret_seen &&
-	    (V64(vmcb, VMCB_RIP) != v->arch.nmi_iret_rip || svm_interruptible(v)))
-		v->arch.nmi_masked = v->arch.nmi_iret_seen = false;
-	if (!v->arch.nmi_masked &&
+	if (v->arch.svm.nmi_iret_seen &&
+	    (V64(vmcb, VMCB_RIP) != v->arch.svm.nmi_iret_rip || svm_interruptible(v)))
+		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
+	if (!v->arch.svm.nmi_masked &&
 	    __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
 		V64(vmcb, VMCB_EVENTINJ) = 2 | EVENT_TYPE_NMI | EVENT_VALID;
 		v->stats.nmis_injected++;
-		v->arch.nmi_masked = true;
+		v->arch.svm.nmi_masked = true;
 		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
 		return;
 	}
-	bool nmi_waits = v->arch.nmi_iret_seen &&
+	bool nmi_waits = v->arch.svm.nmi_iret_seen &&
 			 __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE);
 	int vec = vlapic_pending_vector(&v->arch.lapic);
 	if (vec < 0 && !nmi_waits)
@@ -400,10 +411,10 @@ static enum exit_kind exit_kind_of(u64 code)
 static void print_entry_trace(struct vcpu *v)
 {
 	for (u32 i = 0; i < ENTRY_TRACE_LEN; i++) {
-		u32 n = v->arch.trace_next + i;
+		u32 n = v->arch.svm.trace_next + i;
 		if (n < ENTRY_TRACE_LEN)
 			continue; /* fewer entries than slots so far */
-		const struct entry_trace *t = &v->arch.trace[n % ENTRY_TRACE_LEN];
+		const struct entry_trace *t = &v->arch.svm.trace[n % ENTRY_TRACE_LEN];
 		printk("hv: VM '%s' vcpu%u: entry %u: resumed at rip %llx (eventinj %llx, "
 		       "shadow %llx), exit %llx (info1 %llx) at rip %llx\n",
 		       v->vm->name, v->id, n - ENTRY_TRACE_LEN, (unsigned long long)t->rip,
@@ -420,7 +431,7 @@ static void print_entry_trace(struct vcpu *v)
  * other paging state than the guest's (seen under QEMU TCG: README, "Tests"). */
 static void report_triple_fault(struct vcpu *v)
 {
-	u8 *vmcb = v->arch.vmcb;
+	u8 *vmcb = v->arch.svm.vmcb;
 	u64 cr2 = V64(vmcb, VMCB_CR2), idt = V64(vmcb, VMCB_IDTR + 8);
 	u32 idt_limit = V32(vmcb, VMCB_IDTR + 4);
 	char state[256], cr2_map[48];
@@ -446,13 +457,13 @@ static void svm_inject(struct vcpu *v, bool section_end)
 {
 	inject_pending(v);
 	if (section_end && !svm_interruptible(v))
-		request_irq_window(v->arch.vmcb);
+		request_irq_window(v->arch.svm.vmcb);
 }
 
 /* The exit the CPU reported, for vcpu.c, or handled here (this vendor's own intercepts). */
 static void decode_exit(struct vcpu *v, struct x86_exit *e)
 {
-	u8 *vmcb = v->arch.vmcb;
+	u8 *vmcb = v->arch.svm.vmcb;
 	u64 code = V64(vmcb, VMCB_EXITCODE), info1 = V64(vmcb, VMCB_EXITINFO1);
 	*e = (struct x86_exit){
 		.reason = X86_EXIT_HANDLED, .kind = exit_kind_of(code), .code = code, .info = info1
@@ -473,8 +484,8 @@ static void decode_exit(struct vcpu *v, struct x86_exit *e)
 	case SVM_EXIT_IRET:
 		/* Intercepted before it runs: NMIs unblock once RIP has moved on. */
 		V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
-		v->arch.nmi_iret_seen = true;
-		v->arch.nmi_iret_rip = V64(vmcb, VMCB_RIP);
+		v->arch.svm.nmi_iret_seen = true;
+		v->arch.svm.nmi_iret_rip = V64(vmcb, VMCB_RIP);
 		break;
 	case SVM_EXIT_CPUID:
 		e->reason = X86_EXIT_CPUID;
@@ -546,7 +557,7 @@ static void decode_exit(struct vcpu *v, struct x86_exit *e)
 
 static void svm_enter(struct vcpu *v, struct x86_exit *e)
 {
-	u8 *vmcb = v->arch.vmcb;
+	u8 *vmcb = v->arch.svm.vmcb;
 	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
 	/* The ASID is the VM's: entries another vCPU of it left here, or this one's from
 	 * before it ran on another pCPU (where its INVLPGs went), are stale. */
@@ -562,14 +573,14 @@ static void svm_enter(struct vcpu *v, struct x86_exit *e)
 		V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_PAUSE;
 	tpr_to_vmcb(v);
 	watch_cr8_writes(v);
-	struct entry_trace *t = &v->arch.trace[v->arch.trace_next++ % ENTRY_TRACE_LEN];
+	struct entry_trace *t = &v->arch.svm.trace[v->arch.svm.trace_next++ % ENTRY_TRACE_LEN];
 	*t = (struct entry_trace){ .rip = V64(vmcb, VMCB_RIP),
 				   .eventinj = V64(vmcb, VMCB_EVENTINJ),
 				   .int_shadow = V64(vmcb, VMCB_INT_SHADOW) };
 	/* VMRUN takes RAX and RSP from the VMCB and saves them there. */
 	V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
 	V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];
-	svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->host_save);
+	svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->svm.host_save);
 	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
 	v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
 	tpr_from_vmcb(v);
@@ -590,7 +601,7 @@ static void svm_enter(struct vcpu *v, struct x86_exit *e)
 		       v->vm->name, v->id, (unsigned long long)t->exit_code,
 		       (unsigned long long)t->exit_info1,
 		       (unsigned long long)V64(vmcb, VMCB_EXITINFO2), v->pcpu, (void *)vmcb,
-		       (void *)p->hsave, (unsigned long long)rdmsr(MSR_VM_HSAVE_PA),
+		       (void *)p->svm.hsave, (unsigned long long)rdmsr(MSR_VM_HSAVE_PA),
 		       (unsigned long long)read_cr3());
 		print_entry_trace(v);
 		vm_request_stop(v->vm, VM_FATAL);
@@ -610,13 +621,13 @@ static const u32 reg_offset[] = {
 
 static u64 svm_get(struct vcpu *v, enum x86_reg r)
 {
-	return r == X86_CPL ? V8(v->arch.vmcb, VMCB_CPL) : V64(v->arch.vmcb, reg_offset[r]);
+	return r == X86_CPL ? V8(v->arch.svm.vmcb, VMCB_CPL) : V64(v->arch.svm.vmcb, reg_offset[r]);
 }
 
 static struct x86_segment svm_segment(struct vcpu *v, enum x86_seg s)
 {
 	u32 off = VMCB_ES + 16 * s;
-	u8 *vmcb = v->arch.vmcb;
+	u8 *vmcb = v->arch.svm.vmcb;
 	return (struct x86_segment){ V16(vmcb, off), V16(vmcb, off + 2), V32(vmcb, off + 4),
 				     V64(vmcb, off + 8) };
 }
@@ -625,6 +636,7 @@ const struct x86_vendor svm_vendor = {
 	.name = "AMD SVM",
 	.check = svm_check,
 	.describe = svm_describe,
+	.pcpu_enable = svm_pcpu_enable,
 	.vm_init = svm_vm_init,
 	.vcpu_init = svm_vcpu_init,
 	.vcpu_reset = svm_vcpu_reset,

@@ -3,6 +3,7 @@
 #ifndef ARCH_X86_ARCH_PCPU_H
 #define ARCH_X86_ARCH_PCPU_H
 
+#include "arch/x86/svm/svm_state.h"
 #include "hv/types.h"
 
 struct vcpu;
@@ -10,8 +11,7 @@ struct vm;
 
 struct arch_pcpu {
 	u32 apic_id;
-	u8 *hsave;		/* VM_HSAVE_PA page */
-	u8 *host_save;		/* VMSAVE area for host FS/GS/TR... */
+	struct svm_pcpu svm;	/* the vendor's own (vendor.h) */
 	struct vcpu *last_vcpu; /* the vCPU whose TLB entries this pCPU may hold */
 	struct vm *last_vm;	/* the VM whose branch predictions it may hold */
 	u64 timer_irqs, kick_irqs, nmis;

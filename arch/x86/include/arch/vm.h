@@ -4,6 +4,7 @@
 #define ARCH_X86_VM_H
 
 #include "hv/types.h"
+#include "arch/x86/svm/svm_state.h"
 #include "arch/x86/vlapic.h"
 #include "arch/x86/vioapic.h"
 #include "hv/dev/vuart.h"
@@ -27,31 +28,17 @@ enum {
 	GPR_R15
 };
 
-/* One guest entry and the exit that ended it; a vCPU keeps its last few for the report of
- * a fault that stops it (which state the hypervisor resumed it with, what came next). */
-#define ENTRY_TRACE_LEN 4
-struct entry_trace {
-	u64 rip, eventinj, int_shadow;	     /* as the entry found them in the VMCB */
-	u64 exit_code, exit_info1, exit_rip; /* the exit that ended it */
-};
-
 struct arch_vcpu {
-	u64 gpr[16]; /* x86 encoding order, all 16 (the vendor copies RAX and RSP to and
+	u64 gpr[16];	     /* x86 encoding order, all 16 (the vendor copies RAX and RSP to and
 		      * from its VMCB around each entry) */
-	u8 *vmcb;    /* page, identity-mapped (host address == physical address) */
+	struct svm_vcpu svm; /* the vendor's own (vendor.h) */
 	struct vlapic lapic;
 	u8 *xsave;     /* XSAVE area (xstate.c) while another vCPU uses the pCPU */
 	u64 xcr0;      /* the guest's XCR0 */
 	u64 spec_ctrl; /* IA32_SPEC_CTRL as the guest set it, in force while it runs */
 	u32 tsc_aux;   /* IA32_TSC_AUX, in the CPU's register while it is loaded */
 	u64 dr[4];
-	bool nmi_pending; /* set atomically by senders */
-	/* NMI blocking (APM 15.20): from the injection of an NMI until its handler's IRET
-	 * has executed, no further NMI is injected. The IRET is intercepted; it has run once
-	 * RIP has left the IRET (nmi_iret_rip). */
-	bool nmi_masked;
-	bool nmi_iret_seen;
-	u64 nmi_iret_rip;
+	bool nmi_pending;      /* set atomically by senders */
 	bool init_pending;     /* INIT IPI received (atomic) */
 	s32 sipi_vector;       /* STARTUP vector received (atomic), -1 none */
 	bool flush_tlb;	       /* flush this ASID's TLB at next entry */
@@ -64,8 +51,6 @@ struct arch_vcpu {
 	bool pv_eoi_armed;     /* we told the guest it may skip the EOI of its highest ISR vector */
 	bool pv_unhalt;	       /* KVM_HC_KICK_CPU: leave the next (or current) HLT (atomic) */
 	u64 preempt_count_msr; /* HV_MSR_PREEMPT_COUNT */
-	struct entry_trace trace[ENTRY_TRACE_LEN];
-	u32 trace_next; /* the slot of the next entry */
 };
 
 /* How vCPU 0 starts (arch/x86/linux_*.c): at entry in PVH's 32-bit flat protected mode,
@@ -77,8 +62,7 @@ struct x86_boot {
 };
 
 struct arch_vm {
-	u64 *npt_root; /* nested page table (PML4) */
-	u32 asid;
+	struct svm_vm svm; /* the vendor's own (vendor.h) */
 	struct vioapic ioapic;
 	struct vuart uart; /* COM1, the VM's console */
 	u16 pm1_en, pm1_sts, pm1_cnt;
