@@ -16,6 +16,7 @@
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
+#include "../../arch/x86/nested_paging.c"
 #include "../../arch/x86/split_access.c"
 #include "../../arch/x86/vcpu.c"
 #include "../../arch/x86/vlapic.c"

@@ -9,6 +9,7 @@
 #include "arch/x86/decode.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/guest_walk.h"
+#include "arch/x86/nested_paging.h"
 #include "arch/x86/pcpu.h"
 #include "arch/x86/split_access.h"
 #include "arch/x86/vendor.h"
@@ -24,9 +25,6 @@
 static u8 *msrpm, *iopm;
 static u32 max_asid;
 static bool has_nrips;
-
-#define NPT_RWX_USER 0x7ull /* present, writable, user: NPT walks are user accesses (APM 15.25.5) */
-#define NPT_LARGE BIT(7)
 
 /* virt_probe.c found SVM on an AMD CPU, enabled by the firmware; what else this backend
  * needs. */
@@ -76,18 +74,6 @@ static void msrpm_passthrough(u32 msr)
 	msrpm[bit / 8] &= (u8) ~(3u << (bit % 8));
 }
 
-static void npt_map_2m(u64 *root, u64 gpa, u64 hpa)
-{
-	u64 *table = root;
-	for (int level = 3; level > 1; level--) {
-		u64 *e = &table[(gpa >> (12 + 9 * level)) & 511];
-		if (!*e)
-			*e = (u64)(uintptr_t)alloc_pages(1) | NPT_RWX_USER;
-		table = (u64 *)(uintptr_t)(*e & ~0xFFFull);
-	}
-	table[(gpa >> 21) & 511] = hpa | NPT_RWX_USER | NPT_LARGE;
-}
-
 static int svm_vm_init(struct vm *vm)
 {
 	if (!msrpm) {
@@ -118,12 +104,7 @@ static int svm_vm_init(struct vm *vm)
 		printk("hv: VM '%s': no ASID left (the CPU has %u)\n", vm->name, max_asid);
 		return -1;
 	}
-	/* Nested page table: exactly the guest's RAM, nothing else (MMIO faults). */
-	vm->arch.svm.npt_root = alloc_pages(1);
-	for (u64 off = 0; off < vm->ram_size; off += 2 * MiB)
-		npt_map_2m(vm->arch.svm.npt_root,
-			   off < x86_low_ram_end(vm) ? off : off + vm->hole_size,
-			   (u64)(uintptr_t)vm->ram + off);
+	vm->arch.svm.npt_root = nested_paging_map_ram(vm, NPT_BITS);
 	return 0;
 }
 
