@@ -25,6 +25,9 @@ static void mock_eoi_level(void *ctx, u8 vector)
 
 static const struct vlapic_ops mock_ops = { mock_send_ipi, mock_eoi_level };
 
+/* The register page of the one vlapic a test uses at a time. */
+static u32 page[PAGE_SIZE / 4] __attribute__((aligned(PAGE_SIZE)));
+
 static u64 rd(struct vlapic *l, u32 msr, u64 now)
 {
 	u64 v = 0xdeadbeef;
@@ -47,7 +50,7 @@ static int gp_rd(struct vlapic *l, u32 msr)
 /* A vCPU with the APIC software-enabled (SVR = 0x1FF). */
 static void setup(struct vlapic *l, u32 id, u64 tsc_hz)
 {
-	vlapic_init(l, id, id == 0, tsc_hz, &mock_ops, NULL);
+	vlapic_init(l, page, id, id == 0, tsc_hz, &mock_ops, NULL);
 	WR(l, 0x80f, 0x1ff, 0);
 	nipis = 0;
 	neois = 0;
@@ -73,7 +76,7 @@ static void test_init_and_registers(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, 0, true, 2000000000ull, &mock_ops, NULL);
+	vlapic_init(&l, page, 0, true, 2000000000ull, &mock_ops, NULL);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00d00);
 	CHECK_EQ(rd(&l, 0x802, 0), 0);
 	CHECK_EQ(rd(&l, 0x803, 0), 0x60014);
@@ -89,7 +92,7 @@ static void test_init_and_registers(void)
 	CHECK_EQ(rd(&l, 0x83e, 0), 0);
 	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
 
-	vlapic_init(&l, 0x23, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x23, false, 0, NULL, NULL);
 	CHECK_EQ(l.tsc_hz, VLAPIC_BUS_HZ);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00c00);
 	CHECK_EQ(rd(&l, 0x802, 0), 0x23);
@@ -188,7 +191,7 @@ static void test_svr(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, 2, false, 0, &mock_ops, NULL);
+	vlapic_init(&l, page, 2, false, 0, &mock_ops, NULL);
 	/* Software-disabled: no fixed interrupt accepted, LVT masks stick. */
 	CHECK(!vlapic_accept(&l, 0x40, false));
 	CHECK(!vlapic_has_pending_irr(&l));
@@ -338,7 +341,7 @@ static void test_tmr_eoi(void)
 	CHECK_EQ(neois, 2);
 
 	/* No ops: EOI of a level vector is still fine. */
-	vlapic_init(&l, 0, true, 0, NULL, NULL);
+	vlapic_init(&l, page, 0, true, 0, NULL, NULL);
 	WR(&l, 0x80f, 0x100, 0);
 	CHECK(vlapic_accept(&l, 0x90, true));
 	vlapic_ack(&l, 0x90);
@@ -450,7 +453,7 @@ static void test_dest(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, 0x23, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x23, false, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0x23, false));
 	CHECK(!vlapic_match_dest(&l, 0x22, false));
 	CHECK(!vlapic_match_dest(&l, 0x123, false));
@@ -465,15 +468,15 @@ static void test_dest(void)
 	CHECK(!vlapic_match_dest(&l, 0x00020000, true));
 	CHECK(!vlapic_match_dest(&l, 0x23, true));
 
-	vlapic_init(&l, 0, true, 0, NULL, NULL);
+	vlapic_init(&l, page, 0, true, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0, false));
 	CHECK(vlapic_match_dest(&l, 1, true)); /* cluster 0, bit 0 */
 	CHECK(!vlapic_match_dest(&l, 0, true));
 	CHECK(!vlapic_match_dest(&l, 0x10001, true));
 
-	vlapic_init(&l, 0xf, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0xf, false, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0x8000, true));
-	vlapic_init(&l, 0x10, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x10, false, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0x10001, true));
 	CHECK_EQ(rd(&l, 0x80d, 0), 0x10001);
 }
