@@ -788,6 +788,88 @@ static void test_apic_base(void)
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), APIC_DEFAULT_BASE | APIC_BASE_BSP);
 }
 
+/* The 32-bit word at byte offset off of the register page. */
+static u32 page_word(const struct vlapic *l, u32 off)
+{
+	u32 w;
+
+	memcpy(&w, (const u8 *)l->regs + off, sizeof w);
+	return w;
+}
+
+/* The registers sit in a page at the offsets of the xAPIC layout (SDM Table 11-1), which
+ * AVIC's backing page and APICv's virtual-APIC page hardware read; and what is written
+ * there is what the guest's MSR reads see. */
+static void test_register_page(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0x23, 0);
+	CHECK(l.regs == page);
+	CHECK_EQ(page_word(&l, 0x20), 0x23);	/* ID */
+	CHECK_EQ(page_word(&l, 0x30), 0x60014); /* version */
+	CHECK_EQ(page_word(&l, 0xd0), 0x20008); /* LDR */
+	CHECK_EQ(page_word(&l, 0xf0), 0x1ff);	/* SVR */
+	WR(&l, 0x808, 0x20, 0);
+	CHECK_EQ(page_word(&l, 0x80), 0x20); /* TPR */
+
+	/* IRR and TMR: vector v is bit v % 32 of the word at base + (v / 32) * 16. */
+	CHECK(vlapic_accept(&l, 0x31, true));
+	CHECK_EQ(page_word(&l, 0x210), 1u << 17);
+	CHECK_EQ(page_word(&l, 0x190), 1u << 17);
+	CHECK(vlapic_accept(&l, 0xff, false));
+	CHECK_EQ(page_word(&l, 0x270), 1u << 31);
+	CHECK_EQ(vlapic_pending_vector(&l), 0xff);
+	vlapic_ack(&l, 0xff);
+	vlapic_ack(&l, 0x31);
+	CHECK_EQ(page_word(&l, 0x210), 0);
+	CHECK_EQ(page_word(&l, 0x270), 0);
+	CHECK_EQ(page_word(&l, 0x110), 1u << 17); /* ISR */
+	CHECK_EQ(page_word(&l, 0x170), 1u << 31);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(page_word(&l, 0x170), 0);
+	CHECK_EQ(page_word(&l, 0x110), 1u << 17);
+
+	/* LVTs: CMCI at 0x2F0, then timer 0x320 ... error 0x370. */
+	WR(&l, 0x82f, 0xf0, 0);
+	CHECK_EQ(page_word(&l, 0x2f0), 0xf0);
+	for (u32 msr = 0x832; msr <= 0x837; msr++) {
+		WR(&l, msr, 0x10000 | (0xe0 + (msr - 0x832)), 0);
+		CHECK_EQ(page_word(&l, (msr - 0x800) << 4), 0x10000 | (0xe0 + (msr - 0x832)));
+	}
+	WR(&l, 0x832, 0x200ec, 0); /* periodic, vector 0xEC */
+	CHECK_EQ(page_word(&l, 0x320), 0x200ec);
+	WR(&l, 0x83e, 0xb, 0);
+	CHECK_EQ(page_word(&l, 0x3e0), 0xb); /* divide configuration */
+	WR(&l, 0x838, 123456, 0);
+	CHECK_EQ(page_word(&l, 0x380), 123456); /* initial count */
+
+	/* The 64-bit x2APIC ICR is ICR low at 0x300, ICR high at 0x310. */
+	WR(&l, 0x830, (5ull << 32) | 0x4041, 0);
+	CHECK_EQ(page_word(&l, 0x300), 0x4041);
+	CHECK_EQ(page_word(&l, 0x310), 5);
+	WR(&l, 0x830, 0x4005, 0); /* illegal vector: an error */
+	WR(&l, 0x828, 0, 0);
+	CHECK_EQ(page_word(&l, 0x280), APIC_ESR_SEND_ILLEGAL_VECTOR); /* ESR */
+
+	/* What the hardware writes in the page is the register. */
+	memcpy((u8 *)l.regs + 0x80, &(u32){ 0x40 }, 4);
+	CHECK_EQ(rd(&l, 0x808, 0), 0x40);
+	memcpy((u8 *)l.regs + 0x220, &(u32){ 1u << 2 }, 4); /* IRR: vector 0x42 */
+	CHECK_EQ(vlapic_pending_vector(&l), -1);	    /* 4 <= PPR's class 4 */
+	memcpy((u8 *)l.regs + 0x80, &(u32){ 0 }, 4);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x42);
+
+	/* INIT keeps ID, version and LDR in the page, and resets the rest: offset, value. */
+	static const u32 after_init[][2] = {
+		{ 0x20, 0x23 }, { 0x30, 0x60014 }, { 0xd0, 0x20008 }, { 0xf0, 0xff },
+		{ 0x110, 0 },	{ 0x220, 0 },	   { 0x310, 0 },      { 0x320, APIC_LVT_MASKED },
+	};
+	vlapic_reset(&l);
+	for (u32 i = 0; i < ARRAY_SIZE(after_init); i++)
+		CHECK_EQ(page_word(&l, after_init[i][0]), after_init[i][1]);
+}
+
 int main(void)
 {
 	test_mul_div();
@@ -805,5 +887,6 @@ int main(void)
 	test_timer_storm();
 	test_timer_tsc_deadline();
 	test_apic_base();
+	test_register_page();
 	return test_summary();
 }
