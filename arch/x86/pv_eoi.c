@@ -39,15 +39,17 @@ void pv_eoi_exit(struct vcpu *v)
 	}
 }
 
-static int single_bit(const u32 r[8])
+/* The vector in service if there is exactly one, else -1. */
+static int single_isr_bit(const struct vlapic *l)
 {
 	int found = -1;
 	for (int i = 0; i < 8; i++) {
-		if (!r[i])
+		u32 w = VLAPIC_VEC_WORD(l, APIC_REG_ISR, i);
+		if (!w)
 			continue;
-		if (found >= 0 || (r[i] & (r[i] - 1)))
+		if (found >= 0 || (w & (w - 1)))
 			return -1;
-		found = i * 32 + __builtin_ctz(r[i]);
+		found = i * 32 + __builtin_ctz(w);
 	}
 	return found;
 }
@@ -60,8 +62,8 @@ void pv_eoi_enter(struct vcpu *v)
 	u32 *w = word(v);
 	if (!w || v->arch.pv_eoi_armed || vlapic_has_pending_irr(l))
 		return;
-	int vec = single_bit(l->isr);
-	if (vec < 0 || (__atomic_load_n(&l->tmr[vec / 32], __ATOMIC_ACQUIRE) & (1u << (vec % 32))))
+	int vec = single_isr_bit(l);
+	if (vec < 0 || vlapic_test_vec(l, APIC_REG_TMR, (u8)vec))
 		return;
 	__atomic_fetch_or(w, KVM_PV_EOI_ENABLED, __ATOMIC_RELEASE);
 	v->arch.pv_eoi_armed = true;

@@ -6,6 +6,7 @@
 #include "arch/x86/guest.h"
 #include "hv/arch.h"
 #include "hv/lib.h"
+#include "hv/mem.h"
 
 static bool targets(struct vcpu *t, struct vcpu *src, u8 shorthand, u32 dest, bool logical)
 {
@@ -104,7 +105,7 @@ void x86_vcpu_irq_init(struct vcpu *v)
 {
 	static const struct vlapic_ops ops = { .send_ipi = lapic_send_ipi,
 					       .eoi_level = lapic_eoi_level };
-	vlapic_init(&v->arch.lapic, v->id, v->id == 0, arch_time_hz, &ops, v);
+	vlapic_init(&v->arch.lapic, alloc_pages(1), v->id, v->id == 0, arch_time_hz, &ops, v);
 }
 
 void x86_vm_irq_init(struct vm *vm)

@@ -4,27 +4,6 @@
 #include "arch/x86/vlapic.h"
 #include "hv/lib.h"
 
-/* x2APIC register MSRs (SDM Table 11-6): 0x800 + (xAPIC offset >> 4) */
-#define X2APIC_ID 0x802
-#define X2APIC_VERSION 0x803
-#define X2APIC_TPR 0x808
-#define X2APIC_PPR 0x80a
-#define X2APIC_EOI 0x80b
-#define X2APIC_LDR 0x80d
-#define X2APIC_SVR 0x80f
-#define X2APIC_ISR0 0x810
-#define X2APIC_TMR0 0x818
-#define X2APIC_IRR0 0x820
-#define X2APIC_ESR 0x828
-#define X2APIC_LVT_CMCI 0x82f
-#define X2APIC_ICR 0x830
-#define X2APIC_LVT_TIMER 0x832
-#define X2APIC_LVT_ERROR 0x837
-#define X2APIC_TIMER_ICR 0x838
-#define X2APIC_TIMER_CCR 0x839
-#define X2APIC_TIMER_DCR 0x83e
-#define X2APIC_SELF_IPI 0x83f
-
 /* IA32_APIC_BASE: bits 7:0 and 9 are reserved; 63:52 lie above any MAXPHYADDR. */
 #define APIC_BASE_RSVD (0xffull | BIT(9) | (0xfffull << 52))
 
@@ -82,21 +61,17 @@ static u64 mul_div(u64 a, u64 b, u64 c)
 
 static u64 sat_add(u64 a, u64 b) { return a + b < a ? ~0ull : a + b; }
 
-/* Highest set bit of a 256-bit register, or -1. */
-static int highest_bit(const u32 *reg, bool atomic)
+/* Highest set bit of the 256-bit register (ISR, TMR or IRR) at offset base, or -1. */
+static int highest_bit(const struct vlapic *l, u32 base, bool atomic)
 {
 	for (int i = 7; i >= 0; i--) {
-		u32 w = atomic ? __atomic_load_n(&reg[i], __ATOMIC_ACQUIRE) : reg[i];
+		const u32 *p = &VLAPIC_VEC_WORD(l, base, i);
+		u32 w = atomic ? __atomic_load_n(p, __ATOMIC_ACQUIRE) : *p;
 
 		if (w)
 			return i * 32 + 31 - __builtin_clz(w);
 	}
 	return -1;
-}
-
-static bool test_vec(const u32 *reg, u8 vec)
-{
-	return __atomic_load_n(&reg[vec / 32], __ATOMIC_ACQUIRE) & (1u << (vec % 32));
 }
 
 static bool hw_enabled(const struct vlapic *l)
@@ -113,12 +88,12 @@ static bool x2apic_mode(const struct vlapic *l)
 
 static bool sw_enabled(const struct vlapic *l)
 {
-	return __atomic_load_n(&l->svr, __ATOMIC_RELAXED) & APIC_SVR_ENABLE;
+	return __atomic_load_n(&VLAPIC_REG(l, APIC_REG_SVR), __ATOMIC_RELAXED) & APIC_SVR_ENABLE;
 }
 
 static u32 timer_mode(const struct vlapic *l)
 {
-	return APIC_LVT_TIMER_MODE(l->lvt[VLAPIC_LVT_TIMER]);
+	return APIC_LVT_TIMER_MODE(VLAPIC_REG(l, APIC_REG_LVT_TIMER));
 }
 
 /* Divide configuration (SDM Figure 11-10): bits 3,1:0; 111b means divide by 1. */
@@ -140,31 +115,38 @@ static void timer_stop(struct vlapic *l)
 	l->timer_period = 0;
 }
 
+/* Every register but ID, version and LDR (constant from vlapic_init on). */
 static void reset_regs(struct vlapic *l)
 {
 	for (int i = 0; i < 8; i++) {
-		__atomic_store_n(&l->irr[i], 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&l->tmr[i], 0, __ATOMIC_RELAXED);
-		l->isr[i] = 0;
+		__atomic_store_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&VLAPIC_VEC_WORD(l, APIC_REG_TMR, i), 0, __ATOMIC_RELAXED);
+		VLAPIC_VEC_WORD(l, APIC_REG_ISR, i) = 0;
 	}
-	l->tpr = 0;
-	__atomic_store_n(&l->svr, 0xff, __ATOMIC_RELAXED);
-	l->esr = 0;
+	vlapic_set_tpr(l, 0);
+	__atomic_store_n(&VLAPIC_REG(l, APIC_REG_SVR), 0xff, __ATOMIC_RELAXED);
+	VLAPIC_REG(l, APIC_REG_ESR) = 0;
 	l->esr_pending = 0;
 	for (int i = 0; i < VLAPIC_NR_LVT; i++)
-		l->lvt[i] = APIC_LVT_MASKED;
-	l->icr = 0;
-	l->timer_icr = 0;
-	l->timer_dcr = 0;
+		VLAPIC_REG(l, APIC_REG_LVT(i)) = APIC_LVT_MASKED;
+	VLAPIC_REG(l, APIC_REG_ICR_LO) = 0;
+	VLAPIC_REG(l, APIC_REG_ICR_HI) = 0;
+	VLAPIC_REG(l, APIC_REG_TIMER_ICR) = 0;
+	VLAPIC_REG(l, APIC_REG_TIMER_DCR) = 0;
 	l->tsc_deadline_msr = 0;
 	timer_stop(l);
 }
 
-void vlapic_init(struct vlapic *l, u32 id, bool bsp, u64 tsc_hz, const struct vlapic_ops *ops,
-		 void *ctx)
+void vlapic_init(struct vlapic *l, u32 *page, u32 id, bool bsp, u64 tsc_hz,
+		 const struct vlapic_ops *ops, void *ctx)
 {
 	memset(l, 0, sizeof(*l));
-	l->id = id;
+	memset(page, 0, PAGE_SIZE);
+	l->regs = page;
+	VLAPIC_REG(l, APIC_REG_ID) = id;
+	VLAPIC_REG(l, APIC_REG_VERSION) = VLAPIC_VERSION;
+	/* SDM 11.12.10.2: LDR = x2APIC ID[19:4] << 16 | 1 << x2APIC ID[3:0] */
+	VLAPIC_REG(l, APIC_REG_LDR) = ((id >> 4) << 16) | (1u << (id & 0xf));
 	l->apic_base = APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD |
 		       (bsp ? APIC_BASE_BSP : 0);
 	l->tsc_hz = tsc_hz ? tsc_hz : VLAPIC_BUS_HZ;
@@ -178,16 +160,17 @@ void vlapic_reset(struct vlapic *l) { reset_regs(l); }
 bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
 {
 	u32 bit = 1u << (vector % 32);
+	u32 *tmr = &VLAPIC_VEC_WORD(l, APIC_REG_TMR, vector / 32);
 
 	if (vector < 16 || !hw_enabled(l) || !sw_enabled(l))
 		return false;
 	/* TMR first, so the owner sees it once it sees the IRR bit (SDM 11.8.4: TMR is
 	 * set on acceptance of a level interrupt, cleared for an edge one). */
 	if (level)
-		__atomic_fetch_or(&l->tmr[vector / 32], bit, __ATOMIC_SEQ_CST);
-	else if (__atomic_load_n(&l->tmr[vector / 32], __ATOMIC_RELAXED) & bit)
-		__atomic_fetch_and(&l->tmr[vector / 32], ~bit, __ATOMIC_SEQ_CST);
-	__atomic_fetch_or(&l->irr[vector / 32], bit, __ATOMIC_SEQ_CST);
+		__atomic_fetch_or(tmr, bit, __ATOMIC_SEQ_CST);
+	else if (__atomic_load_n(tmr, __ATOMIC_RELAXED) & bit)
+		__atomic_fetch_and(tmr, ~bit, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32), bit, __ATOMIC_SEQ_CST);
 	return true;
 }
 
@@ -195,7 +178,7 @@ bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
  * since the last ESR write. */
 static void set_error(struct vlapic *l, u32 bit)
 {
-	u32 lvt = l->lvt[VLAPIC_LVT_ERROR];
+	u32 lvt = VLAPIC_REG(l, APIC_REG_LVT_ERROR);
 
 	if (l->esr_pending & bit)
 		return;
@@ -215,11 +198,11 @@ static void deliver_local(struct vlapic *l, u8 vector)
 
 u32 vlapic_ppr(const struct vlapic *l)
 {
-	int isrv = highest_bit(l->isr, false);
-	u32 isr_class = isrv < 0 ? 0 : (u32)isrv & 0xf0;
+	int isrv = highest_bit(l, APIC_REG_ISR, false);
+	u32 isr_class = isrv < 0 ? 0 : (u32)isrv & 0xf0, tpr = vlapic_tpr(l);
 
 	/* SDM 11.8.3.1: PPR = TPR if TPR[7:4] >= ISRV[7:4], else ISRV[7:4] << 4 */
-	return (l->tpr & 0xf0) >= isr_class ? l->tpr : isr_class;
+	return (tpr & 0xf0) >= isr_class ? tpr : isr_class;
 }
 
 int vlapic_pending_vector(struct vlapic *l)
@@ -228,7 +211,7 @@ int vlapic_pending_vector(struct vlapic *l)
 
 	if (!hw_enabled(l))
 		return -1;
-	v = highest_bit(l->irr, true);
+	v = highest_bit(l, APIC_REG_IRR, true);
 	if (v < 0 || (u32)(v >> 4) <= vlapic_ppr(l) >> 4)
 		return -1;
 	return v;
@@ -238,52 +221,50 @@ void vlapic_ack(struct vlapic *l, u8 vector)
 {
 	u32 bit = 1u << (vector % 32);
 
-	__atomic_fetch_and(&l->irr[vector / 32], ~bit, __ATOMIC_SEQ_CST);
-	l->isr[vector / 32] |= bit;
+	__atomic_fetch_and(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32), ~bit, __ATOMIC_SEQ_CST);
+	VLAPIC_VEC_WORD(l, APIC_REG_ISR, vector / 32) |= bit;
 }
 
 void vlapic_unack(struct vlapic *l, u8 vector)
 {
 	u32 bit = 1u << (vector % 32);
 
-	l->isr[vector / 32] &= ~bit;
-	__atomic_fetch_or(&l->irr[vector / 32], bit, __ATOMIC_SEQ_CST);
+	VLAPIC_VEC_WORD(l, APIC_REG_ISR, vector / 32) &= ~bit;
+	__atomic_fetch_or(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32), bit, __ATOMIC_SEQ_CST);
 }
 
-bool vlapic_has_pending_irr(struct vlapic *l) { return highest_bit(l->irr, true) >= 0; }
+bool vlapic_has_pending_irr(struct vlapic *l) { return highest_bit(l, APIC_REG_IRR, true) >= 0; }
 
 bool vlapic_tpr_holds_back(struct vlapic *l)
 {
-	int irrv = highest_bit(l->irr, true), isrv = highest_bit(l->isr, false);
+	int irrv = highest_bit(l, APIC_REG_IRR, true), isrv = highest_bit(l, APIC_REG_ISR, false);
 	if (!hw_enabled(l) || irrv < 0)
 		return false;
 	u32 irr_class = (u32)irrv >> 4;
-	return irr_class <= (l->tpr >> 4 & 0xf) && (isrv < 0 || irr_class > (u32)isrv >> 4);
+	return irr_class <= (vlapic_tpr(l) >> 4 & 0xf) && (isrv < 0 || irr_class > (u32)isrv >> 4);
 }
 
 bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical)
 {
-	u32 ldr;
+	u32 ldr = VLAPIC_REG(l, APIC_REG_LDR);
 
 	if (dest == APIC_BROADCAST)
 		return true;
 	if (!logical)
-		return dest == l->id;
-	/* SDM 11.12.10.2: LDR = x2APIC ID[19:4] << 16 | 1 << x2APIC ID[3:0] */
-	ldr = ((l->id >> 4) << 16) | (1u << (l->id & 0xf));
+		return dest == VLAPIC_REG(l, APIC_REG_ID);
 	return (dest >> 16) == (ldr >> 16) && (dest & ldr & 0xffff);
 }
 
 static void eoi(struct vlapic *l)
 {
-	int v = highest_bit(l->isr, false);
+	int v = highest_bit(l, APIC_REG_ISR, false);
 
 	l->eois++;
 	if (v < 0)
 		return;
-	l->isr[v / 32] &= ~(1u << (v % 32));
+	VLAPIC_VEC_WORD(l, APIC_REG_ISR, v / 32) &= ~(1u << (v % 32));
 	/* SDM 11.8.5: a level-triggered EOI is broadcast to the IOAPICs. */
-	if (test_vec(l->tmr, (u8)v) && l->ops && l->ops->eoi_level)
+	if (vlapic_test_vec(l, APIC_REG_TMR, (u8)v) && l->ops && l->ops->eoi_level)
 		l->ops->eoi_level(l->ctx, (u8)v);
 }
 
@@ -299,7 +280,8 @@ static void send_icr(struct vlapic *l, u64 val)
 		.dest = (u32)(val >> 32),
 	};
 
-	l->icr = val;
+	VLAPIC_REG(l, APIC_REG_ICR_LO) = (u32)val;
+	VLAPIC_REG(l, APIC_REG_ICR_HI) = (u32)(val >> 32);
 	switch (ipi.mode) {
 	case APIC_DM_FIXED:
 	case APIC_DM_LOWEST:
@@ -338,6 +320,7 @@ static u64 min_period(const struct vlapic *l)
 static u32 timer_ccr(const struct vlapic *l, u64 now)
 {
 	u64 left, count;
+	u32 icr = VLAPIC_REG(l, APIC_REG_TIMER_ICR);
 
 	if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE || !l->timer_deadline || !l->timer_period)
 		return 0;
@@ -350,13 +333,13 @@ static u32 timer_ccr(const struct vlapic *l, u64 now)
 		return 0;
 	}
 	/* Proportional to the armed period, so a later DCR write does not skew it. */
-	count = mul_div(left, l->timer_icr, l->timer_period);
-	return count > l->timer_icr ? l->timer_icr : (u32)count;
+	count = mul_div(left, icr, l->timer_period);
+	return count > icr ? icr : (u32)count;
 }
 
 void vlapic_timer_update(struct vlapic *l, u64 now)
 {
-	u32 lvt = l->lvt[VLAPIC_LVT_TIMER];
+	u32 lvt = VLAPIC_REG(l, APIC_REG_LVT_TIMER);
 
 	if (!l->timer_deadline || now < l->timer_deadline)
 		return;
@@ -391,37 +374,38 @@ u64 vlapic_next_deadline(const struct vlapic *l)
 {
 	/* A masked timer raises nothing, so nothing needs to wake up for it: its count and
 	 * periods go on (timer_ccr) and vlapic_timer_update catches up at the next look. */
-	if (l->lvt[VLAPIC_LVT_TIMER] & APIC_LVT_MASKED)
+	if (VLAPIC_REG(l, APIC_REG_LVT_TIMER) & APIC_LVT_MASKED)
 		return 0;
 	return l->timer_deadline;
 }
 
 static void write_lvt(struct vlapic *l, int idx, u32 val)
 {
-	u32 old = l->lvt[idx];
+	u32 old = VLAPIC_REG(l, APIC_REG_LVT(idx));
 
 	val = (val & lvt_writable[idx]) | (old & LVT_RO);
 	/* SDM 11.4.7.2: while software-disabled, the mask bits stay set. */
 	if (!sw_enabled(l))
 		val |= APIC_LVT_MASKED;
-	l->lvt[idx] = val;
+	VLAPIC_REG(l, APIC_REG_LVT(idx)) = val;
 	/* SDM 11.5.4.1: switching to or from TSC-deadline mode disarms the timer.
 	 * One-shot <-> periodic keeps it running; the new mode applies at expiry. */
 	if (idx == VLAPIC_LVT_TIMER &&
 	    (APIC_LVT_TIMER_MODE(old) == APIC_TIMER_TSC_DEADLINE) !=
 		    (APIC_LVT_TIMER_MODE(val) == APIC_TIMER_TSC_DEADLINE)) {
-		l->timer_icr = 0;
+		VLAPIC_REG(l, APIC_REG_TIMER_ICR) = 0;
 		l->tsc_deadline_msr = 0;
 		timer_stop(l);
 	}
 }
 
-static int lvt_index(u32 msr)
+/* The LVT index of the register at offset reg, or -1. */
+static int lvt_index(u32 reg)
 {
-	if (msr == X2APIC_LVT_CMCI)
+	if (reg == APIC_REG_LVT_CMCI)
 		return VLAPIC_LVT_CMCI;
-	if (msr >= X2APIC_LVT_TIMER && msr <= X2APIC_LVT_ERROR)
-		return (int)(msr - 0x831);
+	if (reg >= APIC_REG_LVT_TIMER && reg <= APIC_REG_LVT_ERROR)
+		return VLAPIC_LVT_TIMER + (int)(reg - APIC_REG_LVT_TIMER) / 0x10;
 	return -1;
 }
 
@@ -451,7 +435,7 @@ static int write_apic_base(struct vlapic *l, u64 val)
 
 int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 {
-	int idx;
+	u32 reg;
 
 	if (msr == MSR_IA32_APIC_BASE) {
 		*val = l->apic_base;
@@ -463,57 +447,39 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 	}
 	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !x2apic_mode(l))
 		return -1;
+	reg = (msr - MSR_X2APIC_FIRST) << 4; /* SDM 11.12.1.2 */
 
-	if (msr >= X2APIC_ISR0 && msr < X2APIC_ISR0 + 8) {
-		*val = l->isr[msr - X2APIC_ISR0];
+	if (reg >= APIC_REG_ISR && reg < APIC_REG_ISR + 0x80) {
+		*val = VLAPIC_REG(l, reg);
 		return 0;
 	}
-	if (msr >= X2APIC_TMR0 && msr < X2APIC_TMR0 + 8) {
-		*val = __atomic_load_n(&l->tmr[msr - X2APIC_TMR0], __ATOMIC_ACQUIRE);
+	if (reg >= APIC_REG_TMR && reg < APIC_REG_IRR + 0x80) { /* TMR, IRR */
+		*val = __atomic_load_n(&VLAPIC_REG(l, reg), __ATOMIC_ACQUIRE);
 		return 0;
 	}
-	if (msr >= X2APIC_IRR0 && msr < X2APIC_IRR0 + 8) {
-		*val = __atomic_load_n(&l->irr[msr - X2APIC_IRR0], __ATOMIC_ACQUIRE);
+	if (lvt_index(reg) >= 0) {
+		*val = VLAPIC_REG(l, reg);
 		return 0;
 	}
-	idx = lvt_index(msr);
-	if (idx >= 0) {
-		*val = l->lvt[idx];
+	switch (reg) {
+	case APIC_REG_ID:
+	case APIC_REG_VERSION:
+	case APIC_REG_TPR:
+	case APIC_REG_LDR:
+	case APIC_REG_SVR:
+	case APIC_REG_ESR:
+	case APIC_REG_TIMER_ICR:
+	case APIC_REG_TIMER_DCR:
+		*val = VLAPIC_REG(l, reg);
 		return 0;
-	}
-	switch (msr) {
-	case X2APIC_ID:
-		*val = l->id;
-		return 0;
-	case X2APIC_VERSION:
-		*val = VLAPIC_VERSION;
-		return 0;
-	case X2APIC_TPR:
-		*val = l->tpr;
-		return 0;
-	case X2APIC_PPR:
+	case APIC_REG_PPR:
 		*val = vlapic_ppr(l);
 		return 0;
-	case X2APIC_LDR:
-		*val = ((l->id >> 4) << 16) | (1u << (l->id & 0xf));
+	case APIC_REG_ICR_LO: /* delivery status (bit 12) is always 0 */
+		*val = (u64)VLAPIC_REG(l, APIC_REG_ICR_HI) << 32 | VLAPIC_REG(l, APIC_REG_ICR_LO);
 		return 0;
-	case X2APIC_SVR:
-		*val = l->svr;
-		return 0;
-	case X2APIC_ESR:
-		*val = l->esr;
-		return 0;
-	case X2APIC_ICR:
-		*val = l->icr; /* delivery status (bit 12) is always 0 */
-		return 0;
-	case X2APIC_TIMER_ICR:
-		*val = l->timer_icr;
-		return 0;
-	case X2APIC_TIMER_CCR:
+	case APIC_REG_TIMER_CCR:
 		*val = timer_ccr(l, now);
-		return 0;
-	case X2APIC_TIMER_DCR:
-		*val = l->timer_dcr;
 		return 0;
 	default: /* EOI and SELF IPI are write-only; the rest is absent */
 		return -1;
@@ -522,6 +488,7 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 
 int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 {
+	u32 reg;
 	int idx;
 
 	if (msr == MSR_IA32_APIC_BASE)
@@ -537,7 +504,8 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 	}
 	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !x2apic_mode(l))
 		return -1;
-	if (msr == X2APIC_ICR) {
+	reg = (msr - MSR_X2APIC_FIRST) << 4; /* SDM 11.12.1.2 */
+	if (reg == APIC_REG_ICR_LO) {
 		if (val & ICR_RSVD)
 			return -1;
 		send_icr(l, val);
@@ -547,7 +515,7 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 	if (val >> 32)
 		return -1;
 
-	idx = lvt_index(msr);
+	idx = lvt_index(reg);
 	if (idx >= 0) {
 		if (val & ~(u64)(lvt_writable[idx] | LVT_RO))
 			return -1;
@@ -557,56 +525,57 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 		write_lvt(l, idx, (u32)val);
 		return 0;
 	}
-	switch (msr) {
-	case X2APIC_TPR:
+	switch (reg) {
+	case APIC_REG_TPR:
 		if (val & ~0xffull)
 			return -1;
-		l->tpr = (u32)val;
+		vlapic_set_tpr(l, (u32)val);
 		return 0;
-	case X2APIC_EOI:
+	case APIC_REG_EOI:
 		if (val)
 			return -1;
 		eoi(l);
 		return 0;
-	case X2APIC_SVR:
+	case APIC_REG_SVR:
 		if (val & ~(u64)SVR_WRITABLE)
 			return -1;
-		__atomic_store_n(&l->svr, (u32)val, __ATOMIC_RELAXED);
+		__atomic_store_n(&VLAPIC_REG(l, APIC_REG_SVR), (u32)val, __ATOMIC_RELAXED);
 		/* SDM 11.4.7.2: software disable sets every LVT mask bit. */
 		if (!(val & APIC_SVR_ENABLE))
 			for (int i = 0; i < VLAPIC_NR_LVT; i++)
-				l->lvt[i] |= APIC_LVT_MASKED;
+				VLAPIC_REG(l, APIC_REG_LVT(i)) |= APIC_LVT_MASKED;
 		return 0;
-	case X2APIC_ESR:
+	case APIC_REG_ESR:
 		/* Table 11-6: non-zero writes #GP. A write latches the new errors. */
 		if (val)
 			return -1;
-		l->esr = l->esr_pending;
+		VLAPIC_REG(l, APIC_REG_ESR) = l->esr_pending;
 		l->esr_pending = 0;
 		return 0;
-	case X2APIC_TIMER_ICR:
+	case APIC_REG_TIMER_ICR:
 		/* SDM 11.5.4.1: ignored in TSC-deadline mode. */
 		if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE)
 			return 0;
-		l->timer_icr = (u32)val;
+		VLAPIC_REG(l, APIC_REG_TIMER_ICR) = (u32)val;
 		if (!val) {
 			timer_stop(l);
 			return 0;
 		}
-		l->timer_period = ticks_to_tsc(l, val * timer_divisor(l->timer_dcr));
+		l->timer_period = ticks_to_tsc(
+			l, val * timer_divisor(VLAPIC_REG(l, APIC_REG_TIMER_DCR)));
 		if (!l->timer_period)
 			l->timer_period = 1;
 		if (timer_mode(l) == APIC_TIMER_PERIODIC)
 			l->timer_period = MAX(l->timer_period, min_period(l));
 		l->timer_deadline = sat_add(now, l->timer_period);
 		return 0;
-	case X2APIC_TIMER_DCR:
+	case APIC_REG_TIMER_DCR:
 		/* Takes effect at the next initial-count write. */
 		if (val & ~0xbull)
 			return -1;
-		l->timer_dcr = (u32)val;
+		VLAPIC_REG(l, APIC_REG_TIMER_DCR) = (u32)val;
 		return 0;
-	case X2APIC_SELF_IPI:
+	case APIC_REG_SELF_IPI:
 		if (val & ~0xffull)
 			return -1;
 		if (val < 16) {

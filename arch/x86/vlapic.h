@@ -2,14 +2,18 @@
 /* Virtual local APIC in x2APIC mode, one per vCPU (Intel SDM vol. 3, chapter 11).
  *
  * The guest reaches it only through MSRs: the x2APIC registers 0x800-0x8FF,
- * IA32_APIC_BASE (0x1B) and IA32_TSC_DEADLINE (0x6E0). There is no xAPIC MMIO page:
+ * IA32_APIC_BASE (0x1B) and IA32_TSC_DEADLINE (0x6E0). There is no xAPIC MMIO window:
  * vCPUs start with x2APIC already enabled. The xAPIC state (EN=1, EXTD=0) can be
  * entered through IA32_APIC_BASE (disabled -> xAPIC -> x2APIC is the SDM's way back
  * from a disabled APIC), but in it the registers are not reachable at all.
  *
- * Concurrency: everything belongs to the physical CPU that runs the vCPU, except
- * irr[] and tmr[], which vlapic_accept() may set from any physical CPU (__atomic
- * builtins on both sides), and the svr / apic_base reads done by vlapic_accept().
+ * The architectural registers live in a 4 KiB register page in the xAPIC layout (see
+ * APIC_REG_*); everything else (IA32_APIC_BASE, the timer's TSC deadline, counters) is
+ * in plain fields of struct vlapic.
+ *
+ * Concurrency: everything belongs to the physical CPU that runs the vCPU, except the
+ * IRR and TMR words, which vlapic_accept() may set from any physical CPU (__atomic
+ * builtins on both sides), and the SVR / apic_base reads done by vlapic_accept().
  *
  * Time is the TSC (u64 cycles, absolute). The APIC timer counts at a fixed virtual
  * bus frequency of VLAPIC_BUS_HZ (1 GHz) before the divide configuration, converted
@@ -39,7 +43,7 @@
 /* Version register: version 0x14, max LVT entry 6 (CMCI present), no directed EOI. */
 #define VLAPIC_VERSION ((6u << 16) | 0x14)
 
-/* lvt[] index; x2APIC MSR = 0x831 + index, except CMCI at 0x82F. */
+/* LVT index; register APIC_REG_LVT(index), x2APIC MSR 0x831 + index, CMCI at 0x82F. */
 enum vlapic_lvt {
 	VLAPIC_LVT_CMCI,    /* 0x82F */
 	VLAPIC_LVT_TIMER,   /* 0x832 */
@@ -50,6 +54,37 @@ enum vlapic_lvt {
 	VLAPIC_LVT_ERROR,   /* 0x837 */
 	VLAPIC_NR_LVT
 };
+
+/* The register page: every architectural register at its offset in the xAPIC layout
+ * (SDM 11.4.1, Table 11-1; 32-bit registers at a 16-byte stride). x2APIC MSR 0x800 + n
+ * is the register at offset n << 4 (SDM 11.12.1.2); the 64-bit x2APIC ICR is split
+ * into ICR low and ICR high. This is the page that AMD AVIC's backing page (APM vol. 2,
+ * 15.29) and Intel APICv's virtual-APIC page (SDM vol. 3, 30.1) will point at: that
+ * hardware reads and writes exactly these words. PPR and the timer's current count
+ * are not kept in it: they are computed when read (vlapic_ppr, timer_ccr). */
+#define APIC_REG_ID 0x20 /* the 32-bit x2APIC ID */
+#define APIC_REG_VERSION 0x30
+#define APIC_REG_TPR 0x80
+#define APIC_REG_PPR 0xa0
+#define APIC_REG_EOI 0xb0
+#define APIC_REG_LDR 0xd0
+#define APIC_REG_SVR 0xf0
+#define APIC_REG_ISR 0x100 /* 256 bits: 8 words at 0x100, 0x110, ... 0x170 */
+#define APIC_REG_TMR 0x180
+#define APIC_REG_IRR 0x200
+#define APIC_REG_ESR 0x280
+#define APIC_REG_LVT_CMCI 0x2f0
+#define APIC_REG_ICR_LO 0x300
+#define APIC_REG_ICR_HI 0x310
+#define APIC_REG_LVT_TIMER 0x320 /* then thermal, perf, LINT0, LINT1, error */
+#define APIC_REG_LVT_ERROR 0x370
+#define APIC_REG_LVT(idx)                             \
+	((idx) == VLAPIC_LVT_CMCI ? APIC_REG_LVT_CMCI \
+				  : APIC_REG_LVT_TIMER + ((idx)-VLAPIC_LVT_TIMER) * 0x10)
+#define APIC_REG_TIMER_ICR 0x380
+#define APIC_REG_TIMER_CCR 0x390
+#define APIC_REG_TIMER_DCR 0x3e0
+#define APIC_REG_SELF_IPI 0x3f0 /* x2APIC only */
 
 #define APIC_LVT_MASKED BIT(16)
 #define APIC_LVT_TIMER_MODE(v) (((v) >> 17) & 3)
@@ -104,17 +139,11 @@ struct vlapic_ops {
 };
 
 struct vlapic {
-	u32 id;	       /* x2APIC ID */
-	u64 apic_base; /* IA32_APIC_BASE */
-	u32 irr[8];    /* __atomic: set by any CPU */
-	u32 tmr[8];    /* __atomic: set/cleared by vlapic_accept() on any CPU */
-	u32 isr[8];
-	u32 tpr, svr;
-	u32 esr;	 /* value the guest reads */
-	u32 esr_pending; /* errors since the last ESR write */
-	u32 lvt[VLAPIC_NR_LVT];
-	u64 icr; /* last ICR write */
-	u32 timer_icr, timer_dcr;
+	/* The register page (APIC_REG_*), given to vlapic_init(). The IRR and TMR words
+	 * are __atomic: set by any CPU. */
+	u32 *regs;
+	u64 apic_base;	      /* IA32_APIC_BASE */
+	u32 esr_pending;      /* errors since the last ESR write (the ESR reads the ones before) */
 	u64 timer_deadline;   /* absolute TSC of the next expiry, 0 = none */
 	u64 timer_period;     /* TSC cycles of one full count (one-shot/periodic) */
 	u64 tsc_deadline_msr; /* IA32_TSC_DEADLINE as the guest reads it */
@@ -128,10 +157,28 @@ struct vlapic {
 	u64 eois;	 /* EOI register writes */
 };
 
+/* The 32-bit register at offset off of the page, as an lvalue. */
+#define VLAPIC_REG(l, off) ((l)->regs[(off) / 4])
+/* Word i (vectors 32i..32i+31) of the 256-bit ISR, TMR or IRR at offset base. */
+#define VLAPIC_VEC_WORD(l, base, i) VLAPIC_REG(l, (base) + (i)*0x10)
+
+/* Whether vector vec is set in the ISR, TMR or IRR at offset base. */
+static inline bool vlapic_test_vec(const struct vlapic *l, u32 base, u8 vec)
+{
+	return __atomic_load_n(&VLAPIC_VEC_WORD(l, base, vec / 32), __ATOMIC_ACQUIRE) &
+	       (1u << (vec % 32));
+}
+
+/* The TPR, which the backend also shows the guest as CR8. */
+static inline u32 vlapic_tpr(const struct vlapic *l) { return VLAPIC_REG(l, APIC_REG_TPR); }
+static inline void vlapic_set_tpr(struct vlapic *l, u32 tpr) { VLAPIC_REG(l, APIC_REG_TPR) = tpr; }
+
 /* Power-up state: x2APIC enabled (EN|EXTD, BSP for vCPU 0), software-disabled
- * (SVR 0xFF), every LVT masked, timer stopped. tsc_hz 0 is taken as VLAPIC_BUS_HZ. */
-void vlapic_init(struct vlapic *l, u32 id, bool bsp, u64 tsc_hz, const struct vlapic_ops *ops,
-		 void *ctx);
+ * (SVR 0xFF), every LVT masked, timer stopped. tsc_hz 0 is taken as VLAPIC_BUS_HZ.
+ * page: the register page, PAGE_SIZE bytes at a page-aligned address that is also its
+ * physical one (as alloc_pages gives), for the vlapic's lifetime; it is cleared here. */
+void vlapic_init(struct vlapic *l, u32 *page, u32 id, bool bsp, u64 tsc_hz,
+		 const struct vlapic_ops *ops, void *ctx);
 
 /* INIT (SDM 11.4.7.3): registers back to their power-up values, keeping the ID,
  * IA32_APIC_BASE (so an AP stays in x2APIC mode), the TSC rate and the counters. */

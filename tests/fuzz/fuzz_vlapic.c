@@ -34,8 +34,6 @@ static void eoi_level(void *ctx, u8 vector)
 
 static const struct vlapic_ops ops = { send_ipi, eoi_level };
 
-static bool bit(const u32 *reg, u8 v) { return reg[v / 32] >> (v % 32) & 1; }
-
 static void rd(struct vlapic *l, u32 msr, u64 now)
 {
 	u64 v = 0x1234;
@@ -56,11 +54,12 @@ static void inject(struct vlapic *l)
 		FUZZ_CHECK(v == -1);
 		return;
 	}
-	FUZZ_CHECK(v >= 16 && v <= 255 && bit(l->irr, (u8)v));
+	FUZZ_CHECK(v >= 16 && v <= 255 && vlapic_test_vec(l, APIC_REG_IRR, (u8)v));
 	FUZZ_CHECK((u32)v >> 4 > vlapic_ppr(l) >> 4);
 	FUZZ_CHECK(vlapic_has_pending_irr(l));
 	vlapic_ack(l, (u8)v);
-	FUZZ_CHECK(bit(l->isr, (u8)v) && !bit(l->irr, (u8)v));
+	FUZZ_CHECK(vlapic_test_vec(l, APIC_REG_ISR, (u8)v) &&
+		   !vlapic_test_vec(l, APIC_REG_IRR, (u8)v));
 	FUZZ_CHECK(vlapic_ppr(l) >> 4 >= (u32)v >> 4);
 }
 
@@ -68,10 +67,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
 	static struct vlapic l;
+	static u32 page[PAGE_SIZE / 4] __attribute__((aligned(PAGE_SIZE)));
 	u64 tsc_hz = take_u32(&in);
 	u64 now = take_u64(&in);
 
-	vlapic_init(&l, 0, true, tsc_hz, &ops, NULL);
+	vlapic_init(&l, page, 0, true, tsc_hz, &ops, NULL);
 	while (in.n) {
 		u8 op = take_u8(&in);
 		switch (op % 10) {
@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 5: {
 			u8 vec = take_u8(&in);
 			bool ok = vlapic_accept(&l, vec, take_u8(&in) & 1);
-			FUZZ_CHECK(!ok || (vec >= 16 && bit(l.irr, vec)));
+			FUZZ_CHECK(!ok || (vec >= 16 && vlapic_test_vec(&l, APIC_REG_IRR, vec)));
 			break;
 		}
 		case 6:

@@ -54,6 +54,7 @@ void printk(const char *fmt, ...)
 
 static struct vm vm;
 static struct vcpu vcpus[2];
+static u32 apic_pages[2][1024] __attribute__((aligned(4096)));
 
 static const struct vlapic_ops no_ops;
 
@@ -71,13 +72,13 @@ static void machine(void)
 		v->id = i;
 		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_WAIT_START;
 		v->arch.sipi_vector = -1;
-		vlapic_init(&v->arch.lapic, i, i == 0, arch_time_hz, &no_ops, v);
+		vlapic_init(&v->arch.lapic, apic_pages[i], i, i == 0, arch_time_hz, &no_ops, v);
 		vm.vcpus[i] = v;
 		/* Somewhere in 64-bit code, its APIC in use. */
 		where[i].cs = 0x10;
 		where[i].rip = 0xffffffff81000000ull;
-		v->arch.lapic.tpr = 0x20;
-		v->arch.lapic.svr = 0x1ff;
+		vlapic_set_tpr(&v->arch.lapic, 0x20);
+		VLAPIC_REG(&v->arch.lapic, APIC_REG_SVR) = 0x1ff;
 	}
 }
 
@@ -117,8 +118,8 @@ static void test_ap(void)
 	init(ap);
 	poll(ap);
 	CHECK_EQ(ap->state, VCPU_WAIT_START);
-	CHECK_EQ(ap->arch.lapic.tpr, 0); /* its APIC reset */
-	CHECK_EQ(ap->arch.lapic.svr, 0xff);
+	CHECK_EQ(vlapic_tpr(&ap->arch.lapic), 0); /* its APIC reset */
+	CHECK_EQ(VLAPIC_REG(&ap->arch.lapic, APIC_REG_SVR), 0xff);
 	startup(ap, 0x9a);
 	poll(ap);
 	CHECK_EQ(ap->state, VCPU_RUNNABLE);
@@ -126,7 +127,7 @@ static void test_ap(void)
 	CHECK(at(ap, 0x9a00, 0x9a000, 0));
 	CHECK_EQ(printed, 0);
 	CHECK_EQ(vcpus[0].state, VCPU_RUNNABLE); /* the BSP was not touched */
-	CHECK_EQ(vcpus[0].arch.lapic.tpr, 0x20);
+	CHECK_EQ(vlapic_tpr(&vcpus[0].arch.lapic), 0x20);
 }
 
 /* INIT to the BSP, running or halted: its APIC and registers reset, it runs on from the
@@ -144,8 +145,8 @@ static void test_bsp(void)
 		CHECK_EQ(sipis, 1);
 		CHECK(at(bsp, 0xf000, 0xffff0000, 0xfff0));
 		CHECK(where[0].real_mode);
-		CHECK_EQ(bsp->arch.lapic.tpr, 0);
-		CHECK_EQ(bsp->arch.lapic.svr, 0xff);
+		CHECK_EQ(vlapic_tpr(&bsp->arch.lapic), 0);
+		CHECK_EQ(VLAPIC_REG(&bsp->arch.lapic, APIC_REG_SVR), 0xff);
 		CHECK(bsp->arch.lapic.apic_base & APIC_BASE_BSP);
 		CHECK_EQ(printed, 1); /* says where it went */
 		startup(bsp, 0x9a);

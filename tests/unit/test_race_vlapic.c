@@ -19,6 +19,12 @@
 
 static struct vcpu vcpus[3];
 
+void *alloc_pages(u64 n) /* virq.c's register pages: zeroed, as the hypervisor's */
+{
+	void *p = aligned_alloc(PAGE_SIZE, n * PAGE_SIZE);
+	return memset(p, 0, n * PAGE_SIZE);
+}
+
 /* virq.c's IOAPIC side: no IOAPIC here. */
 void vioapic_init(struct vioapic *io, u8 id, const struct vioapic_ops *ops, void *ctx)
 {

@@ -128,6 +128,7 @@ static struct entry entries[MAX_EXITS];
 static struct exit script[MAX_EXITS];
 static int nentries, nexits;
 static struct vcpu vcpu;
+static u32 apic_page[1024] __attribute__((aligned(4096)));
 static struct vm vm;
 static u8 ram[0x10000] __attribute__((aligned(4096)));
 static const struct vlapic_ops no_ops;
@@ -177,8 +178,8 @@ static void machine(void)
 	vcpu.vm = &vm;
 	vm.vcpus[0] = &vcpu;
 	svm_vcpu_init(&vcpu, &(struct x86_boot){ .entry = 0x1000 });
-	vlapic_init(&vcpu.arch.lapic, 0, true, arch_time_hz, &no_ops, &vcpu);
-	vcpu.arch.lapic.svr = 0x1ff;
+	vlapic_init(&vcpu.arch.lapic, apic_page, 0, true, arch_time_hz, &no_ops, &vcpu);
+	VLAPIC_REG(&vcpu.arch.lapic, APIC_REG_SVR) = 0x1ff;
 	V16(vcpu.arch.svm.vmcb, VMCB_CS + 2) = 0xC9B; /* 32-bit code */
 	V64(vcpu.arch.svm.vmcb, VMCB_RFLAGS) = 0x202; /* IF */
 }
@@ -386,19 +387,19 @@ static void test_cr8_is_the_tpr(void)
 	machine();
 	struct vlapic *l = &vcpu.arch.lapic;
 	run(1, EXIT(.code = SVM_EXIT_VINTR, .set_vtpr = true, .vtpr = 5));
-	CHECK_EQ(l->tpr, 0x50);
+	CHECK_EQ(vlapic_tpr(l), 0x50);
 	u64 tpr;
 	CHECK_EQ(x86_rdmsr(&vcpu, 0x808, &tpr), 0);
 	CHECK_EQ(tpr, 0x50);
 	CHECK_EQ(x86_wrmsr(&vcpu, 0x808, 0x72), 0);
 	run(0);
 	CHECK_EQ(entries[0].vtpr, 7);
-	CHECK_EQ(l->tpr, 0x72); /* the low nibble stays while CR8 does not change */
+	CHECK_EQ(vlapic_tpr(l), 0x72); /* the low nibble stays while CR8 does not change */
 
 	/* An interrupt the TPR holds back is not injected, and CR8 writes then exit. */
 	machine();
 	l = &vcpu.arch.lapic;
-	l->tpr = 0x50;
+	vlapic_set_tpr(l, 0x50);
 	vlapic_accept(l, 0x45, false);
 	run(0);
 	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
@@ -408,7 +409,7 @@ static void test_cr8_is_the_tpr(void)
 	 * before the write; the TPR drops, RIP moves past it, the interrupt goes in. */
 	memcpy(ram + 0x1000, (const u8[]){ 0x44, 0x0f, 0x22, 0xc0 }, 4);
 	run(1, EXIT(.code = SVM_EXIT_CR8_WRITE, .set_rax = true, .rax = 0));
-	CHECK_EQ(l->tpr, 0);
+	CHECK_EQ(vlapic_tpr(l), 0);
 	CHECK_EQ(entries[1].rip, 0x1004);
 	CHECK_EQ(entries[1].eventinj, INTR_EVENT(0x45));
 	CHECK(!entries[1].cr8_intercept);

@@ -25,6 +25,9 @@ static void mock_eoi_level(void *ctx, u8 vector)
 
 static const struct vlapic_ops mock_ops = { mock_send_ipi, mock_eoi_level };
 
+/* The register page of the one vlapic a test uses at a time. */
+static u32 page[PAGE_SIZE / 4] __attribute__((aligned(PAGE_SIZE)));
+
 static u64 rd(struct vlapic *l, u32 msr, u64 now)
 {
 	u64 v = 0xdeadbeef;
@@ -47,7 +50,7 @@ static int gp_rd(struct vlapic *l, u32 msr)
 /* A vCPU with the APIC software-enabled (SVR = 0x1FF). */
 static void setup(struct vlapic *l, u32 id, u64 tsc_hz)
 {
-	vlapic_init(l, id, id == 0, tsc_hz, &mock_ops, NULL);
+	vlapic_init(l, page, id, id == 0, tsc_hz, &mock_ops, NULL);
 	WR(l, 0x80f, 0x1ff, 0);
 	nipis = 0;
 	neois = 0;
@@ -73,7 +76,7 @@ static void test_init_and_registers(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, 0, true, 2000000000ull, &mock_ops, NULL);
+	vlapic_init(&l, page, 0, true, 2000000000ull, &mock_ops, NULL);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00d00);
 	CHECK_EQ(rd(&l, 0x802, 0), 0);
 	CHECK_EQ(rd(&l, 0x803, 0), 0x60014);
@@ -89,7 +92,7 @@ static void test_init_and_registers(void)
 	CHECK_EQ(rd(&l, 0x83e, 0), 0);
 	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
 
-	vlapic_init(&l, 0x23, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x23, false, 0, NULL, NULL);
 	CHECK_EQ(l.tsc_hz, VLAPIC_BUS_HZ);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00c00);
 	CHECK_EQ(rd(&l, 0x802, 0), 0x23);
@@ -188,7 +191,7 @@ static void test_svr(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, 2, false, 0, &mock_ops, NULL);
+	vlapic_init(&l, page, 2, false, 0, &mock_ops, NULL);
 	/* Software-disabled: no fixed interrupt accepted, LVT masks stick. */
 	CHECK(!vlapic_accept(&l, 0x40, false));
 	CHECK(!vlapic_has_pending_irr(&l));
@@ -338,7 +341,7 @@ static void test_tmr_eoi(void)
 	CHECK_EQ(neois, 2);
 
 	/* No ops: EOI of a level vector is still fine. */
-	vlapic_init(&l, 0, true, 0, NULL, NULL);
+	vlapic_init(&l, page, 0, true, 0, NULL, NULL);
 	WR(&l, 0x80f, 0x100, 0);
 	CHECK(vlapic_accept(&l, 0x90, true));
 	vlapic_ack(&l, 0x90);
@@ -450,7 +453,7 @@ static void test_dest(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, 0x23, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x23, false, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0x23, false));
 	CHECK(!vlapic_match_dest(&l, 0x22, false));
 	CHECK(!vlapic_match_dest(&l, 0x123, false));
@@ -465,15 +468,15 @@ static void test_dest(void)
 	CHECK(!vlapic_match_dest(&l, 0x00020000, true));
 	CHECK(!vlapic_match_dest(&l, 0x23, true));
 
-	vlapic_init(&l, 0, true, 0, NULL, NULL);
+	vlapic_init(&l, page, 0, true, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0, false));
 	CHECK(vlapic_match_dest(&l, 1, true)); /* cluster 0, bit 0 */
 	CHECK(!vlapic_match_dest(&l, 0, true));
 	CHECK(!vlapic_match_dest(&l, 0x10001, true));
 
-	vlapic_init(&l, 0xf, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0xf, false, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0x8000, true));
-	vlapic_init(&l, 0x10, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x10, false, 0, NULL, NULL);
 	CHECK(vlapic_match_dest(&l, 0x10001, true));
 	CHECK_EQ(rd(&l, 0x80d, 0), 0x10001);
 }
@@ -785,6 +788,88 @@ static void test_apic_base(void)
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), APIC_DEFAULT_BASE | APIC_BASE_BSP);
 }
 
+/* The 32-bit word at byte offset off of the register page. */
+static u32 page_word(const struct vlapic *l, u32 off)
+{
+	u32 w;
+
+	memcpy(&w, (const u8 *)l->regs + off, sizeof w);
+	return w;
+}
+
+/* The registers sit in a page at the offsets of the xAPIC layout (SDM Table 11-1), which
+ * AVIC's backing page and APICv's virtual-APIC page hardware read; and what is written
+ * there is what the guest's MSR reads see. */
+static void test_register_page(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0x23, 0);
+	CHECK(l.regs == page);
+	CHECK_EQ(page_word(&l, 0x20), 0x23);	/* ID */
+	CHECK_EQ(page_word(&l, 0x30), 0x60014); /* version */
+	CHECK_EQ(page_word(&l, 0xd0), 0x20008); /* LDR */
+	CHECK_EQ(page_word(&l, 0xf0), 0x1ff);	/* SVR */
+	WR(&l, 0x808, 0x20, 0);
+	CHECK_EQ(page_word(&l, 0x80), 0x20); /* TPR */
+
+	/* IRR and TMR: vector v is bit v % 32 of the word at base + (v / 32) * 16. */
+	CHECK(vlapic_accept(&l, 0x31, true));
+	CHECK_EQ(page_word(&l, 0x210), 1u << 17);
+	CHECK_EQ(page_word(&l, 0x190), 1u << 17);
+	CHECK(vlapic_accept(&l, 0xff, false));
+	CHECK_EQ(page_word(&l, 0x270), 1u << 31);
+	CHECK_EQ(vlapic_pending_vector(&l), 0xff);
+	vlapic_ack(&l, 0xff);
+	vlapic_ack(&l, 0x31);
+	CHECK_EQ(page_word(&l, 0x210), 0);
+	CHECK_EQ(page_word(&l, 0x270), 0);
+	CHECK_EQ(page_word(&l, 0x110), 1u << 17); /* ISR */
+	CHECK_EQ(page_word(&l, 0x170), 1u << 31);
+	WR(&l, 0x80b, 0, 0);
+	CHECK_EQ(page_word(&l, 0x170), 0);
+	CHECK_EQ(page_word(&l, 0x110), 1u << 17);
+
+	/* LVTs: CMCI at 0x2F0, then timer 0x320 ... error 0x370. */
+	WR(&l, 0x82f, 0xf0, 0);
+	CHECK_EQ(page_word(&l, 0x2f0), 0xf0);
+	for (u32 msr = 0x832; msr <= 0x837; msr++) {
+		WR(&l, msr, 0x10000 | (0xe0 + (msr - 0x832)), 0);
+		CHECK_EQ(page_word(&l, (msr - 0x800) << 4), 0x10000 | (0xe0 + (msr - 0x832)));
+	}
+	WR(&l, 0x832, 0x200ec, 0); /* periodic, vector 0xEC */
+	CHECK_EQ(page_word(&l, 0x320), 0x200ec);
+	WR(&l, 0x83e, 0xb, 0);
+	CHECK_EQ(page_word(&l, 0x3e0), 0xb); /* divide configuration */
+	WR(&l, 0x838, 123456, 0);
+	CHECK_EQ(page_word(&l, 0x380), 123456); /* initial count */
+
+	/* The 64-bit x2APIC ICR is ICR low at 0x300, ICR high at 0x310. */
+	WR(&l, 0x830, (5ull << 32) | 0x4041, 0);
+	CHECK_EQ(page_word(&l, 0x300), 0x4041);
+	CHECK_EQ(page_word(&l, 0x310), 5);
+	WR(&l, 0x830, 0x4005, 0); /* illegal vector: an error */
+	WR(&l, 0x828, 0, 0);
+	CHECK_EQ(page_word(&l, 0x280), APIC_ESR_SEND_ILLEGAL_VECTOR); /* ESR */
+
+	/* What the hardware writes in the page is the register. */
+	memcpy((u8 *)l.regs + 0x80, &(u32){ 0x40 }, 4);
+	CHECK_EQ(rd(&l, 0x808, 0), 0x40);
+	memcpy((u8 *)l.regs + 0x220, &(u32){ 1u << 2 }, 4); /* IRR: vector 0x42 */
+	CHECK_EQ(vlapic_pending_vector(&l), -1);	    /* 4 <= PPR's class 4 */
+	memcpy((u8 *)l.regs + 0x80, &(u32){ 0 }, 4);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x42);
+
+	/* INIT keeps ID, version and LDR in the page, and resets the rest: offset, value. */
+	static const u32 after_init[][2] = {
+		{ 0x20, 0x23 }, { 0x30, 0x60014 }, { 0xd0, 0x20008 }, { 0xf0, 0xff },
+		{ 0x110, 0 },	{ 0x220, 0 },	   { 0x310, 0 },      { 0x320, APIC_LVT_MASKED },
+	};
+	vlapic_reset(&l);
+	for (u32 i = 0; i < ARRAY_SIZE(after_init); i++)
+		CHECK_EQ(page_word(&l, after_init[i][0]), after_init[i][1]);
+}
+
 int main(void)
 {
 	test_mul_div();
@@ -802,5 +887,6 @@ int main(void)
 	test_timer_storm();
 	test_timer_tsc_deadline();
 	test_apic_base();
+	test_register_page();
 	return test_summary();
 }

@@ -257,14 +257,14 @@ static void tpr_to_vmcb(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
 	V64(vmcb, VMCB_VINTR) = (V64(vmcb, VMCB_VINTR) & ~(u64)VINTR_TPR_MASK) |
-				((v->arch.lapic.tpr >> 4) & VINTR_TPR_MASK);
+				((vlapic_tpr(&v->arch.lapic) >> 4) & VINTR_TPR_MASK);
 }
 
 static void tpr_from_vmcb(struct vcpu *v)
 {
 	u32 vtpr = V64(v->arch.svm.vmcb, VMCB_VINTR) & VINTR_TPR_MASK;
-	if (vtpr != ((v->arch.lapic.tpr >> 4) & VINTR_TPR_MASK))
-		v->arch.lapic.tpr = vtpr << 4;
+	if (vtpr != ((vlapic_tpr(&v->arch.lapic) >> 4) & VINTR_TPR_MASK))
+		vlapic_set_tpr(&v->arch.lapic, vtpr << 4);
 }
 
 /* A guest that lowers its CR8 below a waiting interrupt takes it at once on a CPU; with
@@ -293,7 +293,7 @@ static void handle_cr8_write(struct vcpu *v)
 	if (val >> 4)
 		return svm_inject_exception(v, 13, true,
 					    0); /* reserved bits (SDM vol. 3A, 2.5: CR8) */
-	v->arch.lapic.tpr = (u32)val << 4;
+	vlapic_set_tpr(&v->arch.lapic, (u32)val << 4);
 	advance(v, len);
 }
 
