@@ -295,6 +295,32 @@ static void test_port_io(void)
 	CHECK_EQ(entries[1].rip, 0x1000);
 }
 
+/* MSR exits (EXITINFO1 0: RDMSR, 1: WRMSR; APM 15.11), decoded for vcpu.c: EDX:EAX
+ * written to the MSR in ECX, read back into EDX:EAX (RAX's and RDX's high halves cleared),
+ * RIP past the 2 bytes; an MSR that does not exist: #GP, RIP kept. */
+static void test_msr(void)
+{
+	machine();
+	vcpu.arch.gpr[GPR_RCX] = 0x808; /* the x2APIC TPR */
+	vcpu.arch.gpr[GPR_RAX] = 0xffffffff00000020ull;
+	vcpu.arch.gpr[GPR_RDX] = 0;
+	run(1, EXIT(.code = SVM_EXIT_MSR, .info1 = 1));
+	CHECK_EQ(vlapic_tpr(&vcpu.arch.lapic), 0x20);
+	CHECK_EQ(entries[1].rip, 0x1002);
+
+	vcpu.arch.gpr[GPR_RAX] = vcpu.arch.gpr[GPR_RDX] = ~0ull;
+	run(1, EXIT(.code = SVM_EXIT_MSR, .info1 = 0));
+	CHECK_EQ(vcpu.arch.gpr[GPR_RAX], 0x20);
+	CHECK_EQ(vcpu.arch.gpr[GPR_RDX], 0);
+	CHECK_EQ(entries[1].rip, 0x1004);
+
+	vcpu.arch.gpr[GPR_RCX] = 0x8ff; /* no such x2APIC register */
+	run(1, EXIT(.code = SVM_EXIT_MSR, .info1 = 0));
+	CHECK_EQ(bad_accesses, 1);
+	CHECK_EQ(EVENT_VECTOR(entries[1].eventinj), EVENT_VECTOR(EXC_EVENT(13)));
+	CHECK_EQ(entries[1].rip, 0x1004);
+}
+
 /* XSETBV exits (on a CPU; QEMU's TCG does not take them): #UD without CR4.OSXSAVE, #GP
  * outside ring 0 or for a bad XCR0 (counted), else XCR0 set and RIP past the 3 bytes. */
 static void test_xsetbv(void)
@@ -543,6 +569,7 @@ int main(void)
 	test_sipi_drops_pending_event();
 	test_xsetbv();
 	test_port_io();
+	test_msr();
 	test_section_end_exit();
 	test_db_ac_intercepted();
 	test_cr8_is_the_tpr();
