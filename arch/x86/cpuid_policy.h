@@ -32,7 +32,7 @@ bool cpuid_has(cpuid_fn host, u32 leaf, int reg, u32 bit);
 #define SPEC_CTRL_SSBD BIT(2)
 u64 cpuid_spec_ctrl_bits(cpuid_fn host); /* the IA32_SPEC_CTRL bits a guest may set */
 bool cpuid_has_ibpb(cpuid_fn host);
-/* RDTSCP or RDPID offered: IA32_TSC_AUX is then the guest's (msr.c, svm.c). */
+/* RDTSCP or RDPID offered: IA32_TSC_AUX is then the guest's (msr.c, vcpu.c). */
 bool cpuid_has_tsc_aux(cpuid_fn host);
 
 #endif

@@ -29,7 +29,7 @@ static u32 preempt_count(struct vcpu *v)
 	return *word & HV_PREEMPT_COUNT_MASK;
 }
 
-/* The interrupt window ends a section with interrupts masked (arch/x86/svm/svm.c); a
+/* The interrupt window ends a section with interrupts masked (the vendor's inject); a
  * preempt count going back to 0 gives no exit. */
 bool arch_vcpu_sees_section_end(struct vcpu *v)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Guest MSRs that exit (everything not switched by the VMCB, see svm_vm_init). The local
+/* Guest MSRs that exit (everything the vendor does not switch: svm_vm_init). The local
  * APIC ones go to the virtual x2APIC; a few architectural ones are emulated; anything
  * else gets #GP, as on a CPU that lacks the MSR, and is counted by the caller. */
 #include "arch/cpu.h"

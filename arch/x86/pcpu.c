@@ -251,7 +251,7 @@ static u32 pcpu_by_apic_id(void)
 
 extern char svm_guest_state_start[], svm_guest_state_end[];
 
-/* From the VMLOAD of a guest's state to the VMLOAD of the host's (entry.asm, svm_run),
+/* From the VMLOAD of a guest's state to the VMLOAD of the host's (svm/svm_run.asm),
  * FS, GS, TR... are the guest's and %gs:0 is no pCPU. No interrupt comes there on a
  * CPU: CLGI before and STGI after hold them, and #VMEXIT clears GIF (AMD APM vol. 2,
  * 15.17). QEMU 7.2's TCG SVM delivered host interrupts there all the same (a kick right

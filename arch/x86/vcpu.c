@@ -173,12 +173,13 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		/* The host runs with IA32_SPEC_CTRL = 0 (it never sets it). */
 		if (v->arch.spec_ctrl)
 			wrmsr(MSR_IA32_SPEC_CTRL, v->arch.spec_ctrl);
-		struct x86_exit e;
-		x86_vendor->enter(v, &e);
+		x86_vendor->enter(v);
 		if (v->arch.spec_ctrl)
 			wrmsr(MSR_IA32_SPEC_CTRL, 0);
 		sched_left_guest(v);
 		pv_eoi_exit(v);
+		struct x86_exit e;
+		x86_vendor->decode(v, &e);
 		v->stats.exits[e.kind]++;
 		switch (e.reason) {
 		case X86_EXIT_HANDLED:

@@ -91,8 +91,10 @@ struct x86_vendor {
 	 * last exit cut short), and the interrupt window when section_end (hv/sched.h,
 	 * sched_watch_section_end). */
 	void (*inject)(struct vcpu *v, bool section_end);
-	/* Runs the guest until its next exit, which it decodes into *e. */
-	void (*enter)(struct vcpu *v, struct x86_exit *e);
+	/* Runs the guest until its next exit. */
+	void (*enter)(struct vcpu *v);
+	/* That exit, decoded into *e (or handled, the vendor's own). */
+	void (*decode)(struct vcpu *v, struct x86_exit *e);
 	/* Moves RIP past the exiting instruction of len bytes (the CPU's own length where it
 	 * gives one), ending an interrupt shadow. */
 	void (*skip)(struct vcpu *v, const struct x86_exit *e, u8 len);

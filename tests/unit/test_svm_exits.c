@@ -113,12 +113,12 @@ int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 /* ---- the CPU: a script of exits ---- */
 
 struct entry { /* what VMRUN found */
-	u64 eventinj, rip;
+	u64 eventinj, rip, int_shadow;
 	u32 vtpr;
 	bool cr8_intercept, vintr_intercept;
 };
 struct exit { /* what it then reports; 0 / false: that state stays */
-	u64 code, rax, rip, info1, info2;
+	u64 code, rax, rip, info1, info2, nrip, int_shadow;
 	u64 exitintinfo; /* the event whose delivery the exit interrupted */
 	bool set_rax, set_vtpr;
 	u32 vtpr; /* MOV to CR8 while in the guest */
@@ -140,6 +140,7 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	struct entry *e = &entries[nentries++];
 	e->eventinj = V64(vmcb, VMCB_EVENTINJ);
 	e->rip = V64(vmcb, VMCB_RIP);
+	e->int_shadow = V64(vmcb, VMCB_INT_SHADOW);
 	e->vtpr = V64(vmcb, VMCB_VINTR) & VINTR_TPR_MASK;
 	e->cr8_intercept = V32(vmcb, VMCB_ICPT_CR) & ICPT_CR8_WRITE;
 	e->vintr_intercept = (V32(vmcb, VMCB_ICPT_MISC1) & ICPT_VINTR) &&
@@ -153,6 +154,8 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	if (x->rip)
 		V64(vmcb, VMCB_RIP) = x->rip;
 	V64(vmcb, VMCB_EXITINFO1) = x->info1;
+	V64(vmcb, VMCB_NRIP) = x->nrip;
+	V64(vmcb, VMCB_INT_SHADOW) = x->int_shadow;
 	if (x->info2)
 		V64(vmcb, VMCB_EXITINFO2) = x->info2;
 	if (x->set_vtpr)
@@ -286,6 +289,12 @@ static void test_port_io(void)
 	CHECK_EQ(bus.size, 4);
 	CHECK_EQ(vcpu.arch.gpr[GPR_RAX], 0xffffffffull);
 
+	/* After STI; OUT the shadow is over once the OUT is done. */
+	machine();
+	run(1, EXIT(.code = SVM_EXIT_IOIO, .info1 = 0x3f8ull << 16 | BIT(4), .info2 = 0x1001,
+		    .int_shadow = 1));
+	CHECK_EQ(entries[1].int_shadow, 0);
+
 	machine();
 	run(1, EXIT(.code = SVM_EXIT_IOIO, .info1 = 0x3f8ull << 16 | BIT(4) | BIT(2),
 		    .info2 = 0x1001));
@@ -319,6 +328,20 @@ static void test_msr(void)
 	CHECK_EQ(bad_accesses, 1);
 	CHECK_EQ(EVENT_VECTOR(entries[1].eventinj), EVENT_VECTOR(EXC_EVENT(13)));
 	CHECK_EQ(entries[1].rip, 0x1004);
+}
+
+/* With NRIP save (APM 15.7.1) the CPU's next RIP is the one taken, whatever length the
+ * handler would give the instruction. */
+static void test_nrip(void)
+{
+	machine();
+	has_nrips = true;
+	run(1, EXIT(.code = SVM_EXIT_CPUID, .nrip = 0x1005));
+	CHECK_EQ(entries[1].rip, 0x1005);
+	has_nrips = false;
+	machine();
+	run(1, EXIT(.code = SVM_EXIT_CPUID, .nrip = 0x1005));
+	CHECK_EQ(entries[1].rip, 0x1002);
 }
 
 /* XSETBV exits (on a CPU; QEMU's TCG does not take them): #UD without CR4.OSXSAVE, #GP
@@ -570,6 +593,7 @@ int main(void)
 	test_xsetbv();
 	test_port_io();
 	test_msr();
+	test_nrip();
 	test_section_end_exit();
 	test_db_ac_intercepted();
 	test_cr8_is_the_tpr();

@@ -204,16 +204,13 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 
 /* ---- exits ---- */
 
-static void advance(struct vcpu *v, u64 len)
-{
-	u8 *vmcb = v->arch.svm.vmcb;
-	V64(vmcb, VMCB_RIP) += len;
-	V64(vmcb, VMCB_INT_SHADOW) = 0;
-}
-
+/* RIP past the exiting instruction (its length as the CPU gives it, else len), and the
+ * interrupt shadow of an STI or MOV SS before it over: it covers one instruction. */
 static void svm_skip(struct vcpu *v, const struct x86_exit *e, u8 len)
 {
-	advance(v, e->insn_len ? e->insn_len : len);
+	u8 *vmcb = v->arch.svm.vmcb;
+	V64(vmcb, VMCB_RIP) += e->insn_len ? e->insn_len : len;
+	V64(vmcb, VMCB_INT_SHADOW) = 0;
 }
 
 static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
@@ -279,7 +276,7 @@ static void watch_cr8_writes(struct vcpu *v)
 }
 
 /* The intercepted MOV to CR8 (before it ran): decoded, since TCG has no decode assists. */
-static void handle_cr8_write(struct vcpu *v)
+static void handle_cr8_write(struct vcpu *v, const struct x86_exit *e)
 {
 	u8 bytes[X86_MAX_INSN_LEN] = { 0 }, cr, gpr, len;
 	size_t n = x86_fetch_insn(v, bytes, sizeof bytes);
@@ -294,7 +291,7 @@ static void handle_cr8_write(struct vcpu *v)
 		return svm_inject_exception(v, 13, true,
 					    0); /* reserved bits (SDM vol. 3A, 2.5: CR8) */
 	vlapic_set_tpr(&v->arch.lapic, (u32)val << 4);
-	advance(v, len);
+	svm_skip(v, e, len);
 }
 
 static bool svm_interruptible(struct vcpu *v)
@@ -479,7 +476,7 @@ static void decode_exit(struct vcpu *v, struct x86_exit *e)
 		e->reason = X86_EXIT_XSETBV;
 		break;
 	case SVM_EXIT_CR8_WRITE:
-		handle_cr8_write(v);
+		handle_cr8_write(v, e);
 		break;
 	case SVM_EXIT_IOIO:
 		/* APM 15.10.2: the port, the size, IN, INS/OUTS; EXITINFO2 the next RIP */
@@ -536,7 +533,7 @@ static void decode_exit(struct vcpu *v, struct x86_exit *e)
 	}
 }
 
-static void svm_enter(struct vcpu *v, struct x86_exit *e)
+static void svm_enter(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
 	struct arch_pcpu *p = &pcpus[v->pcpu].arch;
@@ -571,6 +568,12 @@ static void svm_enter(struct vcpu *v, struct x86_exit *e)
 	t->exit_code = V64(vmcb, VMCB_EXITCODE);
 	t->exit_info1 = V64(vmcb, VMCB_EXITINFO1);
 	t->exit_rip = V64(vmcb, VMCB_RIP);
+}
+
+/* The exit the last entry ended with (svm_enter), for vcpu.c. */
+static void svm_decode(struct vcpu *v, struct x86_exit *e)
+{
+	u8 *vmcb = v->arch.svm.vmcb;
 	if (V64(vmcb, VMCB_RIP) == (u64)(uintptr_t)svm_vmrun_return) {
 		/* Seen under QEMU 7.2 TCG now and then with vCPUs sharing pCPUs: the guest
 		 * state saved at #VMEXIT is the host's (RIP right after our VMRUN). The guest
@@ -579,15 +582,15 @@ static void svm_enter(struct vcpu *v, struct x86_exit *e)
 		       "(code %llx, info1 %llx, info2 %llx) is the host's, "
 		       "not the guest's; stopping the VM (pcpu%u vmcb %p hsave %p "
 		       "VM_HSAVE_PA %llx host cr3 %llx)\n",
-		       v->vm->name, v->id, (unsigned long long)t->exit_code,
-		       (unsigned long long)t->exit_info1,
+		       v->vm->name, v->id, (unsigned long long)V64(vmcb, VMCB_EXITCODE),
+		       (unsigned long long)V64(vmcb, VMCB_EXITINFO1),
 		       (unsigned long long)V64(vmcb, VMCB_EXITINFO2), v->pcpu, (void *)vmcb,
-		       (void *)p->svm.hsave, (unsigned long long)rdmsr(MSR_VM_HSAVE_PA),
-		       (unsigned long long)read_cr3());
+		       (void *)pcpus[v->pcpu].arch.svm.hsave,
+		       (unsigned long long)rdmsr(MSR_VM_HSAVE_PA), (unsigned long long)read_cr3());
 		print_entry_trace(v);
 		vm_request_stop(v->vm, VM_FATAL);
 		*e = (struct x86_exit){ .reason = X86_EXIT_STOP,
-					.kind = exit_kind_of(t->exit_code) };
+					.kind = exit_kind_of(V64(vmcb, VMCB_EXITCODE)) };
 		return;
 	}
 	decode_exit(v, e);
@@ -623,6 +626,7 @@ const struct x86_vendor svm_vendor = {
 	.vcpu_reset = svm_vcpu_reset,
 	.inject = svm_inject,
 	.enter = svm_enter,
+	.decode = svm_decode,
 	.skip = svm_skip,
 	.inject_exception = svm_inject_exception,
 	.inject_page_fault = svm_inject_page_fault,
