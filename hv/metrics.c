@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Prometheus text format (metrics.h): for each metric family its # HELP and # TYPE lines,
+ * then one sample per VM and vCPU (and reason, kind or path), labels escaped as the format
+ * says (backslash, double quote, newline). Times are in seconds, as the format's
+ * conventions want, written from nanoseconds without floating point. */
+#include "hv/metrics.h"
+#include "hv/lib.h"
+
+struct out {
+	char *buf;
+	size_t size, len;
+	bool full;
+};
+
+/* Appends the formatted text, or marks the output full and leaves it as it was. */
+static void put(struct out *o, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void put(struct out *o, const char *fmt, ...)
+{
+	if (o->full)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= o->size - o->len) {
+		o->full = true;
+		o->buf[o->len] = 0;
+		return;
+	}
+	o->len += (size_t)n;
+}
+
+/* A label value: \ " and newline escaped. */
+static void put_label(struct out *o, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			put(o, "\\%c", *s);
+		else if (*s == '\n')
+			put(o, "\\n");
+		else
+			put(o, "%c", *s);
+	}
+}
+
+enum unit { COUNT, SECONDS };
+
+/* One per-vCPU metric family: a field of struct vcpu_stats, or several (by label). */
+struct family {
+	const char *name, *help, *type;
+	enum unit unit;
+	const char *label;		/* the extra label, NULL for none */
+	const char *(*label_of)(u32 j); /* its value for the j-th field */
+	u32 nfields;
+	size_t field; /* offset of the first u64 of struct vcpu_stats */
+};
+
+#define FIELD(f) offsetof(struct vcpu_stats, f)
+
+static const char *exit_reason(u32 j) { return exit_kind_name(j); }
+static const char *ipi_kind(u32 j)
+{
+	return (const char *const[]){ "fixed", "nmi", "init", "sipi" }[j];
+}
+static const char *ipi_path(u32 j) { return (const char *const[]){ "icr", "pv", "self" }[j]; }
+
+static const struct family families[] = {
+	{ "hv_vcpu_exits_total", "Exits from the guest, by reason.", "counter", COUNT, "reason",
+	  exit_reason, EXIT_KINDS, FIELD(exits) },
+	{ "hv_vcpu_interrupts_injected_total", "Interrupts delivered into the guest.", "counter",
+	  COUNT, NULL, NULL, 1, FIELD(irqs_injected) },
+	{ "hv_vcpu_nmis_injected_total", "NMIs delivered into the guest.", "counter", COUNT, NULL,
+	  NULL, 1, FIELD(nmis_injected) },
+	{ "hv_vcpu_ipis_total", "IPI targets this vCPU reached, by delivery mode.", "counter",
+	  COUNT, "kind", ipi_kind, 4, FIELD(ipi_fixed) },
+	{ "hv_vcpu_ipi_sends_total", "IPIs this vCPU sent, by path.", "counter", COUNT, "path",
+	  ipi_path, 3, FIELD(ipi_icr) },
+	{ "hv_vcpu_yields_total", "Directed yields this vCPU made that took effect.", "counter",
+	  COUNT, NULL, NULL, 1, FIELD(yields) },
+	{ "hv_vcpu_yields_received_total", "Directed yields that gave this vCPU a pCPU.", "counter",
+	  COUNT, NULL, NULL, 1, FIELD(yields_received) },
+	{ "hv_vcpu_lazy_eois_total", "EOIs the guest did without an exit (PV EOI).", "counter",
+	  COUNT, NULL, NULL, 1, FIELD(lazy_eois) },
+	{ "hv_vcpu_steal_seconds_total", "Time runnable but not running.", "counter", SECONDS, NULL,
+	  NULL, 1, FIELD(steal_ns) },
+	{ "hv_vcpu_run_seconds_total", "Time running.", "counter", SECONDS, NULL, NULL, 1,
+	  FIELD(run_ns) },
+	{ "hv_vcpu_kicks_sent_total", "Host IPIs this vCPU's actions sent to other pCPUs.",
+	  "counter", COUNT, NULL, NULL, 1, FIELD(kicks_sent) },
+	{ "hv_vcpu_wakeups_total", "Wakeups from halt.", "counter", COUNT, NULL, NULL, 1,
+	  FIELD(wakeups) },
+	{ "hv_vcpu_wake_latency_seconds_max", "Longest time from a wakeup to the guest entry.",
+	  "gauge", SECONDS, NULL, NULL, 1, FIELD(wake_latency_max_ns) },
+	{ "hv_vcpu_spin_exits_total", "Spin-waits seen (PAUSE, WFE).", "counter", COUNT, NULL, NULL,
+	  1, FIELD(spin_exits) },
+	{ "hv_vcpu_migrations_total", "Moves to another pCPU.", "counter", COUNT, NULL, NULL, 1,
+	  FIELD(migrations) },
+	{ "hv_vcpu_critical_preemptions_total",
+	  "Times it lost its pCPU inside a guest critical section.", "counter", COUNT, NULL, NULL,
+	  1, FIELD(critical_preemptions) },
+	{ "hv_vcpu_boosts_total", "Turns extended or given ahead for a critical section.",
+	  "counter", COUNT, NULL, NULL, 1, FIELD(boosts) },
+	{ "hv_vcpu_bad_accesses_total", "Guest errors answered with a fault or all-ones.",
+	  "counter", COUNT, NULL, NULL, 1, FIELD(bad_accesses) },
+};
+
+static void put_value(struct out *o, enum unit unit, u64 v)
+{
+	if (unit == SECONDS)
+		put(o, " %llu.%09llu\n", (unsigned long long)(v / 1000000000),
+		    (unsigned long long)(v % 1000000000));
+	else
+		put(o, " %llu\n", (unsigned long long)v);
+}
+
+int metrics_prometheus(char *buf, size_t size, struct vm *const *vms, u32 nvms)
+{
+	struct out o = { buf, size, 0, size == 0 };
+	if (size)
+		buf[0] = 0;
+	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
+		const struct family *m = &families[f];
+		put(&o, "# HELP %s %s\n# TYPE %s %s\n", m->name, m->help, m->name, m->type);
+		for (u32 i = 0; i < nvms; i++) {
+			for (u32 c = 0; c < vms[i]->nvcpus; c++) {
+				const u8 *st = (const u8 *)&vms[i]->vcpus[c]->stats;
+				for (u32 j = 0; j < m->nfields; j++) {
+					size_t line = o.len;
+					put(&o, "%s{vm=\"", m->name);
+					put_label(&o, vms[i]->name);
+					put(&o, "\",vcpu=\"%u\"", c);
+					if (m->label)
+						put(&o, ",%s=\"%s\"", m->label, m->label_of(j));
+					u64 v;
+					memcpy(&v, st + m->field + j * sizeof(u64), sizeof v);
+					put(&o, "}");
+					put_value(&o, m->unit, v);
+					if (o.full) { /* whole lines only */
+						o.len = line;
+						buf[line] = 0;
+						return -1;
+					}
+				}
+			}
+		}
+	}
+	return o.full ? -1 : (int)o.len;
+}
