@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The VMCS fields the VMX backend reads and writes (VMREAD, VMWRITE), by their encodings
  * (SDM vol. 3D, appendix B). An encoding says what the field is (SDM vol. 3C, 25.11.2,
- * table 25-21): bit 0 the access type (1: the high 32 bits of a 64-bit field), bits 9:1
- * an index, bits 11:10 the type (control, read-only data, guest state, host state),
- * bits 14:13 the width. */
+ * "Structure of VMCS Component Encoding"): bit 0 the access type (1: the high 32 bits of
+ * a 64-bit field), bits 9:1 an index, bits 11:10 the type (control, read-only data,
+ * guest state, host state), bits 14:13 the width. */
 #ifndef ARCH_X86_VMX_VMCS_H
 #define ARCH_X86_VMX_VMCS_H
 

@@ -87,7 +87,8 @@ enum vmx_ctls { VMX_PIN, VMX_PROC, VMX_PROC2, VMX_EXIT, VMX_ENTRY, VMX_CTLS };
 #define VPID_CAP_INVVPID_ALL BIT(42)
 #define VPID_CAP_INVVPID_SINGLE_NONGLOBAL BIT(43)
 
-/* The extents of INVEPT and INVVPID (SDM vol. 3C, 30.3: the instructions' type operand) */
+/* The extents of INVEPT and INVVPID (SDM vol. 3C, VMX instruction reference: their type
+ * operand) */
 enum vmx_inv_type { VMX_INV_ADDR, VMX_INV_SINGLE, VMX_INV_ALL, VMX_INV_SINGLE_NONGLOBAL };
 
 struct vmx_caps {
