@@ -22,10 +22,11 @@ static const void *rsdp;
 static char console_name[96] = "16550 at io 0x3f8 (COM1)";
 static const char *timebase_name;
 
-/* The backend of each extension this hv.efi has (virt_probe.h); the VMX backend of issue 8
- * adds its row. */
+/* The backend of each extension this hv.efi has (virt_probe.h). VMX's runs no guests yet
+ * (issue 8): it describes the CPU and refuses it. */
 static const struct x86_vendor *const backends[X86_VIRTS] = {
 	[X86_VIRT_SVM] = &svm_vendor,
+	[X86_VIRT_VMX] = &vmx_vendor,
 };
 const struct x86_vendor *x86_vendor; /* the one in use, from arch_boot_probe on */
 

@@ -109,7 +109,7 @@ struct x86_vendor {
 
 /* The backend in use (boot.c), and each one built. */
 extern const struct x86_vendor *x86_vendor;
-extern const struct x86_vendor svm_vendor;
+extern const struct x86_vendor svm_vendor, vmx_vendor;
 
 static inline u64 x86_get(struct vcpu *v, enum x86_reg r) { return x86_vendor->get(v, r); }
 
