@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Intel VMX backend (vendor.h), being built (issue 8). So far it reads what the CPU
- * offers (vmx_caps.c) for the banner and the check, and then refuses: it runs no guests
- * yet, so the rest of its table is empty and never reached. */
+ * offers (vmx_caps.c) for the banner and the check, enters and leaves VMX operation on
+ * the boot CPU (vmxon.c), and then refuses: it runs no guests yet, so the rest of its
+ * table is empty and never reached. */
 #include "arch/x86/vmx/vmx_caps.h"
+#include "arch/x86/vmx/vmxon.h"
 #include "arch/cpu.h"
 #include "arch/x86/vendor.h"
 
@@ -15,12 +17,21 @@ static void vmx_describe(char *buf, size_t n)
 	vmx_caps_describe(&caps, buf, n);
 }
 
+/* VMXON's region for the check's VMXON and VMXOFF on the boot CPU, before the takeover
+ * (the firmware's identity map: its address is its physical one). */
+static u8 vmxon_region[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+
 static int vmx_check(const char **why)
 {
 	vmx_caps_probe(rdmsr, &caps);
 	if (vmx_caps_check(&caps, why))
 		return -1;
-	*why = "the VMX backend runs no guests yet (issue 8); this hv.efi runs them with SVM";
+	struct vmx_operation op;
+	if (vmx_on(&caps, vmxon_region, &op, why))
+		return -1;
+	vmx_off(&op);
+	*why = "the VMX backend runs no guests yet (issue 8; VMXON and VMXOFF work on this "
+	       "CPU); this hv.efi runs them with SVM";
 	return -1;
 }
 

@@ -154,8 +154,7 @@ int vmx_caps_check(const struct vmx_caps *c, const char **why)
 	 * (lock) is set only a reset clears it. Unlocked, the backend sets both. */
 	if ((c->feature_control & FEATURE_CONTROL_LOCKED) &&
 	    !(c->feature_control & FEATURE_CONTROL_VMX_OUTSIDE_SMX)) {
-		*why = "VMX is disabled by the firmware (IA32_FEATURE_CONTROL): enable "
-		       "virtualization (VT-x) in the firmware setup";
+		*why = VMX_DISABLED_BY_FIRMWARE;
 		return -1;
 	}
 	if (!c->ept) {

@@ -11,6 +11,9 @@
 #define MSR_IA32_FEATURE_CONTROL 0x3Au
 #define FEATURE_CONTROL_LOCKED BIT(0)
 #define FEATURE_CONTROL_VMX_OUTSIDE_SMX BIT(2)
+#define VMX_DISABLED_BY_FIRMWARE                                                         \
+	"VMX is disabled by the firmware (IA32_FEATURE_CONTROL): enable virtualization " \
+	"(VT-x) in the firmware setup"
 
 #define MSR_VMX_BASIC 0x480u
 #define MSR_VMX_PINBASED_CTLS 0x481u
