@@ -5,7 +5,8 @@
 # which Bochs has not): the hypervisor finds both CPUs through UEFI's MP services, shows
 # what the CPU's VMX offers (its capability MSRs, arch/x86/vmx/vmx_caps.c), enters and
 # leaves VMX operation on the boot CPU (vmxon.c: Bochs's OVMF leaves IA32_FEATURE_CONTROL
-# unlocked, the hypervisor locks it with VMX on), and refuses the CPU before the takeover
+# unlocked, the hypervisor locks it with VMX on) with a VMCS loaded, a field written and
+# read back in between (vmx.c), and refuses the CPU before the takeover
 # (the VMX backend runs no guests yet).
 . "$(dirname "$0")/lib.sh"
 command -v bochs > /dev/null || { echo "FAIL: no bochs (scripts/deps.sh installs it)"; exit 1; }
@@ -51,8 +52,8 @@ expect "what its VMX offers, from the capability MSRs" \
 	"hv: CPU GenuineIntel; VMX rev 43, EPT (2M, A/D) VPID unrestricted-guest; APICv: x2APIC-virt register-virt VID; no posted interrupts; PLE"
 expect "no ACPI tables: both CPUs from UEFI MP services" \
 	"hv: 2 pCPUs (UEFI MP services; no valid ACPI RSDP)"
-expect "VMXON and VMXOFF on the boot CPU; refused: the VMX backend runs no guests yet" \
-	"hv: the VMX backend runs no guests yet (issue 8; VMXON and VMXOFF work on this CPU); this hv.efi runs them with SVM"
+expect "VMXON, a VMCS written and read, VMXOFF; refused: the VMX backend runs no guests yet" \
+	"hv: the VMX backend runs no guests yet (issue 8; VMXON, a VMCS and VMXOFF work on this CPU); this hv.efi runs them with SVM"
 expect "nothing started" "hv: nothing was started; returning to the firmware"
 expect_not "no exception" "X64 Exception"
 grep "^bochs stopped" "$LOG" | sed 's/^/      /'
