@@ -41,6 +41,24 @@ void x86_msr_probe(void);
 #define MSR_IA32_PRED_CMD 0x49
 #define PRED_CMD_IBPB BIT(0)
 #define MSR_TSC_AUX 0xC0000103
+/* The MSRs a guest reads and writes without exits, on either vendor: their state is
+ * switched with the guest's (SVM: the VMCB and VMLOAD; VMX: the VMCS's guest state, its
+ * PAT and EFER controls, and the vCPU's load and put for the SYSCALL MSRs and
+ * KERNEL_GS_BASE). */
+static const u32 x86_msr_passthrough[] = {
+	0x174,	    /* SYSENTER_CS */
+	0x175,	    /* SYSENTER_ESP */
+	0x176,	    /* SYSENTER_EIP */
+	0x277,	    /* PAT */
+	0xC0000080, /* EFER */
+	0xC0000081, /* STAR */
+	0xC0000082, /* LSTAR */
+	0xC0000083, /* CSTAR */
+	0xC0000084, /* SFMASK */
+	0xC0000100, /* FS base */
+	0xC0000101, /* GS base */
+	0xC0000102, /* KERNEL_GS base */
+};
 /* Guest MSR accesses (msr.c): 0, or -1 to inject #GP. */
 int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val);
 int x86_wrmsr(struct vcpu *v, u32 msr, u64 val);

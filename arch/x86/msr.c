@@ -143,6 +143,9 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 	case MSR_MCG_STATUS:
 	case MSR_K7_HWCR:
 	case MSR_AMD64_DE_CFG:
+	/* Intel's microcode signature (IA32_BIOS_SIGN_ID, the index of AMD's patch level):
+	 * 0 is written before a CPUID(1) to read the revision (SDM vol. 3A, 10.11.7.1). */
+	case MSR_AMD64_PATCH_LEVEL:
 		return 0; /* accepted and ignored */
 	}
 	return -1;

@@ -152,8 +152,9 @@ void arch_irq_window(void) { irq_window(); }
 
 /* ---- descriptor tables ---- */
 
-static u64 gdt[3] = { 0, 0x00AF9A000000FFFFull /* 0x08 code64 */,
-		      0x00CF92000000FFFFull /* 0x10 data */ };
+#define GDT_CODE64 0x00AF9A000000FFFFull /* 0x08 */
+#define GDT_DATA 0x00CF92000000FFFFull	 /* 0x10 */
+#define TSS_SELECTOR 0x18
 
 struct idt_entry {
 	u16 off_lo, sel;
@@ -177,9 +178,20 @@ static void idt_set(int vec, void *handler)
 	idt[vec] = (struct idt_entry){ (u16)a, 0x08, 0, 0x8E, (u16)(a >> 16), (u32)(a >> 32), 0 };
 }
 
-static void tables_load(void)
+/* The pCPU's own GDT, for its own TSS: LTR marks a TSS descriptor busy, so no two CPUs
+ * load the same one. The TSS descriptor is 16 bytes, an available 64-bit TSS (type 9;
+ * SDM vol. 3A, 8.2.3). */
+static void tables_load(struct arch_pcpu *p)
 {
-	struct table_ptr g = { sizeof(gdt) - 1, (u64)(uintptr_t)gdt };
+	u64 tss = (u64)(uintptr_t)&p->tss, limit = sizeof p->tss - 1;
+	p->tss.iomap_base = sizeof p->tss; /* no I/O permission bitmap */
+	p->gdt[0] = 0;
+	p->gdt[1] = GDT_CODE64;
+	p->gdt[2] = GDT_DATA;
+	p->gdt[3] = (limit & 0xFFFF) | (tss & 0xFFFFFF) << 16 | 0x89ull << 40 |
+		    (limit >> 16 & 0xF) << 48 | (tss >> 24 & 0xFF) << 56;
+	p->gdt[4] = tss >> 32;
+	struct table_ptr g = { sizeof p->gdt - 1, (u64)(uintptr_t)p->gdt };
 	struct table_ptr i = { sizeof(idt) - 1, (u64)(uintptr_t)idt };
 	__asm__ volatile("lgdt %0\n\t"
 			 "mov $0x10, %%ax\n\t"
@@ -189,10 +201,21 @@ static void tables_load(void)
 			 "lea 1f(%%rip), %%rax\n\t"
 			 "pushq %%rax\n\t"
 			 "lretq\n"
-			 "1: lidt %1"
+			 "1: lidt %1\n\t"
+			 "mov %2, %%ax\n\t"
+			 "ltr %%ax"
 			 :
-			 : "m"(g), "m"(i)
+			 : "m"(g), "m"(i), "i"(TSS_SELECTOR)
 			 : "rax", "memory");
+}
+
+struct x86_host_tables x86_host_tables(u32 pcpu)
+{
+	struct arch_pcpu *p = &pcpus[pcpu].arch;
+	return (struct x86_host_tables){ .gdt = (u64)(uintptr_t)p->gdt,
+					 .idt = (u64)(uintptr_t)idt,
+					 .tss = (u64)(uintptr_t)&p->tss,
+					 .tss_selector = TSS_SELECTOR };
 }
 
 struct trap_frame {
@@ -296,7 +319,7 @@ void x86_pcpu_init(u32 id, u32 apic_id)
 		idt_set(VEC_TIMER, trap_0xf1);
 		idt_set(VEC_SPURIOUS, trap_0xff);
 	}
-	tables_load();
+	tables_load(p);
 	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)&pcpus[id]);
 	apic_owned = true;
 	lapic_setup();

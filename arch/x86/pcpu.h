@@ -26,6 +26,12 @@ void x86_pcpu_init(u32 id, u32 apic_id);
  * tramp_page: a page below 1 MiB set aside before the takeover. Returns how many came up. */
 u32 x86_start_aps(const u32 *apic_ids, u32 n, u64 tramp_page, void (*ap_main)(u32 id));
 u32 x86_lapic_id(void);
+/* Where a pCPU's descriptor tables are (code 0x08, data 0x10), for a VM exit to load. */
+struct x86_host_tables {
+	u64 gdt, idt, tss;
+	u16 tss_selector;
+};
+struct x86_host_tables x86_host_tables(u32 pcpu);
 u64 x86_tsc_hz(void);
 /* The host local APIC's mode, for the banner. */
 const char *x86_lapic_mode(void);

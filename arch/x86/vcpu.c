@@ -259,6 +259,8 @@ void arch_vcpu_load(struct vcpu *v)
 		wrmsr(MSR_IA32_PRED_CMD, PRED_CMD_IBPB);
 	p->last_vm = v->vm;
 	xstate_load(v);
+	if (x86_vendor->load)
+		x86_vendor->load(v);
 	if (x86_msr_caps.tsc_aux) /* what the guest's RDTSCP and RDPID read */
 		wrmsr(MSR_TSC_AUX, v->arch.tsc_aux);
 	__asm__ volatile("mov %0, %%db0\n\tmov %1, %%db1\n\tmov %2, %%db2\n\tmov %3, %%db3" ::"r"(
@@ -271,6 +273,8 @@ void arch_vcpu_put(struct vcpu *v)
 	if (v->state == VCPU_RUNNABLE)
 		steal_time_preempted(v);
 	xstate_put(v);
+	if (x86_vendor->put)
+		x86_vendor->put(v);
 	__asm__ volatile("mov %%db0, %0\n\tmov %%db1, %1\n\tmov %%db2, %2\n\tmov %%db3, %3"
 			 : "=r"(v->arch.dr[0]), "=r"(v->arch.dr[1]), "=r"(v->arch.dr[2]),
 			   "=r"(v->arch.dr[3]));

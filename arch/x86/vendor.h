@@ -87,6 +87,11 @@ struct x86_vendor {
 	/* The state after INIT (SDM vol. 3A, table 10-1): real mode, the general registers
 	 * cleared, pending events dropped, NMIs unblocked, XCR0 1; CS and RIP as given. */
 	void (*vcpu_reset)(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip);
+	/* The vCPU comes to this pCPU, or leaves it (arch_vcpu_load, arch_vcpu_put): where
+	 * the vendor keeps state in the CPU between entries (VMX: the current VMCS). NULL:
+	 * none (SVM: the VMCB is memory, VMRUN and VMLOAD switch the rest). */
+	void (*load)(struct vcpu *v);
+	void (*put)(struct vcpu *v);
 	/* Before an entry: the event to inject (an interrupt, NMI, or one whose delivery the
 	 * last exit cut short), and the interrupt window when section_end (hv/sched.h,
 	 * sched_watch_section_end). */

@@ -235,13 +235,15 @@ void vlapic_unack(struct vlapic *l, u8 vector)
 
 bool vlapic_has_pending_irr(struct vlapic *l) { return highest_bit(l, APIC_REG_IRR, true) >= 0; }
 
-bool vlapic_tpr_holds_back(struct vlapic *l)
+u32 vlapic_tpr_holds_back(struct vlapic *l)
 {
 	int irrv = highest_bit(l, APIC_REG_IRR, true), isrv = highest_bit(l, APIC_REG_ISR, false);
 	if (!hw_enabled(l) || irrv < 0)
-		return false;
+		return 0;
 	u32 irr_class = (u32)irrv >> 4;
-	return irr_class <= (vlapic_tpr(l) >> 4 & 0xf) && (isrv < 0 || irr_class > (u32)isrv >> 4);
+	bool held = irr_class <= (vlapic_tpr(l) >> 4 & 0xf) &&
+		    (isrv < 0 || irr_class > (u32)isrv >> 4);
+	return held ? irr_class : 0;
 }
 
 bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical)

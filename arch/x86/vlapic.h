@@ -208,8 +208,9 @@ void vlapic_unack(struct vlapic *l, u8 vector);
 /* Any IRR bit set (wakes a halted vCPU; vlapic_pending_vector decides delivery). */
 bool vlapic_has_pending_irr(struct vlapic *l);
 
-/* An IRR vector waits that only the TPR holds back: lowering the TPR delivers it. */
-bool vlapic_tpr_holds_back(struct vlapic *l);
+/* An IRR vector waits that only the TPR holds back (lowering the TPR below its priority
+ * class delivers it): that class (1-15), else 0. */
+u32 vlapic_tpr_holds_back(struct vlapic *l);
 
 /* Fires the timer if now >= its deadline: the LVT timer vector goes to IRR unless
  * masked. Periodic rearms at prev + period, skipping missed periods (one interrupt

@@ -1,24 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# An Intel CPU with VMX, where the VMX backend of issue 8 will be tested: Debian's Bochs 2.7
-# (cpu model corei7_skylake_x, 2 CPUs), OVMF as its ROM, the boot volume on an ATA disk
-# (../shared/EMULATION.md). Its OVMF publishes no ACPI tables (QEMU hands them over fw_cfg,
-# which Bochs has not): the hypervisor finds both CPUs through UEFI's MP services, shows
-# what the CPU's VMX offers (its capability MSRs, arch/x86/vmx/vmx_caps.c), enters and
-# leaves VMX operation on the boot CPU (vmxon.c: Bochs's OVMF leaves IA32_FEATURE_CONTROL
-# unlocked, the hypervisor locks it with VMX on) with a VMCS loaded, a field written and
-# read back in between (vmx.c), and refuses the CPU before the takeover
-# (the VMX backend runs no guests yet).
+# The VMX backend on an Intel CPU: Debian's Bochs 2.7 (cpu model corei7_skylake_x, 2 CPUs,
+# VMX with EPT, VPID and unrestricted guest), OVMF as its ROM, the boot volume on an ATA
+# disk (../shared/EMULATION.md). Its OVMF publishes no ACPI tables (QEMU hands them over
+# fw_cfg, which Bochs has not): the hypervisor finds both CPUs through UEFI's MP services,
+# shows what the CPU's VMX offers (its capability MSRs, arch/x86/vmx/vmx_caps.c), tries
+# VMX operation on the boot CPU before the takeover (vmxon.c: Bochs's OVMF leaves
+# IA32_FEATURE_CONTROL unlocked, the hypervisor locks it with VMX on), and runs Debian's
+# stock Linux with 2 vCPUs on the 2 pCPUs: vCPU 0 from the bzImage's 64-bit entry, vCPU 1
+# from INIT and STARTUP in real mode (unrestricted guest), the test init's facts, and the
+# guest's ACPI power-off. Bochs's machine has no ACPI power-off itself: the hypervisor
+# halts after the VM has gone. About 4 minutes.
 . "$(dirname "$0")/lib.sh"
 command -v bochs > /dev/null || { echo "FAIL: no bochs (scripts/deps.sh installs it)"; exit 1; }
 dir=$(mktemp -d /tmp/hv-test-bochs.XXXXXX)
 cat /usr/share/OVMF/OVMF_VARS.fd /usr/share/OVMF/OVMF_CODE.fd > "$dir/ovmf.fd"
-printf '[vm linux0]\nkernel = /guests/vmlinuz\n' > "$dir/hv.cfg"
-"$TOP/scripts/mkesp.sh" "$dir/esp.img" "$dir/hv.cfg" "$dir/hv.cfg=/unused.cfg"
+printf '[vm linux0]\nkernel = /guests/vmlinuz\ninitrd = /guests/initrd.gz\ncmdline = console=ttyS0 hv.mode=test\nvcpus = 2\nmemory = 256M\n' > "$dir/hv.cfg"
+"$TOP/scripts/mkesp.sh" "$dir/esp.img" "$dir/hv.cfg"
 # Bochs takes a flat disk's geometry from its size: whole cylinders of 16 heads, 63 sectors.
 cyl=$((16 * 63 * 512)) size=$(stat -c %s "$dir/esp.img")
 truncate -s $(((size + cyl - 1) / cyl * cyl)) "$dir/esp.img"
 cat > "$dir/bochsrc" << EOF
-megs: 256
+megs: 768
 cpu: model=corei7_skylake_x, count=2, ips=100000000, reset_on_triple_fault=0, ignore_bad_msrs=1
 romimage: file=ovmf.fd, address=0xffe00000
 vgaromimage: file=/usr/share/seabios/vgabios-isavga.bin
@@ -35,9 +37,9 @@ EOF
 echo c > "$dir/dbg.rc" # Debian's bochs is the debugger build: "continue"
 cd "$dir" || exit 1
 start=$(date +%s)
-timeout 300 bochs -q -f bochsrc -rc dbg.rc > bochs.out 2>&1 &
+timeout 600 bochs -q -f bochsrc -rc dbg.rc > bochs.out 2>&1 &
 bpid=$!
-until grep -q "returning to the firmware\|taking over the machine" serial.txt 2> /dev/null; do
+until grep -q "returning to the firmware\|hv: no VM left\|FATAL" serial.txt 2> /dev/null; do
 	kill -0 "$bpid" 2> /dev/null || break
 	sleep 2
 done
@@ -52,9 +54,15 @@ expect "what its VMX offers, from the capability MSRs" \
 	"hv: CPU GenuineIntel; VMX rev 43, EPT (2M, A/D) VPID unrestricted-guest; APICv: x2APIC-virt register-virt VID; no posted interrupts; PLE"
 expect "no ACPI tables: both CPUs from UEFI MP services" \
 	"hv: 2 pCPUs (UEFI MP services; no valid ACPI RSDP)"
-expect "VMXON, a VMCS written and read, VMXOFF; refused: the VMX backend runs no guests yet" \
-	"hv: the VMX backend runs no guests yet (issue 8; VMXON, a VMCS and VMXOFF work on this CPU); this hv.efi runs them with SVM"
-expect "nothing started" "hv: nothing was started; returning to the firmware"
-expect_not "no exception" "X64 Exception"
+expect "the machine taken over, both pCPUs in VMX operation" "hv: 2 of 2 pCPUs running"
+expect "Linux on the VMX backend: both vCPUs online" "GUEST-READY cpus=2 online=0-1"
+expect "the KVM PV features found" "kvm-guest: setup PV IPIs"
+expect "the test init finished" "GUEST-DONE"
+expect "the guest powered itself off" "hv: VM 'linux0' powered off;"
+expect "vCPU 1 started by INIT and STARTUP" "init=1 sipi=2"
+expect_not "no entry failure, no fatal guest exit" "stopping the VM"
+expect_not "no guest triple fault" "triple fault"
+expect_not "nothing fatal" "FATAL"
+expect_not "no exception in the firmware" "X64 Exception"
 grep "^bochs stopped" "$LOG" | sed 's/^/      /'
 finish

@@ -82,22 +82,8 @@ static int svm_vm_init(struct vm *vm)
 		memset(msrpm, 0xFF, 2 * PAGE_SIZE);
 		memset(iopm, 0xFF, 3 * PAGE_SIZE);
 		/* State that VMRUN/VMLOAD/VMSAVE switch through the VMCB: no exit needed. */
-		static const u32 passthrough[] = {
-			0x174,	    /* SYSENTER_CS */
-			0x175,	    /* SYSENTER_ESP */
-			0x176,	    /* SYSENTER_EIP */
-			0x277,	    /* PAT (G_PAT) */
-			0xC0000080, /* EFER */
-			0xC0000081, /* STAR */
-			0xC0000082, /* LSTAR */
-			0xC0000083, /* CSTAR */
-			0xC0000084, /* SFMASK */
-			0xC0000100, /* FS base */
-			0xC0000101, /* GS base */
-			0xC0000102, /* KERNEL_GS base */
-		};
-		for (size_t i = 0; i < ARRAY_SIZE(passthrough); i++)
-			msrpm_passthrough(passthrough[i]);
+		for (size_t i = 0; i < ARRAY_SIZE(x86_msr_passthrough); i++)
+			msrpm_passthrough(x86_msr_passthrough[i]);
 	}
 	vm->arch.svm.asid = vm->id + 1;
 	if (vm->arch.svm.asid >= max_asid) {

@@ -1,6 +1,7 @@
 ; SPDX-License-Identifier: GPL-2.0-only
 ; The SVM world switch (AMD APM vol. 2, 15.5): host state saved, the guest run, the host
 ; state back.
+%include "../guest_gprs.inc"
 bits 64
 default rel
 section .text
@@ -24,20 +25,7 @@ svm_run:
 	mov rax, rdx
 	vmsave
 	mov rax, rsi
-	mov rcx, [rax + 1*8]
-	mov rdx, [rax + 2*8]
-	mov rbx, [rax + 3*8]
-	mov rbp, [rax + 5*8]
-	mov rsi, [rax + 6*8]
-	mov rdi, [rax + 7*8]
-	mov r8,  [rax + 8*8]
-	mov r9,  [rax + 9*8]
-	mov r10, [rax + 10*8]
-	mov r11, [rax + 11*8]
-	mov r12, [rax + 12*8]
-	mov r13, [rax + 13*8]
-	mov r14, [rax + 14*8]
-	mov r15, [rax + 15*8]
+	GUEST_GPRS_LOAD
 	mov rax, [rsp]
 	clgi
 	; With V_INTR_MASKING the host's RFLAGS.IF decides whether physical interrupts
@@ -52,20 +40,7 @@ svm_vmrun_return:
 	vmsave
 	cli
 	mov rax, [rsp + 8]
-	mov [rax + 1*8], rcx
-	mov [rax + 2*8], rdx
-	mov [rax + 3*8], rbx
-	mov [rax + 5*8], rbp
-	mov [rax + 6*8], rsi
-	mov [rax + 7*8], rdi
-	mov [rax + 8*8], r8
-	mov [rax + 9*8], r9
-	mov [rax + 10*8], r10
-	mov [rax + 11*8], r11
-	mov [rax + 12*8], r12
-	mov [rax + 13*8], r13
-	mov [rax + 14*8], r14
-	mov [rax + 15*8], r15
+	GUEST_GPRS_STORE
 	mov rax, [rsp + 16]
 	vmload
 global svm_guest_state_end

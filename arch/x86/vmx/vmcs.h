@@ -57,6 +57,9 @@ enum vmcs_field {
 	PIN_BASED_VM_EXEC_CONTROL = 0x4000,
 	CPU_BASED_VM_EXEC_CONTROL = 0x4002,
 	EXCEPTION_BITMAP = 0x4004,
+	PAGE_FAULT_ERROR_CODE_MASK = 0x4006,
+	PAGE_FAULT_ERROR_CODE_MATCH = 0x4008,
+	CR3_TARGET_COUNT = 0x400A,
 	VM_EXIT_CONTROLS = 0x400C,
 	VM_EXIT_MSR_STORE_COUNT = 0x400E,
 	VM_EXIT_MSR_LOAD_COUNT = 0x4010,
@@ -118,5 +121,28 @@ enum vmcs_field {
 	HOST_RSP = 0x6C14,
 	HOST_RIP = 0x6C16,
 };
+
+/* The interruption-information fields: VM_ENTRY_INTR_INFO, VM_EXIT_INTR_INFO,
+ * IDT_VECTORING_INFO (SDM vol. 3C, 25.8.3, 25.9.2, 25.9.3). */
+#define INTR_INFO_VECTOR_MASK 0xFFu
+#define INTR_INFO_TYPE_MASK (7u << 8)
+#define INTR_TYPE_EXT_INTR (0u << 8)
+#define INTR_TYPE_NMI (2u << 8)
+#define INTR_TYPE_HW_EXCEPTION (3u << 8)
+#define INTR_TYPE_SW_INTR (4u << 8)
+#define INTR_TYPE_PRIV_SW_EXCEPTION (5u << 8) /* INT1 */
+#define INTR_TYPE_SW_EXCEPTION (6u << 8)      /* INT3, INTO */
+#define INTR_INFO_HAS_ERROR BIT(11)
+#define INTR_INFO_NMI_UNBLOCKED BIT(12) /* exit info: the faulting IRET had unblocked NMIs */
+#define INTR_INFO_VALID BIT(31)
+
+/* The guest's interruptibility state (25.4.2). */
+#define INTERRUPTIBILITY_STI BIT(0)
+#define INTERRUPTIBILITY_MOV_SS BIT(1)
+#define INTERRUPTIBILITY_NMI BIT(3)
+
+/* A segment's access rights as the VMCS holds them (25.4.1): descriptor bits 40-47 in
+ * 0-7, 52-55 in 12-15, and bit 16 for a segment that is unusable. */
+#define VMX_AR_UNUSABLE BIT(16)
 
 #endif

@@ -23,14 +23,17 @@ static const struct control_name {
 	{ VMX_PIN, PIN_POSTED_INTR, "process posted interrupts" },
 	{ VMX_PROC, PROC_INTR_WINDOW_EXITING, "exit at an interrupt window" },
 	{ VMX_PROC, PROC_HLT_EXITING, "exit on HLT" },
+	{ VMX_PROC, PROC_MWAIT_EXITING, "exit on MWAIT" },
 	{ VMX_PROC, PROC_TPR_SHADOW, "shadow the TPR" },
 	{ VMX_PROC, PROC_NMI_WINDOW_EXITING, "exit at an NMI window" },
 	{ VMX_PROC, PROC_USE_IO_BITMAPS, "use I/O bitmaps" },
 	{ VMX_PROC, PROC_USE_MSR_BITMAPS, "use MSR bitmaps" },
+	{ VMX_PROC, PROC_MONITOR_EXITING, "exit on MONITOR" },
 	{ VMX_PROC, PROC_SECONDARY_CTLS, "activate the secondary controls" },
 	{ VMX_PROC2, PROC2_ENABLE_EPT, "enable EPT" },
 	{ VMX_PROC2, PROC2_VIRT_X2APIC_MODE, "virtualize x2APIC mode" },
 	{ VMX_PROC2, PROC2_ENABLE_VPID, "enable VPID" },
+	{ VMX_PROC2, PROC2_WBINVD_EXITING, "exit on WBINVD" },
 	{ VMX_PROC2, PROC2_UNRESTRICTED_GUEST, "run an unrestricted guest" },
 	{ VMX_PROC2, PROC2_APIC_REGISTER_VIRT, "virtualize APIC registers" },
 	{ VMX_PROC2, PROC2_VIRT_INTR_DELIVERY, "deliver virtual interrupts" },
@@ -69,24 +72,30 @@ int vmx_adjust(enum vmx_ctls set, u32 want, u64 cap, u32 *out, const char **why)
 }
 
 /* Posted interrupts are delivered through virtual-interrupt delivery and need the
- * host's interrupt acknowledged at the exit (SDM vol. 3C, 27.2.1.1). */
+ * host's interrupt acknowledged at the exit (SDM vol. 3C, 27.2.1.1); without them a host
+ * interrupt stays pending in the local APIC across the exit, for the host's IDT. */
 int vmx_controls(const struct vmx_caps *c, u32 out[VMX_CTLS], const char **why)
 {
 	bool posted = c->posted_intr && c->virt_intr_delivery;
+	/* Instructions a guest may find in CPUID that are #UD in VMX non-root operation
+	 * unless enabled: enabled where the CPU can. */
+	u32 proc2 = (u32)(c->ctl_msr[VMX_PROC2] >> 32);
 	const u32 want[VMX_CTLS] = {
 		[VMX_PIN] = PIN_EXT_INTR_EXITING | PIN_NMI_EXITING | PIN_VIRTUAL_NMIS |
 			    (posted ? PIN_POSTED_INTR : 0),
 		[VMX_PROC] = PROC_INTR_WINDOW_EXITING | PROC_HLT_EXITING | PROC_TPR_SHADOW |
 			     PROC_NMI_WINDOW_EXITING | PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS |
-			     PROC_SECONDARY_CTLS,
-		[VMX_PROC2] = PROC2_ENABLE_EPT | PROC2_UNRESTRICTED_GUEST |
+			     PROC_SECONDARY_CTLS | PROC_MWAIT_EXITING | PROC_MONITOR_EXITING,
+		[VMX_PROC2] = PROC2_ENABLE_EPT | PROC2_UNRESTRICTED_GUEST | PROC2_WBINVD_EXITING |
 			      (c->vpid ? PROC2_ENABLE_VPID : 0) |
 			      (c->x2apic_virt ? PROC2_VIRT_X2APIC_MODE : 0) |
 			      (c->apic_register_virt ? PROC2_APIC_REGISTER_VIRT : 0) |
 			      (c->virt_intr_delivery ? PROC2_VIRT_INTR_DELIVERY : 0) |
-			      (c->pause_loop ? PROC2_PAUSE_LOOP_EXITING : 0),
-		[VMX_EXIT] = EXIT_HOST_ADDR_SPACE_SIZE | EXIT_ACK_INTR_ON_EXIT | EXIT_SAVE_PAT |
-			     EXIT_LOAD_PAT | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
+			      (c->pause_loop ? PROC2_PAUSE_LOOP_EXITING : 0) |
+			      (proc2 &
+			       (PROC2_ENABLE_RDTSCP | PROC2_ENABLE_INVPCID | PROC2_ENABLE_XSAVES)),
+		[VMX_EXIT] = EXIT_HOST_ADDR_SPACE_SIZE | (posted ? EXIT_ACK_INTR_ON_EXIT : 0) |
+			     EXIT_SAVE_PAT | EXIT_LOAD_PAT | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
 		/* IA-32e mode guest: the guest's EFER.LMA at each entry, so it must be
 		 * settable; VMX_MISC_STORE_LMA keeps it current at exits. */
 		[VMX_ENTRY] = ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_PAT | ENTRY_LOAD_EFER,
@@ -145,6 +154,7 @@ void vmx_caps_probe(rdmsr_fn read_msr, struct vmx_caps *c)
 	c->virt_intr_delivery = allowed1(proc2, PROC2_VIRT_INTR_DELIVERY);
 	c->posted_intr = allowed1(c->ctl_msr[VMX_PIN], PIN_POSTED_INTR);
 	c->pause_loop = allowed1(proc2, PROC2_PAUSE_LOOP_EXITING);
+	c->pause_exiting = allowed1(c->ctl_msr[VMX_PROC], PROC_PAUSE_EXITING);
 }
 
 int vmx_caps_check(const struct vmx_caps *c, const char **why)

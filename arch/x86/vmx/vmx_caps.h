@@ -47,20 +47,27 @@ enum vmx_ctls { VMX_PIN, VMX_PROC, VMX_PROC2, VMX_EXIT, VMX_ENTRY, VMX_CTLS };
 /* Primary processor-based VM-execution controls (table 25-6) */
 #define PROC_INTR_WINDOW_EXITING BIT(2)
 #define PROC_HLT_EXITING BIT(7)
+#define PROC_MWAIT_EXITING BIT(10)
 #define PROC_TPR_SHADOW BIT(21)
 #define PROC_NMI_WINDOW_EXITING BIT(22)
 #define PROC_USE_IO_BITMAPS BIT(25)
 #define PROC_USE_MSR_BITMAPS BIT(28)
+#define PROC_MONITOR_EXITING BIT(29)
+#define PROC_PAUSE_EXITING BIT(30) /* optional: spin detection (hv/sched.h) */
 #define PROC_SECONDARY_CTLS BIT(31)
 
 /* Secondary processor-based VM-execution controls (table 25-7) */
 #define PROC2_ENABLE_EPT BIT(1)
+#define PROC2_ENABLE_RDTSCP BIT(3)    /* optional: else RDTSCP is #UD */
 #define PROC2_VIRT_X2APIC_MODE BIT(4) /* optional (APICv) */
 #define PROC2_ENABLE_VPID BIT(5)      /* optional: without it every entry flushes */
+#define PROC2_WBINVD_EXITING BIT(6)
 #define PROC2_UNRESTRICTED_GUEST BIT(7)
 #define PROC2_APIC_REGISTER_VIRT BIT(8)	 /* optional (APICv) */
 #define PROC2_VIRT_INTR_DELIVERY BIT(9)	 /* optional (APICv) */
 #define PROC2_PAUSE_LOOP_EXITING BIT(10) /* optional */
+#define PROC2_ENABLE_INVPCID BIT(12)	 /* optional: else INVPCID is #UD */
+#define PROC2_ENABLE_XSAVES BIT(20)	 /* optional: else XSAVES and XRSTORS are #UD */
 
 /* Primary VM-exit controls (25.7.1) */
 #define EXIT_HOST_ADDR_SPACE_SIZE BIT(9) /* the host runs in 64-bit mode */
@@ -111,6 +118,7 @@ struct vmx_caps {
 	 * of the rest that the CPU can set (allowed-1) */
 	bool ept, ept_walk4_wb, ept_2m, ept_ad, vpid, unrestricted_guest;
 	bool x2apic_virt, apic_register_virt, virt_intr_delivery, posted_intr, pause_loop;
+	bool pause_exiting;
 };
 
 /* Reads the capability MSRs through read_msr; the ones that exist only with a feature

@@ -6,6 +6,7 @@
 #ifndef ARCH_X86_VMX_VMX_INSN_H
 #define ARCH_X86_VMX_VMX_INSN_H
 
+#include "arch/x86/vmx/vmx_caps.h"
 #include "hv/types.h"
 
 static inline bool vmclear(void *vmcs)
@@ -43,6 +44,16 @@ static inline bool vmread(u32 field, u64 *value)
 			 : "r"((u64)field)
 			 : "cc", "memory");
 	return !failed;
+}
+
+/* Drops the TLB entries of a VPID: all of them (VMX_INV_SINGLE) or every VPID's
+ * (VMX_INV_ALL). The descriptor: the VPID in bits 15:0, a linear address in 127:64. */
+static inline void invvpid(enum vmx_inv_type type, u16 vpid)
+{
+	struct {
+		u64 vpid, la;
+	} desc = { vpid, 0 };
+	__asm__ volatile("invvpid %0, %1" ::"m"(desc), "r"((u64)type) : "cc", "memory");
 }
 
 #endif

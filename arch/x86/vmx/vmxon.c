@@ -37,7 +37,7 @@ int vmx_on(const struct vmx_caps *c, void *region, struct vmx_operation *op, con
 	if (failed) {
 		write_cr4(op->cr4);
 		write_cr0(op->cr0);
-		*why = "VMXON failed on the boot CPU";
+		*why = "VMXON failed";
 		return -1;
 	}
 	return 0;

@@ -87,7 +87,12 @@ static inline void irq_window(void) { __asm__ volatile("sti; nop; cli" ::: "memo
 static inline void wait_for_interrupt(void) { __asm__ volatile("sti; hlt; cli" ::: "memory"); }
 
 #define MSR_EFER 0xC0000080u
+#define MSR_STAR 0xC0000081u
+#define MSR_LSTAR 0xC0000082u
+#define MSR_CSTAR 0xC0000083u
+#define MSR_SFMASK 0xC0000084u
 #define MSR_GS_BASE 0xC0000101u
+#define MSR_KERNEL_GS_BASE 0xC0000102u
 #define MSR_VM_CR 0xC0010114u
 #define MSR_VM_HSAVE_PA 0xC0010117u
 #define EFER_LME BIT(8)

@@ -5,6 +5,7 @@
 
 #include "hv/types.h"
 #include "arch/x86/svm/svm_state.h"
+#include "arch/x86/vmx/vmx_state.h"
 #include "arch/x86/vlapic.h"
 #include "arch/x86/vioapic.h"
 #include "hv/dev/vuart.h"
@@ -29,9 +30,12 @@ enum {
 };
 
 struct arch_vcpu {
-	u64 gpr[16];	     /* x86 encoding order, all 16 (the vendor copies RAX and RSP to and
+	u64 gpr[16]; /* x86 encoding order, all 16 (the vendor copies RAX and RSP to and
 		      * from its VMCB around each entry) */
-	struct svm_vcpu svm; /* the vendor's own (vendor.h) */
+	union {	     /* the vendor's own (vendor.h) */
+		struct svm_vcpu svm;
+		struct vmx_vcpu vmx;
+	};
 	struct vlapic lapic;
 	u8 *xsave;     /* XSAVE area (xstate.c) while another vCPU uses the pCPU */
 	u64 xcr0;      /* the guest's XCR0 */
@@ -62,7 +66,10 @@ struct x86_boot {
 };
 
 struct arch_vm {
-	struct svm_vm svm; /* the vendor's own (vendor.h) */
+	union { /* the vendor's own (vendor.h) */
+		struct svm_vm svm;
+		struct vmx_vm vmx;
+	};
 	struct vioapic ioapic;
 	struct vuart uart; /* COM1, the VM's console */
 	u16 pm1_en, pm1_sts, pm1_cnt;

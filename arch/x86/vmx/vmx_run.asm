@@ -1,0 +1,61 @@
+; SPDX-License-Identifier: GPL-2.0-only
+; The VMX world switch (Intel SDM vol. 3C, 26 "VM Entries", 28.5 "Loading Host State"):
+; the guest's general registers in, VMLAUNCH or VMRESUME, and at the exit the CPU comes
+; back to vmx_exit with the host state of the VMCS: RSP as this function left it, RIP
+; vmx_exit, RFLAGS 2 (interrupts masked until the scheduler's window).
+%include "../guest_gprs.inc"
+bits 64
+default rel
+section .text
+
+HOST_RSP equ 0x6C14
+
+; u32 vmx_run(u64 *gpr [rdi], u32 launched [esi])
+; gpr[16] is in x86 encoding order; RSP is the VMCS's (vmx.c copies it). Returns 0 after
+; a VM exit, 1 when the entry itself failed (VMfailInvalid or VMfailValid: the guest did
+; not run; VM_INSTRUCTION_ERROR says why).
+global vmx_run
+vmx_run:
+	push rbx
+	push rbp
+	push r12
+	push r13
+	push r14
+	push r15
+	push rdi                ; [rsp] gpr, for the exit
+	mov rax, HOST_RSP
+	vmwrite rax, rsp
+	jbe .failed             ; CF or ZF: VMfail
+	test esi, esi           ; launched
+	mov rax, rdi
+	GUEST_GPRS_LOAD
+	mov rax, [rax + 0*8]
+	jnz .resume
+	vmlaunch
+	jmp .failed
+.resume:
+	vmresume
+.failed:
+	add rsp, 8
+	mov eax, 1
+	jmp vmx_return
+
+global vmx_exit
+vmx_exit:
+	push rax                ; the guest's RAX
+	mov rax, [rsp + 8]      ; gpr
+	GUEST_GPRS_STORE
+	pop rcx
+	mov [rax + 0*8], rcx
+	add rsp, 8
+	xor eax, eax
+vmx_return:
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop rbp
+	pop rbx
+	ret
+
+section .note.GNU-stack noalloc noexec nowrite progbits
