@@ -275,20 +275,17 @@ static void set_efer(struct vcpu *v, u64 efer)
 static void write_start_state(struct vcpu *v)
 {
 	struct vmx_vcpu *x = &v->arch.vmx;
-	const struct x86_boot *boot = &v->vm->arch.boot;
-	bool reset = x->start == VMX_START_RESET, long_mode = !reset && boot->long_mode;
+	const struct vmx_regs *r = &x->regs;
+	bool reset = x->start == VMX_START_RESET, long_mode = r->efer & EFER_LMA;
 	write_segment(6, 0, 0x82, 0xFFFF, 0); /* LDTR */
 	write_segment(7, 0, 0x8B, 0xFFFF, 0); /* TR: a busy TSS */
 	for (u32 s = X86_SEG_ES; s <= X86_SEG_GS; s++) {
 		if (s == X86_SEG_CS)
-			write_segment(s, reset ? x->start_cs : 0x10,
-				      reset	  ? 0x9B
-				      : long_mode ? 0xA9B
-						  : 0xC9B,
-				      reset ? 0xFFFF : 0xFFFFFFFF, reset ? x->start_cs_base : 0);
-		else
-			write_segment(s, reset ? 0 : 0x18, reset ? 0x93 : 0xC93,
-				      reset ? 0xFFFF : 0xFFFFFFFF, 0);
+			write_segment(s, r->cs_sel, r->cs_attr, r->cs_limit, r->cs_base);
+		else if (reset)
+			write_segment(s, 0, 0x93, 0xFFFF, 0);
+		else /* flat 4 GiB data, as both boot entries want it */
+			write_segment(s, 0x18, 0xC93, 0xFFFFFFFF, 0);
 	}
 	vmcs_write(GUEST_GDTR_BASE, long_mode ? GPA_BOOT_GDT : 0);
 	vmcs_write(GUEST_GDTR_LIMIT, long_mode ? 0x1F : 0xFFFF);
@@ -314,7 +311,7 @@ static void write_start_state(struct vcpu *v)
 /* The registers the accessors give until the start state is written (write_start_state
  * takes them from here). */
 static void set_start_regs(struct vcpu *v, enum vmx_start start, u64 rip, u64 cr0, u64 cr3, u64 cr4,
-			   u64 efer, u16 cs_attr, u64 cs_base)
+			   u64 efer, struct x86_segment cs)
 {
 	struct vmx_vcpu *x = &v->arch.vmx;
 	x->start = start;
@@ -324,19 +321,18 @@ static void set_start_regs(struct vcpu *v, enum vmx_start start, u64 rip, u64 cr
 				     .cr3 = cr3,
 				     .cr4 = cr4,
 				     .efer = efer,
-				     .cs_attr = cs_attr,
-				     .cs_base = cs_base };
+				     .cs_sel = cs.sel,
+				     .cs_attr = cs.attr,
+				     .cs_limit = cs.limit,
+				     .cs_base = cs.base };
 	x->entry_event = x->idt_vectoring = 0;
 	x->cr2 = 0;
 }
 
 static void vmx_vcpu_reset(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip)
 {
-	struct vmx_vcpu *x = &v->arch.vmx;
-	set_start_regs(v, VMX_START_RESET, rip, 0x10 /* ET; real mode */, 0, 0, 0, 0x9B, cs_base);
-	x->regs.cs_sel = cs_sel;
-	x->start_cs = cs_sel;
-	x->start_cs_base = cs_base;
+	set_start_regs(v, VMX_START_RESET, rip, 0x10 /* ET; real mode */, 0, 0, 0,
+		       (struct x86_segment){ cs_sel, 0x9B, 0xFFFF, cs_base });
 	memset(v->arch.gpr, 0, sizeof v->arch.gpr);
 	v->arch.flush_tlb = true;
 	xstate_vcpu_reset(v); /* INIT sets XCR0 to 1 (SDM vol. 3A, table 10-1) */
@@ -356,14 +352,15 @@ static int vmx_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 		if (boot->long_mode) {
 			/* Linux boot protocol, 64-bit: paging on, RSI = boot_params. */
 			set_start_regs(v, VMX_START_BOOT, boot->entry, 0x80000011, boot->cr3,
-				       CR4_PAE, EFER_LME | EFER_LMA, 0xA9B, 0);
+				       CR4_PAE, EFER_LME | EFER_LMA,
+				       (struct x86_segment){ 0x10, 0xA9B, 0xFFFFFFFF, 0 });
 			v->arch.gpr[GPR_RSI] = boot->arg;
 		} else {
 			/* PVH: 32-bit flat protected mode, paging off, EBX = start info. */
-			set_start_regs(v, VMX_START_BOOT, boot->entry, 0x11, 0, 0, 0, 0xC9B, 0);
+			set_start_regs(v, VMX_START_BOOT, boot->entry, 0x11, 0, 0, 0,
+				       (struct x86_segment){ 0x10, 0xC9B, 0xFFFFFFFF, 0 });
 			v->arch.gpr[GPR_RBX] = boot->arg;
 		}
-		x->regs.cs_sel = 0x10;
 	}
 	return 0;
 }
@@ -634,7 +631,7 @@ static void read_exit(struct vcpu *v)
 	r->cs_base = vmcs_read(GUEST_ES_BASE + 2 * X86_SEG_CS);
 }
 
-extern u32 vmx_run(u64 *gpr, u32 launched);
+extern u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2);
 
 static void vmx_enter(struct vcpu *v)
 {
@@ -672,9 +669,7 @@ static void vmx_enter(struct vcpu *v)
 		vmcs_write(VM_ENTRY_INSTRUCTION_LEN, x->entry_insn_len);
 	}
 	vmcs_write(GUEST_RSP, v->arch.gpr[GPR_RSP]);
-	__asm__ volatile("mov %0, %%cr2" ::"r"(x->cr2) : "memory");
-	u32 failed = vmx_run(v->arch.gpr, x->launched);
-	__asm__ volatile("mov %%cr2, %0" : "=r"(x->cr2));
+	u32 failed = vmx_run(v->arch.gpr, x->launched, &x->cr2);
 	x->entry_event = 0;
 	x->entry_insn_len = 0;
 	if (failed) {

@@ -10,10 +10,11 @@ section .text
 
 HOST_RSP equ 0x6C14
 
-; u32 vmx_run(u64 *gpr [rdi], u32 launched [esi])
-; gpr[16] is in x86 encoding order; RSP is the VMCS's (vmx.c copies it). Returns 0 after
-; a VM exit, 1 when the entry itself failed (VMfailInvalid or VMfailValid: the guest did
-; not run; VM_INSTRUCTION_ERROR says why).
+; u32 vmx_run(u64 *gpr [rdi], u32 launched [esi], u64 *cr2 [rdx])
+; gpr[16] is in x86 encoding order; RSP is the VMCS's (vmx.c copies it). CR2 is not in
+; the VMCS: the guest's is in the CPU's register while it runs (*cr2 in and out; the host
+; keeps none). Returns 0 after a VM exit, 1 when the entry itself failed (VMfailInvalid
+; or VMfailValid: the guest did not run; VM_INSTRUCTION_ERROR says why).
 global vmx_run
 vmx_run:
 	push rbx
@@ -22,7 +23,10 @@ vmx_run:
 	push r13
 	push r14
 	push r15
+	push rdx                ; [rsp + 8] cr2
 	push rdi                ; [rsp] gpr, for the exit
+	mov rax, [rdx]
+	mov cr2, rax
 	mov rax, HOST_RSP
 	vmwrite rax, rsp
 	jbe .failed             ; CF or ZF: VMfail
@@ -36,7 +40,7 @@ vmx_run:
 .resume:
 	vmresume
 .failed:
-	add rsp, 8
+	add rsp, 16
 	mov eax, 1
 	jmp vmx_return
 
@@ -47,7 +51,10 @@ vmx_exit:
 	GUEST_GPRS_STORE
 	pop rcx
 	mov [rax + 0*8], rcx
-	add rsp, 8
+	mov rcx, cr2
+	mov rax, [rsp + 8]
+	mov [rax], rcx
+	add rsp, 16
 	xor eax, eax
 vmx_return:
 	pop r15

@@ -33,8 +33,6 @@ struct vmx_vcpu {
 	bool configured; /* controls and constant host state written */
 	u32 proc;	 /* the primary processor-based controls in force */
 	enum vmx_start start;
-	u16 start_cs; /* VMX_START_RESET: CS selector, base and RIP */
-	u64 start_cs_base, start_rip;
 	struct vmx_regs regs;
 	bool rip_dirty, interruptibility_dirty;
 	u32 entry_event; /* VM_ENTRY_INTR_INFO for the next entry (an exception), 0 none */

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* arch/x86/vmx/vmx.c and the shared run loop and exit handlers (arch/x86/vcpu.c), driven
+ * through arch_vcpu_run with a VMCS that is an array of fields and a VM entry that plays
+ * the CPU: each entry records what the hypervisor handed the guest (the event to inject,
+ * RIP, the interruptibility state, the window and TPR-threshold controls, CR0 and EFER
+ * with the IA-32e control) and returns the next scripted exit. Covers what the Bochs test
+ * does not show: the start and INIT states as written into the VMCS, event re-injection
+ * after an exit during delivery, the NMI window, the TPR threshold, the emulated CR0/CR4
+ * writes, the reflected #AC, entry failures, and the exits' decoding for vcpu.c (port
+ * I/O, MSRs, MMIO through an EPT violation). The real vLAPIC, decoder, guest walk and
+ * access split; the rest of the hypervisor stubbed. */
+#include "../../arch/x86/vmx/vmx_caps.h"
+
+/* The VMX instructions (vmx_insn.h) on the array below, the current VMCS. */
+#define ARCH_X86_VMX_VMX_INSN_H
+static u64 vmcs[0x8000];
+static bool vmclear(void *p) { return (void)p, true; }
+static bool vmptrld(void *p) { return (void)p, true; }
+static bool vmwrite(u32 field, u64 value) { return vmcs[field] = value, true; }
+static bool vmread(u32 field, u64 *value) { return *value = vmcs[field], true; }
+static int invvpids;
+static void invvpid(enum vmx_inv_type type, u16 vpid) { (void)type, (void)vpid, invvpids++; }
+
+#include "../../arch/x86/vmx/vmx.c"
+#include "../../arch/x86/vmx/vmx_caps.c"
+#include "../../arch/x86/vmx/vmx_exit.c"
+#include "../../arch/x86/decode.c"
+#include "../../arch/x86/guest_memory.c"
+#include "../../arch/x86/guest_walk.c"
+#include "../../arch/x86/nested_paging.c"
+#include "../../arch/x86/split_access.c"
+#include "../../arch/x86/vcpu.c"
+#include "../../arch/x86/vlapic.c"
+#include "../../arch/x86/xstate.c" /* its pure part: xstate_xcr0_valid */
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+/* ---- stubs: what vmx.c and vcpu.c call besides ---- */
+
+u64 arch_time_hz = 1000000000;
+struct pcpu pcpus[1];
+struct x86_msr_caps x86_msr_caps;
+char vmx_exit[1];
+const struct x86_vendor *x86_vendor = &vmx_vendor;
+
+void *alloc_pages(u64 n) /* zeroed, as the hypervisor's */
+{
+	void *p = aligned_alloc(PAGE_SIZE, n * PAGE_SIZE);
+	return memset(p, 0, n * PAGE_SIZE);
+}
+void printk(const char *fmt, ...) { (void)fmt; }
+void hv_exit(void) { abort(); }
+int vmx_on(const struct vmx_caps *c, void *region, struct vmx_operation *op, const char **why)
+{
+	return (void)c, (void)region, (void)op, (void)why, 0;
+}
+void vmx_off(const struct vmx_operation *op) { (void)op; }
+struct x86_host_tables x86_host_tables(u32 pcpu) { return (void)pcpu, (struct x86_host_tables){ 0 }; }
+static int bad_accesses;
+void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
+{
+	(void)v, (void)fmt;
+	bad_accesses++;
+}
+static int stops;
+void vm_request_stop(struct vm *vm, enum vm_stop_reason r) { (void)vm, (void)r, stops++; }
+bool vm_stopping(const struct vm *vm) { return (void)vm, false; }
+static struct { /* the last bus access */
+	u64 addr, val;
+	unsigned size;
+	bool write;
+	int n;
+} bus;
+bool iobus_access(struct iobus *b, enum io_space s, u64 addr, unsigned size, bool write, u64 *val)
+{
+	(void)b, (void)s;
+	if (!write)
+		*val = ~0ull; /* nothing there */
+	bus.addr = addr, bus.size = size, bus.write = write, bus.val = *val, bus.n++;
+	return false;
+}
+bool sched_enter_guest(struct vcpu *v) { return (void)v, true; }
+void sched_left_guest(struct vcpu *v) { (void)v; }
+bool sched_watch_spin(struct vcpu *v) { return (void)v, false; }
+bool sched_watch_section_end(struct vcpu *v) { return (void)v, false; }
+bool sched_spin_exit(struct vcpu *v) { return (void)v, false; }
+void steal_time_enter(struct vcpu *v) { (void)v; }
+void steal_time_preempted(struct vcpu *v) { (void)v; }
+void pv_eoi_enter(struct vcpu *v) { (void)v; }
+void pv_eoi_exit(struct vcpu *v) { (void)v; }
+void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
+{
+	(void)v, (void)leaf, (void)sub, memset(r, 0, 16);
+}
+int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
+{
+	return vlapic_rdmsr(&v->arch.lapic, msr, val, 0);
+}
+int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
+{
+	return vlapic_wrmsr(&v->arch.lapic, msr, val, 0);
+}
+void x86_hypercall(struct vcpu *v) { (void)v; }
+void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n) { (void)v, snprintf(buf, n, "-"); }
+void xstate_vcpu_init(struct vcpu *v) { v->arch.xcr0 = XCR0_X87; }
+void xstate_vcpu_reset(struct vcpu *v) { v->arch.xcr0 = XCR0_X87; }
+void xstate_load(struct vcpu *v) { (void)v; }
+void xstate_put(struct vcpu *v) { (void)v; }
+int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
+{
+	return (void)v, (void)index, (void)value, -1;
+}
+
+/* ---- the CPU: a script of exits ---- */
+
+struct entry { /* what the VM entry found */
+	u32 event, error;
+	u8 insn_len;
+	u64 rip, rsi, cr0, cr0_shadow, cr4, efer;
+	u32 interruptibility, proc, tpr_threshold, entry_ctls;
+	u16 cs, ss;
+	u32 cs_ar;
+	u64 cs_base, gdtr;
+	bool launched;
+};
+struct exit { /* what it then reports; 0: that state stays */
+	u32 reason, intr_info, idt_vectoring, interruptibility;
+	u64 qual, rip, rflags, gpa, efer, cr4;
+	u8 len;
+	bool fail; /* VMfail: the guest did not run */
+};
+#define MAX_EXITS 16
+static struct entry entries[MAX_EXITS];
+static struct exit script[MAX_EXITS];
+static int nentries, nexits;
+static struct vcpu vcpu;
+static u32 apic_page[1024] __attribute__((aligned(4096)));
+static struct vm vm;
+static u8 ram[0x10000] __attribute__((aligned(4096)));
+static const struct vlapic_ops no_ops;
+
+u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2)
+{
+	(void)gpr, (void)cr2;
+	struct entry *e = &entries[nentries++];
+	*e = (struct entry){ .event = (u32)vmcs[VM_ENTRY_INTR_INFO],
+			     .error = (u32)vmcs[VM_ENTRY_EXCEPTION_ERROR_CODE],
+			     .insn_len = (u8)vmcs[VM_ENTRY_INSTRUCTION_LEN],
+			     .rip = vmcs[GUEST_RIP],
+			     .rsi = gpr[GPR_RSI],
+			     .cr0 = vmcs[GUEST_CR0],
+			     .cr0_shadow = vmcs[CR0_READ_SHADOW],
+			     .cr4 = vmcs[GUEST_CR4],
+			     .efer = vmcs[GUEST_IA32_EFER],
+			     .interruptibility = (u32)vmcs[GUEST_INTERRUPTIBILITY_INFO],
+			     .proc = (u32)vmcs[CPU_BASED_VM_EXEC_CONTROL],
+			     .tpr_threshold = (u32)vmcs[TPR_THRESHOLD],
+			     .entry_ctls = (u32)vmcs[VM_ENTRY_CONTROLS],
+			     .cs = (u16)vmcs[GUEST_CS_SELECTOR],
+			     .ss = (u16)vmcs[GUEST_ES_SELECTOR + 2 * X86_SEG_SS],
+			     .cs_ar = (u32)vmcs[GUEST_ES_AR_BYTES + 2 * X86_SEG_CS],
+			     .cs_base = vmcs[GUEST_ES_BASE + 2 * X86_SEG_CS],
+			     .gdtr = vmcs[GUEST_GDTR_BASE],
+			     .launched = launched };
+	const struct exit *x = &script[nexits++];
+	if (x->fail)
+		return 1;
+	vmcs[VM_ENTRY_INTR_INFO] &= ~(u64)INTR_INFO_VALID; /* cleared by every exit (28.2.5) */
+	vmcs[VM_EXIT_REASON] = x->reason;
+	vmcs[EXIT_QUALIFICATION] = x->qual;
+	vmcs[VM_EXIT_INTR_INFO] = x->intr_info;
+	vmcs[IDT_VECTORING_INFO] = x->idt_vectoring;
+	vmcs[VM_EXIT_INSTRUCTION_LEN] = x->len;
+	vmcs[GUEST_INTERRUPTIBILITY_INFO] = x->interruptibility;
+	vmcs[GUEST_PHYSICAL_ADDRESS] = x->gpa;
+	if (x->rip)
+		vmcs[GUEST_RIP] = x->rip;
+	if (x->rflags)
+		vmcs[GUEST_RFLAGS] = x->rflags;
+	if (x->efer)
+		vmcs[GUEST_IA32_EFER] = x->efer;
+	if (x->cr4)
+		vmcs[GUEST_CR4] = x->cr4;
+	return 0;
+}
+
+/* The guest: vCPU 0 at PVH's 32-bit entry (0x1000), interrupts on, TPR 0; the CPU's fixed
+ * bits as Bochs's (CR0.NE, CR4.VMXE owned). */
+static void machine(void)
+{
+	free(vcpu.arch.vmx.vmcs);
+	memset(vmcs, 0, sizeof vmcs);
+	memset(&vcpu, 0, sizeof vcpu);
+	memset(&vm, 0, sizeof vm);
+	memset(ram, 0, sizeof ram);
+	memset(entries, 0, sizeof entries);
+	memset(script, 0, sizeof script);
+	memset(&bus, 0, sizeof bus);
+	nentries = nexits = bad_accesses = stops = invvpids = 0;
+	caps.vpid = true;
+	caps.invvpid = BIT(VMX_INV_SINGLE);
+	cr0_owned = BIT(5);
+	cr4_owned = CR4_VMXE;
+	ctls[VMX_PROC] = PROC_INTR_WINDOW_EXITING | PROC_HLT_EXITING | PROC_TPR_SHADOW |
+			 PROC_NMI_WINDOW_EXITING | PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS;
+	ctls[VMX_ENTRY] = ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_EFER;
+	vm.ram = ram;
+	vm.ram_size = sizeof ram;
+	vm.nvcpus = 1;
+	vcpu.vm = &vm;
+	vm.vcpus[0] = &vcpu;
+	vmx_vcpu_init(&vcpu, &(struct x86_boot){ .entry = 0x1000 });
+	vlapic_init(&vcpu.arch.lapic, apic_page, 0, true, arch_time_hz, &no_ops, &vcpu);
+	VLAPIC_REG(&vcpu.arch.lapic, APIC_REG_SVR) = 0x1ff;
+	write_controls(&vcpu);
+	vcpu.arch.vmx.regs.rflags = 0x202; /* IF */
+}
+
+/* Runs the vCPU through the exits given, then a host interrupt. */
+static enum run_result run(int n, ...)
+{
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		script[i] = va_arg(ap, struct exit);
+	va_end(ap);
+	script[n] = (struct exit){ .reason = EXIT_REASON_EXTERNAL_INTERRUPT };
+	nentries = nexits = 0;
+	return arch_vcpu_run(&vcpu);
+}
+
+#define EXIT(...) ((struct exit){ __VA_ARGS__ })
+#define EXT_INTR(vec) ((u32)(vec) | INTR_TYPE_EXT_INTR | INTR_INFO_VALID)
+#define HW_EXC(vec) ((u32)(vec) | INTR_TYPE_HW_EXCEPTION | INTR_INFO_VALID)
+#define GP_EVENT (HW_EXC(13) | INTR_INFO_HAS_ERROR)
+
+/* The start states as written into the VMCS at the first entry: PVH's flat 32-bit mode
+ * (CR0 PE|ET as the guest sees it, NE too as it is), the 64-bit boot protocol's long mode
+ * (EFER.LME|LMA with the IA-32e control, the boot GDT, RSI), and after INIT and STARTUP
+ * real mode at the vector's page; the accessors give the new state before that entry. */
+static void test_start_states(void)
+{
+	machine();
+	CHECK_EQ(run(0), RUN_PREEMPTED);
+	CHECK_EQ(entries[0].rip, 0x1000);
+	CHECK_EQ(entries[0].cs, 0x10);
+	CHECK_EQ(entries[0].ss, 0x18);
+	CHECK_EQ(entries[0].cs_ar, 0xC09B); /* G, D/B, present code (25.4.1) */
+	CHECK_EQ(entries[0].cr0_shadow, 0x11);
+	CHECK_EQ(entries[0].cr0, 0x31);
+	CHECK_EQ(entries[0].efer, 0);
+	CHECK_EQ(entries[0].entry_ctls & ENTRY_IA32E_MODE_GUEST, 0);
+	CHECK_EQ(vmcs[VMCS_LINK_POINTER], ~0ull);
+	CHECK(!entries[0].launched);
+	run(0);
+	CHECK(entries[0].launched); /* VMRESUME from the second entry on */
+
+	machine();
+	free(vcpu.arch.vmx.vmcs);
+	vmx_vcpu_init(&vcpu, &(struct x86_boot){ .long_mode = true, .entry = 0x2000,
+						   .arg = 0x7000, .cr3 = 0x9000 });
+	run(0);
+	CHECK_EQ(entries[0].efer, EFER_LME | EFER_LMA);
+	CHECK(entries[0].entry_ctls & ENTRY_IA32E_MODE_GUEST);
+	CHECK_EQ(entries[0].cs_ar, 0xA09B); /* G, L */
+	CHECK_EQ(entries[0].gdtr, GPA_BOOT_GDT);
+	CHECK_EQ(entries[0].rsi, 0x7000);
+	CHECK_EQ(entries[0].cr4, CR4_PAE | CR4_VMXE);
+	CHECK_EQ(x86_guest_mode(&vcpu), 64);
+
+	/* A STARTUP to page 9A: real mode at 9A00:0000, the IA-32e control off again. */
+	vmx_vcpu_reset(&vcpu, 0x9a00, 0x9a000, 0);
+	CHECK_EQ(x86_get(&vcpu, X86_CR0), 0x10);
+	CHECK_EQ(x86_get(&vcpu, X86_RIP), 0);
+	CHECK_EQ(x86_guest_mode(&vcpu), 16);
+	run(0);
+	CHECK_EQ(entries[0].rip, 0);
+	CHECK_EQ(entries[0].cs, 0x9a00);
+	CHECK_EQ(entries[0].cs_base, 0x9a000);
+	CHECK_EQ(entries[0].cs_ar, 0x9B);
+	CHECK_EQ(entries[0].cr0_shadow, 0x10);
+	CHECK_EQ(entries[0].cr0, 0x30);
+	CHECK_EQ(entries[0].efer, 0);
+	CHECK_EQ(entries[0].entry_ctls & ENTRY_IA32E_MODE_GUEST, 0);
+}
+
+/* Instruction exits: RIP moves by the length the CPU gives and an STI shadow ends; port
+ * I/O from the qualification (OUT of AL, IN of a dword: all-ones from nowhere; INS: #GP);
+ * WRMSR/RDMSR by the exit reason; an MMIO store through an EPT violation, decoded. */
+static void test_instruction_exits(void)
+{
+	machine();
+	vcpu.arch.gpr[GPR_RAX] = 0x41;
+	run(2, EXIT(.reason = EXIT_REASON_IO_INSTRUCTION, .qual = 0x80ull << 16, .len = 1),
+	    EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .interruptibility = INTERRUPTIBILITY_STI));
+	CHECK(bus.write);
+	CHECK_EQ(bus.addr, 0x80);
+	CHECK_EQ(bus.size, 1);
+	CHECK_EQ(bus.val, 0x41);
+	CHECK_EQ(entries[1].rip, 0x1001);
+	CHECK_EQ(entries[2].rip, 0x1003);
+	CHECK_EQ(entries[2].interruptibility, 0);
+
+	run(1, EXIT(.reason = EXIT_REASON_IO_INSTRUCTION, .qual = 0x608ull << 16 | 3 | BIT(3),
+		    .len = 1));
+	CHECK(!bus.write);
+	CHECK_EQ(bus.size, 4);
+	CHECK_EQ(vcpu.arch.gpr[GPR_RAX], 0xffffffffull);
+	run(1, EXIT(.reason = EXIT_REASON_IO_INSTRUCTION,
+		    .qual = 0x608ull << 16 | BIT(3) | BIT(4), .len = 1));
+	CHECK_EQ(entries[1].event, GP_EVENT);
+	CHECK_EQ(entries[1].rip, 0x1004);
+
+	machine();
+	vcpu.arch.gpr[GPR_RCX] = 0x808; /* the x2APIC TPR */
+	vcpu.arch.gpr[GPR_RAX] = 0x20;
+	run(2, EXIT(.reason = EXIT_REASON_WRMSR, .len = 2),
+	    EXIT(.reason = EXIT_REASON_RDMSR, .len = 2));
+	CHECK_EQ(vlapic_tpr(&vcpu.arch.lapic), 0x20);
+	CHECK_EQ(vcpu.arch.gpr[GPR_RAX], 0x20);
+	CHECK_EQ(entries[2].rip, 0x1004);
+
+	/* mov [0xfec00000], eax (A3 moffs32) */
+	machine();
+	memcpy(ram + 0x1000, "\xa3\x00\x00\xc0\xfe", 5);
+	vcpu.arch.gpr[GPR_RAX] = 0x12345678;
+	run(1, EXIT(.reason = EXIT_REASON_EPT_VIOLATION, .qual = BIT(1), .gpa = 0xfec00000));
+	CHECK_EQ(bus.n, 1);
+	CHECK(bus.write);
+	CHECK_EQ(bus.addr, 0xfec00000);
+	CHECK_EQ(bus.val, 0x12345678);
+	CHECK_EQ(entries[1].rip, 0x1005);
+
+	/* HLT halts the vCPU, past the instruction. */
+	machine();
+	CHECK_EQ(run(1, EXIT(.reason = EXIT_REASON_HLT, .len = 1)), RUN_HALTED);
+	CHECK_EQ(x86_get(&vcpu, X86_RIP), 0x1001);
+}
+
+/* Interrupts: injected when the guest can take them, else the interrupt window; held back
+ * by the TPR alone, the TPR threshold is that interrupt's class (a CR8 write below it
+ * exits). An event whose delivery the exit cut short is delivered again, a software
+ * interrupt with its instruction's length. */
+static void test_interrupts(void)
+{
+	machine();
+	vlapic_accept(&vcpu.arch.lapic, 0x40, false);
+	run(0);
+	CHECK_EQ(entries[0].event, EXT_INTR(0x40));
+	CHECK_EQ(vcpu.stats.irqs_injected, 1);
+
+	machine();
+	vcpu.arch.vmx.regs.rflags = 0x2;
+	vlapic_accept(&vcpu.arch.lapic, 0x40, false);
+	run(1, EXIT(.reason = EXIT_REASON_INTERRUPT_WINDOW, .rflags = 0x202));
+	CHECK_EQ(entries[0].event, 0);
+	CHECK(entries[0].proc & PROC_INTR_WINDOW_EXITING);
+	CHECK_EQ(entries[1].event, EXT_INTR(0x40));
+	CHECK(!(entries[1].proc & PROC_INTR_WINDOW_EXITING));
+
+	machine();
+	vlapic_set_tpr(&vcpu.arch.lapic, 0x60);
+	vlapic_accept(&vcpu.arch.lapic, 0x50, false);
+	run(0);
+	CHECK_EQ(entries[0].event, 0);
+	CHECK_EQ(entries[0].tpr_threshold, 5);
+	CHECK(!(entries[0].proc & PROC_INTR_WINDOW_EXITING));
+
+	machine();
+	run(1, EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .idt_vectoring = EXT_INTR(0x41)));
+	CHECK_EQ(vlapic_pending_vector(&vcpu.arch.lapic), -1); /* not back to pending */
+	run(0);
+	CHECK_EQ(entries[0].event, EXT_INTR(0x41));
+	machine();
+	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2,
+		    .idt_vectoring = 0x80 | INTR_TYPE_SW_INTR | INTR_INFO_VALID));
+	CHECK_EQ(entries[1].event, 0x80 | INTR_TYPE_SW_INTR | INTR_INFO_VALID);
+	CHECK_EQ(entries[1].insn_len, 2);
+}
+
+/* NMIs with virtual NMIs: blocked (by an NMI not yet IRETed), the NMI window; its exit
+ * then injects it. */
+static void test_nmi_window(void)
+{
+	machine();
+	vcpu.arch.vmx.regs.interruptibility = INTERRUPTIBILITY_NMI;
+	vcpu.arch.nmi_pending = true;
+	run(1, EXIT(.reason = EXIT_REASON_NMI_WINDOW));
+	CHECK_EQ(entries[0].event, 0);
+	CHECK(entries[0].proc & PROC_NMI_WINDOW_EXITING);
+	CHECK_EQ(entries[1].event, VEC_NMI | INTR_TYPE_NMI | INTR_INFO_VALID);
+	CHECK(!(entries[1].proc & PROC_NMI_WINDOW_EXITING));
+	CHECK_EQ(vcpu.stats.nmis_injected, 1);
+	CHECK(!vcpu.arch.nmi_pending);
+}
+
+/* MOV to CR0 of a bit VMX owns (NE) exits and is emulated: the guest reads what it wrote,
+ * the CPU runs with NE; turning paging on with EFER.LME enters IA-32e mode (LMA, the
+ * entry control). MOV to CR4 with VMXE and PG without PE: #GP, RIP kept. */
+static void test_cr_writes(void)
+{
+	machine();
+	vcpu.arch.gpr[GPR_RAX] = 0x80000031;
+	vcpu.arch.gpr[GPR_RCX] = CR4_PAE | CR4_VMXE;
+	/* the guest has set EFER.LME and CR4.PAE */
+	run(2, EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .efer = EFER_LME, .cr4 = CR4_PAE | CR4_VMXE),
+	    EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 0, .len = 3));
+	CHECK_EQ(entries[2].cr0_shadow, 0x80000031);
+	CHECK_EQ(entries[2].cr0, 0x80000031);
+	CHECK_EQ(x86_get(&vcpu, X86_CR0), 0x80000031);
+	CHECK_EQ(entries[2].efer, EFER_LME | EFER_LMA);
+	CHECK(entries[2].entry_ctls & ENTRY_IA32E_MODE_GUEST);
+	CHECK_EQ(entries[2].rip, 0x1003);
+
+	run(1, EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 4 | 1 << 8, .len = 3));
+	CHECK_EQ(entries[1].event, GP_EVENT);
+	CHECK_EQ(entries[1].rip, 0x1003);
+
+	machine();
+	vcpu.arch.gpr[GPR_RDX] = 0x80000000;
+	run(1, EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 2 << 8, .len = 3));
+	CHECK_EQ(entries[1].event, GP_EVENT);
+	CHECK_EQ(entries[1].cr0_shadow, 0x11);
+}
+
+/* An intercepted #AC goes back to the guest (error code 0); an interrupt whose delivery
+ * it interrupted goes back to pending and follows. */
+static void test_ac_reflected(void)
+{
+	machine();
+	run(2, EXIT(.reason = EXIT_REASON_EXCEPTION_NMI, .intr_info = HW_EXC(VEC_AC) | INTR_INFO_HAS_ERROR,
+		    .idt_vectoring = EXT_INTR(0x42)),
+	    EXIT(.reason = EXIT_REASON_CPUID, .len = 2));
+	CHECK_EQ(entries[1].event, HW_EXC(VEC_AC) | INTR_INFO_HAS_ERROR);
+	CHECK_EQ(entries[1].error, 0);
+	CHECK_EQ(entries[2].event, EXT_INTR(0x42));
+}
+
+/* A failed entry (VMfail, or an exit with bit 31: the guest state) stops the VM. */
+static void test_entry_failures(void)
+{
+	machine();
+	CHECK_EQ(run(1, EXIT(.fail = true)), RUN_PREEMPTED);
+	CHECK_EQ(stops, 1);
+	machine();
+	CHECK_EQ(run(1, EXIT(.reason = VMX_EXIT_ENTRY_FAILURE | EXIT_REASON_INVALID_GUEST_STATE)),
+		 RUN_PREEMPTED);
+	CHECK_EQ(stops, 1);
+	CHECK_EQ(nexits, 1);
+}
+
+int main(void)
+{
+	test_start_states();
+	test_instruction_exits();
+	test_interrupts();
+	test_nmi_window();
+	test_cr_writes();
+	test_ac_reflected();
+	test_entry_failures();
+	free(vcpu.arch.vmx.vmcs);
+	return test_summary();
+}
