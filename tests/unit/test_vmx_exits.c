@@ -57,8 +57,11 @@ int vmx_on(const struct vmx_caps *c, void *region, struct vmx_operation *op, con
 	return (void)c, (void)region, (void)op, (void)why, 0;
 }
 void vmx_off(const struct vmx_operation *op) { (void)op; }
-struct x86_host_tables x86_host_tables(u32 pcpu) { return (void)pcpu, (struct x86_host_tables){ 0 }; }
-static int bad_accesses;
+struct x86_host_tables x86_host_tables(u32 pcpu)
+{
+	return (void)pcpu, (struct x86_host_tables){ 0 };
+}
+static int bad_accesses, spin_exits;
 void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
 {
 	(void)v, (void)fmt;
@@ -83,9 +86,10 @@ bool iobus_access(struct iobus *b, enum io_space s, u64 addr, unsigned size, boo
 }
 bool sched_enter_guest(struct vcpu *v) { return (void)v, true; }
 void sched_left_guest(struct vcpu *v) { (void)v; }
-bool sched_watch_spin(struct vcpu *v) { return (void)v, false; }
+static bool watch_spin;
+bool sched_watch_spin(struct vcpu *v) { return (void)v, watch_spin; }
 bool sched_watch_section_end(struct vcpu *v) { return (void)v, false; }
-bool sched_spin_exit(struct vcpu *v) { return (void)v, false; }
+bool sched_spin_exit(struct vcpu *v) { return (void)v, spin_exits++, false; }
 void steal_time_enter(struct vcpu *v) { (void)v; }
 void steal_time_preempted(struct vcpu *v) { (void)v; }
 void pv_eoi_enter(struct vcpu *v) { (void)v; }
@@ -119,7 +123,7 @@ struct entry { /* what the VM entry found */
 	u32 event, error;
 	u8 insn_len;
 	u64 rip, rsi, cr0, cr0_shadow, cr4, efer;
-	u32 interruptibility, proc, tpr_threshold, entry_ctls;
+	u32 interruptibility, proc, proc2, tpr_threshold, entry_ctls;
 	u16 cs, ss;
 	u32 cs_ar;
 	u64 cs_base, gdtr;
@@ -156,6 +160,7 @@ u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2)
 			     .efer = vmcs[GUEST_IA32_EFER],
 			     .interruptibility = (u32)vmcs[GUEST_INTERRUPTIBILITY_INFO],
 			     .proc = (u32)vmcs[CPU_BASED_VM_EXEC_CONTROL],
+			     .proc2 = (u32)vmcs[SECONDARY_VM_EXEC_CONTROL],
 			     .tpr_threshold = (u32)vmcs[TPR_THRESHOLD],
 			     .entry_ctls = (u32)vmcs[VM_ENTRY_CONTROLS],
 			     .cs = (u16)vmcs[GUEST_CS_SELECTOR],
@@ -198,7 +203,9 @@ static void machine(void)
 	memset(entries, 0, sizeof entries);
 	memset(script, 0, sizeof script);
 	memset(&bus, 0, sizeof bus);
-	nentries = nexits = bad_accesses = stops = invvpids = 0;
+	nentries = nexits = bad_accesses = stops = invvpids = spin_exits = 0;
+	watch_spin = false;
+	caps.pause_loop = caps.pause_exiting = false;
 	caps.vpid = true;
 	caps.invvpid = BIT(VMX_INV_SINGLE);
 	cr0_owned = BIT(5);
@@ -259,8 +266,9 @@ static void test_start_states(void)
 
 	machine();
 	free(vcpu.arch.vmx.vmcs);
-	vmx_vcpu_init(&vcpu, &(struct x86_boot){ .long_mode = true, .entry = 0x2000,
-						   .arg = 0x7000, .cr3 = 0x9000 });
+	vmx_vcpu_init(&vcpu,
+		      &(struct x86_boot){
+			      .long_mode = true, .entry = 0x2000, .arg = 0x7000, .cr3 = 0x9000 });
 	run(0);
 	CHECK_EQ(entries[0].efer, EFER_LME | EFER_LMA);
 	CHECK(entries[0].entry_ctls & ENTRY_IA32E_MODE_GUEST);
@@ -308,8 +316,8 @@ static void test_instruction_exits(void)
 	CHECK(!bus.write);
 	CHECK_EQ(bus.size, 4);
 	CHECK_EQ(vcpu.arch.gpr[GPR_RAX], 0xffffffffull);
-	run(1, EXIT(.reason = EXIT_REASON_IO_INSTRUCTION,
-		    .qual = 0x608ull << 16 | BIT(3) | BIT(4), .len = 1));
+	run(1, EXIT(.reason = EXIT_REASON_IO_INSTRUCTION, .qual = 0x608ull << 16 | BIT(3) | BIT(4),
+		    .len = 1));
 	CHECK_EQ(entries[1].event, GP_EVENT);
 	CHECK_EQ(entries[1].rip, 0x1004);
 
@@ -405,7 +413,9 @@ static void test_cr_writes(void)
 	vcpu.arch.gpr[GPR_RAX] = 0x80000031;
 	vcpu.arch.gpr[GPR_RCX] = CR4_PAE | CR4_VMXE;
 	/* the guest has set EFER.LME and CR4.PAE */
-	run(2, EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .efer = EFER_LME, .cr4 = CR4_PAE | CR4_VMXE),
+	run(2,
+	    EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .efer = EFER_LME,
+		 .cr4 = CR4_PAE | CR4_VMXE),
 	    EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 0, .len = 3));
 	CHECK_EQ(entries[2].cr0_shadow, 0x80000031);
 	CHECK_EQ(entries[2].cr0, 0x80000031);
@@ -430,12 +440,36 @@ static void test_cr_writes(void)
 static void test_ac_reflected(void)
 {
 	machine();
-	run(2, EXIT(.reason = EXIT_REASON_EXCEPTION_NMI, .intr_info = HW_EXC(VEC_AC) | INTR_INFO_HAS_ERROR,
-		    .idt_vectoring = EXT_INTR(0x42)),
+	run(2,
+	    EXIT(.reason = EXIT_REASON_EXCEPTION_NMI,
+		 .intr_info = HW_EXC(VEC_AC) | INTR_INFO_HAS_ERROR,
+		 .idt_vectoring = EXT_INTR(0x42)),
 	    EXIT(.reason = EXIT_REASON_CPUID, .len = 2));
 	CHECK_EQ(entries[1].event, HW_EXC(VEC_AC) | INTR_INFO_HAS_ERROR);
 	CHECK_EQ(entries[1].error, 0);
 	CHECK_EQ(entries[2].event, EXT_INTR(0x42));
+}
+
+/* Spin detection: while the scheduler watches, PAUSE-loop exiting where the CPU has it,
+ * else PAUSE exiting; the exit (RIP kept: the PAUSE runs at the next entry) goes to the
+ * scheduler's directed yield. Not watched, neither. */
+static void test_spin_watch(void)
+{
+	machine();
+	caps.pause_loop = caps.pause_exiting = true;
+	run(0);
+	CHECK(!(entries[0].proc2 & PROC2_PAUSE_LOOP_EXITING));
+	CHECK(!(entries[0].proc & PROC_PAUSE_EXITING));
+	watch_spin = true;
+	run(1, EXIT(.reason = EXIT_REASON_PAUSE, .len = 2));
+	CHECK(entries[0].proc2 & PROC2_PAUSE_LOOP_EXITING);
+	CHECK(!(entries[0].proc & PROC_PAUSE_EXITING));
+	CHECK_EQ(spin_exits, 1);
+	CHECK_EQ(entries[1].rip, 0x1000);
+	caps.pause_loop = false;
+	run(0);
+	CHECK(!(entries[0].proc2 & PROC2_PAUSE_LOOP_EXITING));
+	CHECK(entries[0].proc & PROC_PAUSE_EXITING);
 }
 
 /* A failed entry (VMfail, or an exit with bit 31: the guest state) stops the VM. */
@@ -460,6 +494,7 @@ int main(void)
 	test_cr_writes();
 	test_ac_reflected();
 	test_entry_failures();
+	test_spin_watch();
 	free(vcpu.arch.vmx.vmcs);
 	return test_summary();
 }

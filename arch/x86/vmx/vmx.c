@@ -213,9 +213,13 @@ static void write_controls(struct vcpu *v)
 		  ~(PROC_INTR_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING | PROC_PAUSE_EXITING);
 	vmcs_write(PIN_BASED_VM_EXEC_CONTROL, ctls[VMX_PIN] & ~PIN_POSTED_INTR);
 	vmcs_write(CPU_BASED_VM_EXEC_CONTROL, x->proc);
-	vmcs_write(SECONDARY_VM_EXEC_CONTROL,
-		   ctls[VMX_PROC2] & ~(PROC2_VIRT_X2APIC_MODE | PROC2_APIC_REGISTER_VIRT |
-				       PROC2_VIRT_INTR_DELIVERY | PROC2_PAUSE_LOOP_EXITING));
+	x->proc2 = ctls[VMX_PROC2] & ~(PROC2_VIRT_X2APIC_MODE | PROC2_APIC_REGISTER_VIRT |
+				       PROC2_VIRT_INTR_DELIVERY | PROC2_PAUSE_LOOP_EXITING);
+	vmcs_write(SECONDARY_VM_EXEC_CONTROL, x->proc2);
+	if (caps.pause_loop) { /* KVM's defaults, in TSC ticks (25.6.13) */
+		vmcs_write(PLE_GAP, 128);
+		vmcs_write(PLE_WINDOW, 4096);
+	}
 	vmcs_write(VM_EXIT_CONTROLS, ctls[VMX_EXIT]);
 	vmcs_write(VM_ENTRY_CONTROLS, ctls[VMX_ENTRY] & ~ENTRY_IA32E_MODE_GUEST);
 	/* #DB and #AC exit, against the CPU's endless delivery of one raised while it
@@ -649,10 +653,18 @@ static void vmx_enter(struct vcpu *v)
 		p->last_vcpu = v;
 		v->arch.ran_on = v->pcpu + 1;
 	}
-	if (caps.pause_exiting && sched_watch_spin(v))
+	/* Spin detection (hv/sched.h): PAUSE-loop exiting where the CPU has it (an exit only
+	 * for a loop of PAUSEs that runs longer than the PLE window, 26.1.3), else every
+	 * PAUSE exits. */
+	bool watch = sched_watch_spin(v);
+	u32 proc2 = x->proc2 & ~PROC2_PAUSE_LOOP_EXITING;
+	x->proc &= ~PROC_PAUSE_EXITING;
+	if (watch && caps.pause_loop)
+		proc2 |= PROC2_PAUSE_LOOP_EXITING;
+	else if (watch && caps.pause_exiting)
 		x->proc |= PROC_PAUSE_EXITING;
-	else
-		x->proc &= ~PROC_PAUSE_EXITING;
+	if (proc2 != x->proc2)
+		vmcs_write(SECONDARY_VM_EXEC_CONTROL, x->proc2 = proc2);
 	vmcs_write(CPU_BASED_VM_EXEC_CONTROL, x->proc);
 	/* TPR threshold (25.6.8): while the TPR alone holds the highest waiting interrupt
 	 * back, a guest CR8 write that lowers it below that interrupt's class exits

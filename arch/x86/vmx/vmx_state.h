@@ -31,7 +31,7 @@ struct vmx_vcpu {
 	u8 *vmcs;	 /* page, identity-mapped (host address == physical address) */
 	bool launched;	 /* VMLAUNCHed since its last VMCLEAR: the next entry is a VMRESUME */
 	bool configured; /* controls and constant host state written */
-	u32 proc;	 /* the primary processor-based controls in force */
+	u32 proc, proc2; /* the primary and secondary processor-based controls in force */
 	enum vmx_start start;
 	struct vmx_regs regs;
 	bool rip_dirty, interruptibility_dirty;
