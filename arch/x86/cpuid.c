@@ -63,4 +63,6 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		.osxsave = x86_get(v, X86_CR4) & X86_CR4_OSXSAVE,
 	};
 	cpuid_policy(cpu_cpuid, &g, leaf, sub, r);
+	if (x86_vendor->cpuid_filter)
+		x86_vendor->cpuid_filter(leaf, sub, r);
 }

@@ -78,6 +78,9 @@ struct x86_vendor {
 	int (*check)(const char **why);
 	/* Its features for the banner ("SVM rev 1, 16 ASIDs; NPT"). */
 	void (*describe)(char *buf, size_t n);
+	/* Clears from the guest's CPUID leaf (as the policy made it) what cannot run under
+	 * this backend on this CPU; NULL: nothing. */
+	void (*cpuid_filter)(u32 leaf, u32 sub, u32 r[4]);
 	/* Makes this pCPU able to run guests (at its takeover). */
 	void (*pcpu_enable)(struct arch_pcpu *p);
 	/* The VM's nested paging and address-space tag; -1 after saying why. */

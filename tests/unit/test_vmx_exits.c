@@ -472,6 +472,29 @@ static void test_spin_watch(void)
 	CHECK(entries[0].proc & PROC_PAUSE_EXITING);
 }
 
+/* RDTSCP/RDPID, INVPCID and XSAVES hidden from guests where the CPU cannot enable them in
+ * VMX non-root operation, shown where it can. */
+static void test_cpuid_filter(void)
+{
+	u32 r[4] = { ~0u, ~0u, ~0u, ~0u };
+	ctls[VMX_PROC2] = PROC2_ENABLE_EPT;
+	vmx_cpuid_filter(0x80000001, 0, r);
+	CHECK_EQ(r[3], (u32)~BIT(27));
+	memset(r, 0xFF, sizeof r);
+	vmx_cpuid_filter(7, 0, r);
+	CHECK_EQ(r[1], (u32)~BIT(10));
+	CHECK_EQ(r[2], (u32)~BIT(22));
+	memset(r, 0xFF, sizeof r);
+	vmx_cpuid_filter(0xD, 1, r);
+	CHECK_EQ(r[0], (u32)~BIT(3));
+	ctls[VMX_PROC2] |= PROC2_ENABLE_RDTSCP | PROC2_ENABLE_INVPCID | PROC2_ENABLE_XSAVES;
+	memset(r, 0xFF, sizeof r);
+	vmx_cpuid_filter(7, 0, r);
+	vmx_cpuid_filter(0x80000001, 0, r);
+	vmx_cpuid_filter(0xD, 1, r);
+	CHECK_EQ(r[0] & r[1] & r[2] & r[3], ~0u);
+}
+
 /* A failed entry (VMfail, or an exit with bit 31: the guest state) stops the VM. */
 static void test_entry_failures(void)
 {
@@ -495,6 +518,7 @@ int main(void)
 	test_ac_reflected();
 	test_entry_failures();
 	test_spin_watch();
+	test_cpuid_filter();
 	free(vcpu.arch.vmx.vmcs);
 	return test_summary();
 }

@@ -95,6 +95,22 @@ static int vmx_check(const char **why)
 	return 0;
 }
 
+/* Instructions that are #UD in VMX non-root operation unless a secondary control enables
+ * them (25.6.2): a CPU without the control has its feature hidden from guests (RDTSCP
+ * and RDPID; INVPCID; XSAVES and XRSTORS). */
+static void vmx_cpuid_filter(u32 leaf, u32 sub, u32 r[4])
+{
+	u32 proc2 = ctls[VMX_PROC2];
+	if (leaf == 0x80000001 && !(proc2 & PROC2_ENABLE_RDTSCP))
+		r[3] &= ~BIT(27);
+	if (leaf == 7 && sub == 0 && !(proc2 & PROC2_ENABLE_RDTSCP))
+		r[2] &= ~BIT(22);
+	if (leaf == 7 && sub == 0 && !(proc2 & PROC2_ENABLE_INVPCID))
+		r[1] &= ~BIT(10);
+	if (leaf == 0xD && sub == 1 && !(proc2 & PROC2_ENABLE_XSAVES))
+		r[0] &= ~BIT(3);
+}
+
 static void vmx_pcpu_enable(struct arch_pcpu *p)
 {
 	const char *why;
@@ -859,6 +875,7 @@ const struct x86_vendor vmx_vendor = {
 	.name = "Intel VMX",
 	.check = vmx_check,
 	.describe = vmx_describe,
+	.cpuid_filter = vmx_cpuid_filter,
 	.pcpu_enable = vmx_pcpu_enable,
 	.vm_init = vmx_vm_init,
 	.vcpu_init = vmx_vcpu_init,
