@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The x86 layer's one interface to a hardware virtualization extension (AMD SVM; Intel
- * VMX next): a table per vendor, chosen once at boot from CPUID (virt_probe.c, boot.c), so
- * that one hv.efi runs on either. Code outside a vendor's directory (arch/x86/svm/) reaches
- * a guest's state only through it: the general registers are the vCPU's own array
- * (arch_vcpu.gpr, RAX and RSP included), the rest is read through the accessors below.
+/* The x86 layer's one interface to a hardware virtualization extension (AMD SVM, Intel
+ * VMX): a table per vendor, chosen once at boot from CPUID (virt_probe.c, boot.c), so that
+ * one hv.efi runs on either. Code outside a vendor's directory (arch/x86/svm/,
+ * arch/x86/vmx/) reaches a guest's state only through it: the general registers are the
+ * vCPU's own array (arch_vcpu.gpr, RAX and RSP included), the rest is read through the
+ * accessors below.
  * Models read: Xen's hvm_function_table, Jailhouse's vcpu_vendor_* accessors. */
 #ifndef ARCH_X86_VENDOR_H
 #define ARCH_X86_VENDOR_H
