@@ -428,6 +428,13 @@ static void test_cr_writes(void)
 	CHECK_EQ(entries[1].event, GP_EVENT);
 	CHECK_EQ(entries[1].rip, 0x1003);
 
+	/* Paging off in 64-bit code: #GP (in compatibility mode it leaves IA-32e mode). */
+	vmcs[GUEST_ES_AR_BYTES + 2 * X86_SEG_CS] = 0xA09B;
+	vcpu.arch.gpr[GPR_RAX] = 0x31;
+	run(1, EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 0, .len = 3));
+	CHECK_EQ(entries[1].event, GP_EVENT);
+	CHECK_EQ(entries[1].cr0_shadow, 0x80000031);
+
 	machine();
 	vcpu.arch.gpr[GPR_RDX] = 0x80000000;
 	run(1, EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 2 << 8, .len = 3));

@@ -499,9 +499,13 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 	}
 	if (cr == 0) {
 		u64 old = x->regs.cr0;
+		/* The CPU's #GP cases (SDM vol. 2, MOV to CR0), paging off in 64-bit code
+		 * among them. */
+		bool code64 = (x->regs.efer & EFER_LMA) && (x->regs.cs_attr & X86_SEG_ATTR_L);
 		if ((val >> 32) || ((val & CR0_PG) && !(val & CR0_PE)) ||
 		    ((val & CR0_NW) && !(val & CR0_CD)) ||
-		    ((val & CR0_PG) && (x->regs.efer & EFER_LME) && !(x->regs.cr4 & CR4_PAE)))
+		    ((val & CR0_PG) && (x->regs.efer & EFER_LME) && !(x->regs.cr4 & CR4_PAE)) ||
+		    (code64 && !(val & CR0_PG)))
 			return vmx_inject_exception(v, VEC_GP, true, 0);
 		set_cr0(v, val);
 		if (!(old & CR0_PG) && (val & CR0_PG) && (x->regs.efer & EFER_LME))
