@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # usage: scripts/flake.sh OUTDIR UNTIL TEST NAME=HV_EFI [NAME=HV_EFI ...]
-#        (env: QEMU, QEMU_LIMIT=2, BOOT_S=120, KEEP_PASSES)
+#        (env: QEMU, QEMU_LIMIT=2, BOOT_S=120, HANG_S=BOOT_S, KEEP_PASSES)
 # Boots the x86 emulator test tests/emu/TEST.sh again and again, taking the hv.efi builds
 # given in turn (scripts/mkesp.sh's HV_EFI), one QEMU at a time, and starts no boot that
 # could end after UNTIL (a time `date -d` reads, e.g. 15:50) counting BOOT_S seconds for
@@ -11,8 +11,10 @@
 # build. Outcomes: pass; host-state (the hypervisor's "BUG: the state saved at #VMEXIT
 # ... is the host's"); idt-triple (a guest triple fault on "a mapped IDT entry"); guest-
 # triple (any other guest triple fault); machine-reset (tests/emu/lib.sh's "qemu: the
-# machine reset itself"); other. The logs of every boot that did not pass stay in OUTDIR
-# (those of passes too with KEEP_PASSES set; each boot's QEMU note LOG.qemu beside it).
+# machine reset itself"); hang (the machine still ran after HANG_S seconds, and the boot
+# failed: every CPU's registers, instructions and stack are in N-NAME.hang.regs); other.
+# The logs of every boot that did not pass stay in OUTDIR (those of passes too with
+# KEEP_PASSES set; each boot's QEMU note LOG.qemu beside it).
 #
 # A machine reset (a triple fault outside guest mode) leaves, with the tests' -no-reboot,
 # only the line "Triple fault" in LOG.qemu: -d cpu_reset logs CPU state at resets, and
@@ -38,6 +40,7 @@ classify() { # LOG RC
 	elif grep -aq "(a mapped IDT entry; " "$1"; then echo idt-triple
 	elif grep -aq "^qemu: the machine reset itself" "$1"; then echo machine-reset
 	elif grep -aq "^hv: VM '.*' vcpu[0-9]*: triple fault" "$1"; then echo guest-triple
+	elif [ -f "${1%.log}.hang.regs" ]; then echo hang
 	else echo other
 	fi
 }
@@ -51,7 +54,8 @@ while :; do
 		log=$OUT/$n-$name.log qmp=$OUT/$n-$name.qmp
 		s=$(date +%s)
 		rm -f "$qmp"
-		python3 "$TOP/scripts/qmp_watch.py" "$qmp" "$OUT/$n-$name" > "$log.qmp-watch" 2>&1 &
+		python3 "$TOP/scripts/qmp_watch.py" "$qmp" "$OUT/$n-$name" $((2 << 30)) \
+			"${HANG_S:-${BOOT_S:-120}}" > "$log.qmp-watch" 2>&1 &
 		w=$!
 		HV_EFI=$efi QEMU_ARGS="-action shutdown=pause -qmp unix:$qmp,server=on,wait=off" \
 			sh "$TOP/tests/emu/$TEST.sh" "$log" > "$log.result" 2>&1
@@ -65,7 +69,8 @@ while :; do
 		[ "$o" = pass ] || d="$d | $(tr -d '\r' < "$log" | grep -a "^hv: " | tail -n1)"
 		printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$name" "$o" "$secs" "$d" >> "$RES"
 		echo "$(date -u +%H:%M:%S) boot $n $name: $o (${secs}s)"
-		[ "$o" = pass ] && [ -z "${KEEP_PASSES:-}" ] && rm -f "$log" "$log.qemu" "$log.result" "$log.qmp-watch"
+		[ "$o" = pass ] && [ -z "${KEEP_PASSES:-}" ] && rm -f "$log" "$log.qemu" "$log.result" "$log.qmp-watch" \
+			"$OUT/$n-$name.hang.regs"
 		awk -F'\t' 'NR > 1 { c[$2 "\t" $3]++; t[$2]++ }
 			END { for (k in c) { split(k, a, "\t"); printf "%s\t%s\t%d of %d\n", a[1], a[2], c[k], t[a[1]] } }' \
 			"$RES" | sort > "$OUT/summary.txt"

@@ -402,6 +402,14 @@ static void test_nmi_window(void)
 	CHECK(!(entries[1].proc & PROC_NMI_WINDOW_EXITING));
 	CHECK_EQ(vcpu.stats.nmis_injected, 1);
 	CHECK(!vcpu.arch.nmi_pending);
+
+	/* An interrupt waiting beside the NMI: its window follows the NMI's injection. */
+	machine();
+	vcpu.arch.nmi_pending = true;
+	vlapic_accept(&vcpu.arch.lapic, 0x44, false);
+	run(0);
+	CHECK_EQ(entries[0].event, VEC_NMI | INTR_TYPE_NMI | INTR_INFO_VALID);
+	CHECK(entries[0].proc & PROC_INTR_WINDOW_EXITING);
 }
 
 /* MOV to CR0 of a bit VMX owns (NE) exits and is emulated: the guest reads what it wrote,
@@ -502,6 +510,33 @@ static void test_cpuid_filter(void)
 	CHECK_EQ(r[0] & r[1] & r[2] & r[3], ~0u);
 }
 
+/* Review findings: an NMI whose delivery an exit cut short is injected again with NMI
+ * blocking lifted (an entry injecting an NMI with it set fails); an exception from a
+ * handler (INS: #GP) goes first, the interrupt it cut short goes back to the vLAPIC and
+ * the window follows; no host interrupt is acknowledged at exits (nothing would EOI it). */
+static void test_review_findings(void)
+{
+	machine();
+	run(1, EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD,
+		    .idt_vectoring = VEC_NMI | INTR_TYPE_NMI | INTR_INFO_VALID,
+		    .interruptibility = INTERRUPTIBILITY_NMI));
+	CHECK_EQ(entries[1].event, VEC_NMI | INTR_TYPE_NMI | INTR_INFO_VALID);
+	CHECK_EQ(entries[1].interruptibility & INTERRUPTIBILITY_NMI, 0);
+
+	machine();
+	run(1, EXIT(.reason = EXIT_REASON_IO_INSTRUCTION, .qual = 0x608ull << 16 | BIT(3) | BIT(4),
+		    .len = 1, .idt_vectoring = EXT_INTR(0x43)));
+	CHECK_EQ(entries[1].event, GP_EVENT);
+	CHECK(entries[1].proc & PROC_INTR_WINDOW_EXITING);
+	CHECK_EQ(vlapic_pending_vector(&vcpu.arch.lapic), 0x43);
+
+	machine();
+	ctls[VMX_EXIT] = EXIT_ACK_INTR_ON_EXIT | EXIT_HOST_ADDR_SPACE_SIZE;
+	write_controls(&vcpu);
+	CHECK_EQ(vmcs[VM_EXIT_CONTROLS], EXIT_HOST_ADDR_SPACE_SIZE);
+	ctls[VMX_EXIT] = 0;
+}
+
 /* A failed entry (VMfail, or an exit with bit 31: the guest state) stops the VM. */
 static void test_entry_failures(void)
 {
@@ -526,6 +561,7 @@ int main(void)
 	test_entry_failures();
 	test_spin_watch();
 	test_cpuid_filter();
+	test_review_findings();
 	free(vcpu.arch.vmx.vmcs);
 	return test_summary();
 }

@@ -41,6 +41,7 @@
 #define CR0_PG BIT(31)
 #define CR4_PAE BIT(5)
 #define CR4_VMXE BIT(13)
+#define CR4_PCIDE BIT(17)
 
 #define MSR_IA32_PAT 0x277u
 
@@ -236,7 +237,9 @@ static void write_controls(struct vcpu *v)
 		vmcs_write(PLE_GAP, 128);
 		vmcs_write(PLE_WINDOW, 4096);
 	}
-	vmcs_write(VM_EXIT_CONTROLS, ctls[VMX_EXIT]);
+	/* Posted interrupts are not used yet: a host interrupt must stay pending in the
+	 * local APIC across the exit, for the host's IDT (27.2.1.1). */
+	vmcs_write(VM_EXIT_CONTROLS, ctls[VMX_EXIT] & ~EXIT_ACK_INTR_ON_EXIT);
 	vmcs_write(VM_ENTRY_CONTROLS, ctls[VMX_ENTRY] & ~ENTRY_IA32E_MODE_GUEST);
 	/* #DB and #AC exit, against the CPU's endless delivery of one raised while it
 	 * delivers the same (CVE-2015-8104, CVE-2015-5307), as on SVM. */
@@ -251,6 +254,8 @@ static void write_controls(struct vcpu *v)
 	vmcs_write(IO_BITMAP_B, (u64)(uintptr_t)io_bitmaps + PAGE_SIZE);
 	vmcs_write(MSR_BITMAP, (u64)(uintptr_t)msr_bitmap);
 	vmcs_write(TSC_OFFSET, 0);
+	if (ctls[VMX_PROC2] & PROC2_ENABLE_XSAVES)
+		vmcs_write(XSS_EXIT_BITMAP, 0); /* XSAVES and XRSTORS run without exits */
 	vmcs_write(EPT_POINTER, v->vm->arch.vmx.eptp);
 	if (caps.vpid)
 		vmcs_write(VIRTUAL_PROCESSOR_ID, v->vm->arch.vmx.vpid);
@@ -449,6 +454,26 @@ static void vmx_inject_page_fault(struct vcpu *v, u64 la, u32 err)
 	vmx_inject_exception(v, VEC_PF, true, err);
 }
 
+/* An event whose delivery an exit cut short (IDT-vectoring information) that will not be
+ * delivered again as it was (an exception goes first): back to where it came from, an
+ * interrupt to the vLAPIC's IRR, an NMI to pending with NMI blocking lifted (it was set
+ * when the delivery began, 28.x; an entry injecting an NMI with it set fails). */
+static void requeue_interrupted(struct vcpu *v)
+{
+	struct vmx_vcpu *x = &v->arch.vmx;
+	u32 interrupted = x->idt_vectoring;
+	x->idt_vectoring = 0;
+	if (!(interrupted & INTR_INFO_VALID))
+		return;
+	if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_EXT_INTR)
+		vlapic_unack(&v->arch.lapic, (u8)interrupted);
+	if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_NMI) {
+		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
+		x->regs.interruptibility &= ~(u32)INTERRUPTIBILITY_NMI;
+		x->interruptibility_dirty = true;
+	}
+}
+
 /* An intercepted #DB or #AC back to the guest as the CPU raised it, of the same type (an
  * INT1 is a privileged software exception, delivered past the instruction: 27.6.1.1). A
  * #DB's DR6 bits are in the exit qualification, not in DR6 (28.2.1), and go there as the
@@ -459,19 +484,21 @@ static void reflect_exception(struct vcpu *v)
 {
 	u8 vector = v->arch.vmx.exit_intr_info & INTR_INFO_VECTOR_MASK;
 	struct vmx_vcpu *x = &v->arch.vmx;
-	u32 interrupted = x->idt_vectoring;
-	x->idt_vectoring = 0;
-	if (interrupted & INTR_INFO_VALID) {
-		if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_EXT_INTR)
-			vlapic_unack(&v->arch.lapic, (u8)interrupted);
-		if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_NMI)
-			__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
-	}
+	requeue_interrupted(v);
 	if (vector == VEC_DB) {
 		u64 dr6;
 		__asm__ volatile("mov %%db6, %0" : "=r"(dr6));
 		dr6 = (dr6 & ~0x600Full) | 0xFFFF0FF0ull | (x->exit_qual & 0x600F);
 		__asm__ volatile("mov %0, %%db6" ::"r"(dr6));
+		/* General detect (DR6.BD): the CPU clears DR7.GD as it delivers the #DB. */
+		if (x->exit_qual & BIT(13))
+			vmcs_write(GUEST_DR7, vmcs_read(GUEST_DR7) & ~BIT(13));
+		/* A single step in an STI or MOV SS shadow: the entry wants BS pending with
+		 * the shadow (26.3.1.5), as KVM does. */
+		if ((x->regs.rflags & BIT(8)) &&
+		    (x->regs.interruptibility & (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS)))
+			vmcs_write(GUEST_PENDING_DBG_EXCEPTIONS,
+				   vmcs_read(GUEST_PENDING_DBG_EXCEPTIONS) | BIT(14));
 	}
 	vmx_inject_exception(v, vector, vector == VEC_AC, 0);
 	x->entry_event = (x->entry_event & ~INTR_INFO_TYPE_MASK) |
@@ -505,8 +532,10 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 		if ((val >> 32) || ((val & CR0_PG) && !(val & CR0_PE)) ||
 		    ((val & CR0_NW) && !(val & CR0_CD)) ||
 		    ((val & CR0_PG) && (x->regs.efer & EFER_LME) && !(x->regs.cr4 & CR4_PAE)) ||
-		    (code64 && !(val & CR0_PG)))
+		    (code64 && !(val & CR0_PG)) || (!(val & CR0_PG) && (x->regs.cr4 & CR4_PCIDE)))
 			return vmx_inject_exception(v, VEC_GP, true, 0);
+		if ((old ^ val) & CR0_PG)
+			v->arch.flush_tlb = true; /* the guest's translations change wholesale */
 		set_cr0(v, val);
 		if (!(old & CR0_PG) && (val & CR0_PG) && (x->regs.efer & EFER_LME))
 			set_efer(v, x->regs.efer | EFER_LMA);
@@ -517,6 +546,9 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 			return vmx_inject_exception(v, VEC_GP, true, 0);
 		set_cr4(v, val);
 	} else if (cr == 3) {
+		if (x->regs.cr4 & CR4_PCIDE)
+			val &= ~BIT(63); /* "no flush": flushed all the same */
+		v->arch.flush_tlb = true;
 		x->regs.cr3 = val;
 		vmcs_write(GUEST_CR3, val);
 	} else {
@@ -598,13 +630,26 @@ static void vmx_inject(struct vcpu *v, bool section_end)
 	x->proc &= ~(PROC_INTR_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING);
 	if (section_end && !x86_vendor->interruptible(v))
 		x->proc |= PROC_INTR_WINDOW_EXITING;
-	if (x->entry_event)
-		return; /* an exception from the exit handler goes first */
+	if (x->entry_event) {
+		/* An exception from the exit handler goes first; what waits follows at the
+		 * next window. */
+		requeue_interrupted(v);
+		if (vlapic_pending_vector(&v->arch.lapic) >= 0)
+			x->proc |= PROC_INTR_WINDOW_EXITING;
+		if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE))
+			x->proc |= PROC_NMI_WINDOW_EXITING;
+		return;
+	}
 	if (x->idt_vectoring & INTR_INFO_VALID) {
-		/* The exit interrupted an event delivery: deliver it again (27.2.3). */
+		/* The exit interrupted an event delivery: deliver it again (27.2.3); an NMI's
+		 * blocking, set as its delivery began, is lifted for that. */
 		x->entry_event = x->idt_vectoring & ~INTR_INFO_NMI_UNBLOCKED;
 		x->entry_error = x->idt_vectoring_error;
 		x->entry_insn_len = x->exit_insn_len; /* for software interrupts and exceptions */
+		if ((x->idt_vectoring & INTR_INFO_TYPE_MASK) == INTR_TYPE_NMI) {
+			x->regs.interruptibility &= ~(u32)INTERRUPTIBILITY_NMI;
+			x->interruptibility_dirty = true;
+		}
 		x->idt_vectoring = 0;
 		return;
 	}
@@ -614,6 +659,8 @@ static void vmx_inject(struct vcpu *v, bool section_end)
 		    __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
 			x->entry_event = VEC_NMI | INTR_TYPE_NMI | INTR_INFO_VALID;
 			v->stats.nmis_injected++;
+			if (vlapic_pending_vector(&v->arch.lapic) >= 0)
+				x->proc |= PROC_INTR_WINDOW_EXITING; /* the interrupt next */
 			return;
 		}
 		x->proc |= PROC_NMI_WINDOW_EXITING;

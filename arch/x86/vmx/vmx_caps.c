@@ -38,12 +38,14 @@ static const struct control_name {
 	{ VMX_PROC2, PROC2_APIC_REGISTER_VIRT, "virtualize APIC registers" },
 	{ VMX_PROC2, PROC2_VIRT_INTR_DELIVERY, "deliver virtual interrupts" },
 	{ VMX_PROC2, PROC2_PAUSE_LOOP_EXITING, "exit on PAUSE loops" },
+	{ VMX_EXIT, EXIT_SAVE_DEBUG_CONTROLS, "save the guest's debug controls" },
 	{ VMX_EXIT, EXIT_HOST_ADDR_SPACE_SIZE, "return to a 64-bit host" },
 	{ VMX_EXIT, EXIT_ACK_INTR_ON_EXIT, "acknowledge interrupts on exit" },
 	{ VMX_EXIT, EXIT_SAVE_PAT, "save the guest's PAT" },
 	{ VMX_EXIT, EXIT_LOAD_PAT, "load the host's PAT" },
 	{ VMX_EXIT, EXIT_SAVE_EFER, "save the guest's EFER" },
 	{ VMX_EXIT, EXIT_LOAD_EFER, "load the host's EFER" },
+	{ VMX_ENTRY, ENTRY_LOAD_DEBUG_CONTROLS, "load the guest's debug controls" },
 	{ VMX_ENTRY, ENTRY_IA32E_MODE_GUEST, "enter a 64-bit guest" },
 	{ VMX_ENTRY, ENTRY_LOAD_PAT, "load the guest's PAT" },
 	{ VMX_ENTRY, ENTRY_LOAD_EFER, "load the guest's EFER" },
@@ -94,11 +96,13 @@ int vmx_controls(const struct vmx_caps *c, u32 out[VMX_CTLS], const char **why)
 			      (c->pause_loop ? PROC2_PAUSE_LOOP_EXITING : 0) |
 			      (proc2 &
 			       (PROC2_ENABLE_RDTSCP | PROC2_ENABLE_INVPCID | PROC2_ENABLE_XSAVES)),
-		[VMX_EXIT] = EXIT_HOST_ADDR_SPACE_SIZE | (posted ? EXIT_ACK_INTR_ON_EXIT : 0) |
-			     EXIT_SAVE_PAT | EXIT_LOAD_PAT | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
+		[VMX_EXIT] = EXIT_SAVE_DEBUG_CONTROLS | EXIT_HOST_ADDR_SPACE_SIZE |
+			     (posted ? EXIT_ACK_INTR_ON_EXIT : 0) | EXIT_SAVE_PAT | EXIT_LOAD_PAT |
+			     EXIT_SAVE_EFER | EXIT_LOAD_EFER,
 		/* IA-32e mode guest: the guest's EFER.LMA at each entry, so it must be
 		 * settable; VMX_MISC_STORE_LMA keeps it current at exits. */
-		[VMX_ENTRY] = ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_PAT | ENTRY_LOAD_EFER,
+		[VMX_ENTRY] = ENTRY_LOAD_DEBUG_CONTROLS | ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_PAT |
+			      ENTRY_LOAD_EFER,
 	};
 	for (int s = 0; s < VMX_CTLS; s++)
 		if (vmx_adjust(s, want[s], c->ctl_msr[s], &out[s], why))

@@ -70,6 +70,7 @@ enum vmx_ctls { VMX_PIN, VMX_PROC, VMX_PROC2, VMX_EXIT, VMX_ENTRY, VMX_CTLS };
 #define PROC2_ENABLE_XSAVES BIT(20)	 /* optional: else XSAVES and XRSTORS are #UD */
 
 /* Primary VM-exit controls (25.7.1) */
+#define EXIT_SAVE_DEBUG_CONTROLS BIT(2)	 /* the guest's DR7 and DEBUGCTL saved */
 #define EXIT_HOST_ADDR_SPACE_SIZE BIT(9) /* the host runs in 64-bit mode */
 #define EXIT_ACK_INTR_ON_EXIT BIT(15)	 /* the vector of the host interrupt in the exit */
 #define EXIT_SAVE_PAT BIT(18)
@@ -78,6 +79,7 @@ enum vmx_ctls { VMX_PIN, VMX_PROC, VMX_PROC2, VMX_EXIT, VMX_ENTRY, VMX_CTLS };
 #define EXIT_LOAD_EFER BIT(21)
 
 /* VM-entry controls (25.8.1) */
+#define ENTRY_LOAD_DEBUG_CONTROLS BIT(2) /* the guest's DR7 and DEBUGCTL loaded */
 #define ENTRY_IA32E_MODE_GUEST BIT(9)
 #define ENTRY_LOAD_PAT BIT(14)
 #define ENTRY_LOAD_EFER BIT(15)
