@@ -6,15 +6,17 @@
 # shows what the CPU's VMX offers (its capability MSRs, arch/x86/vmx/vmx_caps.c), tries
 # VMX operation on the boot CPU before the takeover (vmxon.c: Bochs's OVMF leaves
 # IA32_FEATURE_CONTROL unlocked, the hypervisor locks it with VMX on), and runs Debian's
-# stock Linux with 2 vCPUs on the 2 pCPUs: vCPU 0 from the bzImage's 64-bit entry, vCPU 1
-# from INIT and STARTUP in real mode (unrestricted guest), the test init's facts, and the
-# guest's ACPI power-off. Bochs's machine has no ACPI power-off itself: the hypervisor
-# halts after the VM has gone. About 4 minutes.
+# stock Linux with 3 vCPUs on the 2 pCPUs: vCPU 0 from the bzImage's 64-bit entry, the
+# others from INIT and STARTUP in real mode (unrestricted guest); vCPUs that move between
+# the pCPUs (their VMCS cleared on one, loaded on the other), spin exits (PAUSE-loop
+# exiting) for the directed yield, the test init's facts, and the guest's ACPI power-off.
+# Bochs's machine has no ACPI power-off itself: the hypervisor halts after the VM has
+# gone. About 4 minutes.
 . "$(dirname "$0")/lib.sh"
 command -v bochs > /dev/null || { echo "FAIL: no bochs (scripts/deps.sh installs it)"; exit 1; }
 dir=$(mktemp -d /tmp/hv-test-bochs.XXXXXX)
 cat /usr/share/OVMF/OVMF_VARS.fd /usr/share/OVMF/OVMF_CODE.fd > "$dir/ovmf.fd"
-printf '[vm linux0]\nkernel = /guests/vmlinuz\ninitrd = /guests/initrd.gz\ncmdline = console=ttyS0 hv.mode=test\nvcpus = 2\nmemory = 256M\n' > "$dir/hv.cfg"
+printf '[vm linux0]\nkernel = /guests/vmlinuz\ninitrd = /guests/initrd.gz\ncmdline = console=ttyS0 hv.mode=test\nvcpus = 3\nmemory = 256M\n' > "$dir/hv.cfg"
 "$TOP/scripts/mkesp.sh" "$dir/esp.img" "$dir/hv.cfg"
 # Bochs takes a flat disk's geometry from its size: whole cylinders of 16 heads, 63 sectors.
 cyl=$((16 * 63 * 512)) size=$(stat -c %s "$dir/esp.img")
@@ -55,11 +57,19 @@ expect "what its VMX offers, from the capability MSRs" \
 expect "no ACPI tables: both CPUs from UEFI MP services" \
 	"hv: 2 pCPUs (UEFI MP services; no valid ACPI RSDP)"
 expect "the machine taken over, both pCPUs in VMX operation" "hv: 2 of 2 pCPUs running"
-expect "Linux on the VMX backend: both vCPUs online" "GUEST-READY cpus=2 online=0-1"
+expect "Linux on the VMX backend: all 3 vCPUs online" "GUEST-READY cpus=3 online=0-2"
 expect "the KVM PV features found" "kvm-guest: setup PV IPIs"
 expect "the test init finished" "GUEST-DONE"
 expect "the guest powered itself off" "hv: VM 'linux0' powered off;"
-expect "vCPU 1 started by INIT and STARTUP" "init=1 sipi=2"
+expect "vCPUs 1 and 2 started by INIT and STARTUP" "init=2 sipi=4"
+for what in migrations spin-exits; do
+	if grep -q "^hv: VM 'linux0' vcpu[0-9].* $what=[1-9]" "$LOG"; then
+		echo "ok:   $what above 0 on the VMX backend"
+	else
+		echo "FAIL: no vCPU with $what above 0"
+		failed=1
+	fi
+done
 expect_not "no entry failure, no fatal guest exit" "stopping the VM"
 expect_not "no guest triple fault" "triple fault"
 expect_not "nothing fatal" "FATAL"
