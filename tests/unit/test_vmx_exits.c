@@ -61,57 +61,12 @@ struct x86_host_tables x86_host_tables(u32 pcpu)
 {
 	return (void)pcpu, (struct x86_host_tables){ 0 };
 }
-static int bad_accesses, spin_exits;
-void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
-{
-	(void)v, (void)fmt;
-	bad_accesses++;
-}
-static int stops;
-void vm_request_stop(struct vm *vm, enum vm_stop_reason r) { (void)vm, (void)r, stops++; }
-bool vm_stopping(const struct vm *vm) { return (void)vm, false; }
-static struct { /* the last bus access */
-	u64 addr, val;
-	unsigned size;
-	bool write;
-	int n;
-} bus;
-bool iobus_access(struct iobus *b, enum io_space s, u64 addr, unsigned size, bool write, u64 *val)
-{
-	(void)b, (void)s;
-	if (!write)
-		*val = ~0ull; /* nothing there */
-	bus.addr = addr, bus.size = size, bus.write = write, bus.val = *val, bus.n++;
-	return false;
-}
-bool sched_enter_guest(struct vcpu *v) { return (void)v, true; }
-void sched_left_guest(struct vcpu *v) { (void)v; }
+#include "x86_run_loop_stubs.h"
+static int spin_exits;
 static bool watch_spin;
 bool sched_watch_spin(struct vcpu *v) { return (void)v, watch_spin; }
 bool sched_watch_section_end(struct vcpu *v) { return (void)v, false; }
 bool sched_spin_exit(struct vcpu *v) { return (void)v, spin_exits++, false; }
-void steal_time_enter(struct vcpu *v) { (void)v; }
-void steal_time_preempted(struct vcpu *v) { (void)v; }
-void pv_eoi_enter(struct vcpu *v) { (void)v; }
-void pv_eoi_exit(struct vcpu *v) { (void)v; }
-void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
-{
-	(void)v, (void)leaf, (void)sub, memset(r, 0, 16);
-}
-int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
-{
-	return vlapic_rdmsr(&v->arch.lapic, msr, val, 0);
-}
-int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
-{
-	return vlapic_wrmsr(&v->arch.lapic, msr, val, 0);
-}
-void x86_hypercall(struct vcpu *v) { (void)v; }
-void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n) { (void)v, snprintf(buf, n, "-"); }
-void xstate_vcpu_init(struct vcpu *v) { v->arch.xcr0 = XCR0_X87; }
-void xstate_vcpu_reset(struct vcpu *v) { v->arch.xcr0 = XCR0_X87; }
-void xstate_load(struct vcpu *v) { (void)v; }
-void xstate_put(struct vcpu *v) { (void)v; }
 int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 {
 	return (void)v, (void)index, (void)value, -1;
