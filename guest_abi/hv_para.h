@@ -29,9 +29,21 @@
 #define HV_HC_GET_STATS 0x48560001u
 
 /* arm64: the same through an SMCCC call (SMC64 fast call in the vendor-specific
- * hypervisor service range, by the HVC conduit): x1 the IPA, x2 the size; x0 the bytes
- * written, or INVALID_PARAMETER (-3) when the buffer is not in the VM's RAM. */
+ * hypervisor service range, by the conduit the device tree names): x1 the IPA, x2 the
+ * size; x0 the bytes written, or INVALID_PARAMETER (-3) when the buffer is not in the
+ * VM's RAM. */
 #define HV_SMCCC_GET_STATS 0xC6000001u
+
+/* arm64, `pv = preempt`: the preempt count through an SMCCC call (SMC64 fast call). arm64
+ * Linux keeps the count in each task's thread_info, so a vCPU registers a 64-bit word,
+ * 8-byte aligned, that holds the IPA of the 32-bit count of the task it runs (0: none;
+ * the guest rewrites it at every task switch): x1 = the word's IPA with bit 0 set, or 0
+ * to disable. x0 = 0, INVALID_PARAMETER (-3) when x1 is neither (bit 0 clear, bits 2:1
+ * set) or the word is not in the VM's RAM, NOT_SUPPORTED (-1) without `preempt`. The
+ * number is far from KVM's vendor functions (0-127: pKVM's SMC64 ones start at 2). The
+ * count is read as on x86 (bits 30:0); a count address that is not a 4-byte aligned word
+ * of RAM is taken as 0 (the console says so once per vCPU). */
+#define HV_SMCCC_PREEMPT_COUNT 0xC6008002u
 
 /* Version 2 appended the scheduler's fields (from wake_latency_sum_ns), version 3 the
  * spin and migration counters, version 4 the critical-section ones, version 5
@@ -61,7 +73,8 @@ struct hv_guest_stats {
 	unsigned long long spin_exits;		/* spin-waits seen (x86 PAUSE exits) */
 	unsigned long long migrations;		/* vCPU moves to another pCPU */
 	/* vCPUs preempted inside a critical section (interrupts masked in kernel mode, or
-	 * a non-zero preempt count published with HV_MSR_PREEMPT_COUNT); boosts: turns
+	 * a non-zero preempt count published with HV_MSR_PREEMPT_COUNT or
+	 * HV_SMCCC_PREEMPT_COUNT); boosts: turns
 	 * extended for one, or given ahead of the queue to a vCPU preempted in one. */
 	unsigned long long critical_preemptions;
 	unsigned long long boosts;

@@ -53,8 +53,9 @@ void arch_vcpu_load(struct vcpu *v);	     /* about to run on this pCPU after ano
 void arch_vcpu_put(struct vcpu *v);	     /* another vCPU is about to run here */
 /* Whether the guest, back from arch_vcpu_run, was stopped inside a critical section:
  * kernel mode with interrupts masked (x86 CPL 0 and RFLAGS.IF=0, arm64 EL1 and
- * PSTATE.I=1), or else a non-zero preempt count the guest published (x86,
- * guest_abi/ABI.md HV_MSR_PREEMPT_COUNT). Read by the scheduler's boost (hv/sched.c). */
+ * PSTATE.I=1), or else a non-zero preempt count the guest published (`pv = preempt`: x86
+ * HV_MSR_PREEMPT_COUNT, arm64 HV_SMCCC_PREEMPT_COUNT, guest_abi/ABI.md). Read by the
+ * scheduler's boost (hv/sched.c). */
 enum critical_section { CS_NONE, CS_IRQS_MASKED, CS_PREEMPT_COUNT };
 enum critical_section arch_vcpu_in_critical_section(struct vcpu *v);
 /* Whether the backend returns to the scheduler as soon as v, stopped inside a critical

@@ -23,10 +23,11 @@
  *           128 vCPUs (arch/x86/pv_ipi.h)
  *   yield   KVM_FEATURE_PV_SCHED_YIELD: KVM_HC_SCHED_YIELD, yield to a preempted vCPU
  *           the caller waits for (smp_call_function)
- *   preempt this project's extension (guest_abi/hv_para.h): HV_FEATURE_PREEMPT_COUNT,
- *           HV_MSR_PREEMPT_COUNT, through which a guest module publishes its per-CPU
- *           preempt count, so that the scheduler sees critical sections with interrupts
- *           on (hv/sched.c, "Boost")
+ *   preempt this project's extension (guest_abi/hv_para.h): HV_FEATURE_PREEMPT_COUNT and
+ *           HV_MSR_PREEMPT_COUNT (x86: the per-CPU count), HV_SMCCC_PREEMPT_COUNT
+ *           (arm64: a word naming the running task's count), through which a guest
+ *           module publishes its preempt count, so that the scheduler sees critical
+ *           sections with interrupts on (hv/sched.c, "Boost")
  *
  * The set is taken as given: no feature implies another. Note that Linux uses `tlb`
  * and `yield` only together with `steal` (they need the preempted flag), and `ipi`,

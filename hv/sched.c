@@ -586,13 +586,14 @@ bool sched_spin_exit(struct vcpu *v)
 	struct vm *vm = v->vm;
 	v->stats.spin_exits++;
 	v->spin_quiet_until = SPIN_QUIET_NEXT_ENTRY;
-	/* In this order: a vCPU that an interrupt made runnable and that has not run since
-	 * (read racily; or one with a kick its pCPU has not seen yet, kick_for), most likely
-	 * the one the spinner waits for (the target of its IPI); one preempted with
-	 * interrupts masked in kernel mode, perhaps the holder of the lock; one preempted
-	 * with a non-zero preempt count (the holder, or another waiter: spin_lock raises the
-	 * count before it spins); then any. (Yielding only after a spin-wait of 100-300 us,
-	 * a pause-loop window in software, made all-to-all IPIs 3x slower for 15% on
+	/* In this order: a vCPU that an interrupt made runnable and that has not run
+	 * since (read racily; or one with a kick its pCPU has not seen yet, kick_for),
+	 * most likely the one the spinner waits for (the target of its IPI); one
+	 * preempted with interrupts masked in kernel mode, perhaps the holder of the
+	 * lock; one preempted with a non-zero preempt count (the holder, or another
+	 * waiter: spin_lock raises the count before it spins, in kernels with
+	 * CONFIG_PREEMPT_COUNT); then any. (Yielding only after a spin-wait of 100-300
+	 * us, a pause-loop window in software, made all-to-all IPIs 3x slower for 15% on
 	 * lockbench: measured, not kept.) */
 	for (int pass = 0; pass < 4; pass++)
 		for (u32 i = 1; i <= vm->nvcpus; i++) {

@@ -47,7 +47,7 @@ struct vcpu_stats {
 	 * extended because it was in one, or given to it ahead of its queue (aware). */
 	u64 critical_preemptions, boosts;
 	/* Scheduler decisions where only the preempt count the guest published showed a
-	 * critical section (x86, pv preempt): whether the guest's module is doing anything. */
+	 * critical section (pv preempt): whether the guest's module is doing anything. */
 	u64 preempt_count_hits;
 	u64 bad_accesses; /* guest errors answered with a fault or all-ones (the first logged) */
 };

@@ -45,6 +45,9 @@ u64 *stage2_create(void);
 int stage2_map(u64 *root, u64 ipa, u64 pa, u64 len, bool device);
 
 void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0);
+/* HV_SMCCC_PREEMPT_COUNT (critical_section.c): the word with bit 0 set, or 0; -1 when the
+ * word is not in the VM's RAM. */
+int arm64_preempt_count_register(struct vcpu *v, u64 reg);
 /* The VM's emulated devices: distributor, redistributors, UART (platform.c). */
 void arm64_platform_init(struct vm *vm);
 

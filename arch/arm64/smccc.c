@@ -135,6 +135,14 @@ enum smccc_status smccc_call(const struct smccc_ops *ops, void *ctx, u64 regs[4]
 		if (ret < 0)
 			ret = SMCCC_INVALID_PARAMETER;
 		break;
+	case HV_SMCCC_PREEMPT_COUNT:
+		if (!ops->preempt_count)
+			goto unknown;
+		/* 0, or an 8-byte aligned word with bit 0 (enable) set. */
+		ret = (a1 && (a1 & 7) != 1) || ops->set_preempt_count(ctx, a1)
+			      ? SMCCC_INVALID_PARAMETER
+			      : SMCCC_SUCCESS;
+		break;
 	default:
 		goto unknown;
 	}

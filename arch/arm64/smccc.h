@@ -51,6 +51,10 @@
  *   HV_SMCCC_GET_STATS   this project's own (guest_abi/hv_para.h): ops->get_stats(x1 IPA,
  *                        x2 size), its byte count, or INVALID_PARAMETER for a buffer
  *                        outside RAM.
+ *   HV_SMCCC_PREEMPT_COUNT this project's own, only with ops->preempt_count: x1 = 0, or
+ *                        bit 0 set and bits 2:1 clear, goes to ops->set_preempt_count()
+ *                        (SUCCESS, or INVALID_PARAMETER for a word outside RAM); any
+ *                        other x1 is INVALID_PARAMETER.
  *
  * Linux 6.1 at boot: PSCI_VERSION, MIGRATE_INFO_TYPE, PSCI_FEATURES(SMCCC_VERSION),
  * SMCCC_VERSION, TRNG_VERSION (unknown here), PSCI_FEATURES(CPU_SUSPEND64,
@@ -140,6 +144,9 @@ struct smccc_ops {
 	/* HV_SMCCC_GET_STATS: copies the VM's counters to ipa, at most len bytes; the bytes
 	 * written, or -1 when the buffer is not in RAM. */
 	s64 (*get_stats)(void *ctx, u64 ipa, u64 len);
+	bool preempt_count; /* the VM has `pv = preempt` */
+	/* HV_SMCCC_PREEMPT_COUNT: registers the word (0 disables); -1 when it is not in RAM. */
+	int (*set_preempt_count)(void *ctx, u64 reg);
 };
 
 enum smccc_status {

@@ -82,6 +82,7 @@ void arm64_vcpu_reset(struct vcpu *v, u64 entry, u64 x0)
 	memset(&v->arch.el1, 0, sizeof v->arch.el1);
 	memset(v->arch.fpsimd, 0, sizeof v->arch.fpsimd);
 	memset(&v->arch.ptimer, 0, sizeof v->arch.ptimer);
+	v->arch.preempt_count_reg = 0; /* a CPU out of reset has registered nothing */
 	v->arch.regs.x[0] = x0;
 	v->arch.regs.elr = entry;
 	v->arch.regs.spsr = PSTATE_EL1H_MASKED;
@@ -135,23 +136,6 @@ void arch_vcpu_load(struct vcpu *v)
 	/* This vCPU's timer owns PPI 27 now; if it is already due it fires at once. */
 	p->vtimer_masked = false;
 	gic_host_ppi_enable(INTID_VTIMER, true);
-}
-
-/* Interrupts masked at EL1 (SPSR_EL2: M[4:2] = 0b001 is AArch64 EL1, I is bit 7; Arm ARM
- * C5.2.19). arm64 Linux keeps its preempt count in the running task's thread_info, an
- * address that changes at every task switch, so there is no published count here. */
-enum critical_section arch_vcpu_in_critical_section(struct vcpu *v)
-{
-	u64 spsr = v->arch.regs.spsr;
-	return (spsr & 0x1c) == 0x4 && (spsr & BIT(7)) ? CS_IRQS_MASKED : CS_NONE;
-}
-
-/* No trap when the guest unmasks interrupts (a pending virtual IRQ is taken by the
- * guest, not by EL2): a section's end is seen only at the next exit. */
-bool arch_vcpu_sees_section_end(struct vcpu *v)
-{
-	(void)v;
-	return false;
 }
 
 void arch_vcpu_put(struct vcpu *v)
@@ -470,6 +454,8 @@ static u64 pv_time_st_ipa(void *ctx) { return ((struct vcpu *)ctx)->arch.pvtime_
 
 static s64 get_stats(void *ctx, u64 ipa, u64 len) { return vm_copy_guest_stats(ctx, ipa, len); }
 
+static int set_preempt_count(void *ctx, u64 reg) { return arm64_preempt_count_register(ctx, reg); }
+
 /* Returns false when the vCPU must go back to the scheduler (halted, off, stopping). */
 static bool handle_firmware_call(struct vcpu *v)
 {
@@ -483,6 +469,8 @@ static bool handle_firmware_call(struct vcpu *v)
 		.pv_time_st_ipa = pv_time_st_ipa,
 		.pv_time = pv_has(v->vm->pv, PV_STEAL),
 		.get_stats = get_stats,
+		.preempt_count = pv_has(v->vm->pv, PV_PREEMPT),
+		.set_preempt_count = set_preempt_count,
 	};
 	v->stats.exits[EXIT_HYPERCALL]++;
 	/* Unknown functions get NOT_SUPPORTED, as from any firmware: Linux probes a few

@@ -20,8 +20,9 @@
 
 #define FDT_MAX (64 * KiB)
 
-/* PV stolen time (DEN0057A) is the one KVM PV feature arm64 guests have. */
-const u32 arch_pv_features = BIT(PV_STEAL);
+/* PV stolen time (DEN0057A) is the one KVM PV feature arm64 guests have; `preempt` is
+ * this project's own (critical_section.c). */
+const u32 arch_pv_features = BIT(PV_STEAL) | BIT(PV_PREEMPT);
 
 static void kick_vcpu(void *ctx, u32 id)
 {

@@ -846,7 +846,8 @@ static void a64f_affinity_info(struct a64f_thread *t)
 
 static void a64f_smccc(struct a64f_thread *t)
 {
-	static const u16 vendor[] = { 0x0, 0x1, 0x2, 0x3, 0xff00, 0xff01, 0xff02, 0xff03 };
+	static const u16 vendor[] = { 0x0,    0x1,    0x2,    0x3,    0x8001,
+				      0x8002, 0xff00, 0xff01, 0xff02, 0xff03 };
 	u64 r = a64f_rand(t), v = a64f_rand(t), fid, ipa, len;
 	u32 w0, svc;
 	struct a64f_res res;
@@ -863,7 +864,8 @@ static void a64f_smccc(struct a64f_thread *t)
 		if ((v >> 4) % 4 == 0) /* ARCH_FEATURES of a random ID */
 			fid = 0x80000001u;
 		break;
-	case 2: /* vendor-specific hypervisor service (KVM's, this project's GET_STATS) */
+	case 2: /* vendor-specific hypervisor service (KVM's; this project's GET_STATS, and
+		 * PREEMPT_COUNT, whose word is then the scratch area's random contents) */
 		fid = svc | 0x06000000u |
 		      ((v & 1) ? vendor[(v >> 1) % ARRAY_SIZE(vendor)] : (u32)(v >> 1) & 0xFFFF);
 		if ((v >> 20) % 4 == 0)

@@ -2,19 +2,23 @@
 /*
  * lockbench: spinlock contention benchmark for Linux guests of the hv hypervisor.
  *
- *   insmod lockbench.ko [iters=2000] [hold_us=20] [gap_us=20] [irqsave=0] && rmmod lockbench
+ *   insmod lockbench.ko [iters=2000] [hold_us=20] [gap_us=20] [irqsave=0] [bh=0] && rmmod lockbench
  *
  * One kthread per online CPU, released together; each takes one shared spinlock iters
  * times, keeps it hold_us (busy, with the lock held), releases it and works gap_us
  * before the next round. With irqsave=1 it takes the lock with spin_lock_irqsave
  * (interrupts masked while held, which the hypervisor sees without help); else with
- * spin_lock (only the preempt count shows the critical section: guest module hvpreempt).
+ * spin_lock (only the preempt count shows the critical section: guest module hvpreempt),
+ * or with bh=1 spin_lock_bh (softirqs off while held). A kernel built without
+ * CONFIG_PREEMPT_COUNT (Debian's arm64 6.1: PREEMPT_VOLUNTARY, no PREEMPT_DYNAMIC) leaves
+ * its preempt count alone in spin_lock, but counts softirqs off in it: there only bh=1
+ * publishes the section.
  * When a vCPU is preempted while it holds the lock, every other CPU waits for it: this is
  * the cost that preemption-aware scheduling (sched = aware) cuts.
  *
  * On load it prints one line and returns 0 (insmod's status tells success from failure):
  *
- *   lockbench: cpus=N iters=I hold_us=H gap_us=G irqsave=0|1 ops=N ns/op=X
+ *   lockbench: cpus=N iters=I hold_us=H gap_us=G irqsave=0|1 bh=0|1 ops=N ns/op=X
  *              exits/op=Y.YY spin_exits/op=Y.YY yields/op=Y.YY
  *              critical_preemptions/op=Y.YY boosts/op=Y.YY
  *
@@ -55,6 +59,10 @@ static bool irqsave;
 module_param(irqsave, bool, 0444);
 MODULE_PARM_DESC(irqsave, "take the lock with interrupts masked (default 0)");
 
+static bool bh;
+module_param(bh, bool, 0444);
+MODULE_PARM_DESC(bh, "take the lock with softirqs off (default 0)");
+
 struct lockb_run {
 	spinlock_t lock;
 	atomic_t left; /* threads still working */
@@ -72,11 +80,15 @@ static int lockb_thread(void *data)
 	for (i = 0; i < iters; i++) {
 		if (irqsave)
 			spin_lock_irqsave(&run->lock, flags);
+		else if (bh)
+			spin_lock_bh(&run->lock);
 		else
 			spin_lock(&run->lock);
 		udelay(hold_us);
 		if (irqsave)
 			spin_unlock_irqrestore(&run->lock, flags);
+		else if (bh)
+			spin_unlock_bh(&run->lock);
 		else
 			spin_unlock(&run->lock);
 		udelay(gap_us);
@@ -145,11 +157,11 @@ static int __init lockb_init(void)
 			  after->critical_preemptions - before->critical_preemptions, ops);
 		hv_per_op(boosts, sizeof(boosts), after->boosts - before->boosts, ops);
 	}
-	pr_info("lockbench: cpus=%u iters=%u hold_us=%u gap_us=%u irqsave=%d ops=%llu ns/op=%llu "
-		"exits/op=%s spin_exits/op=%s yields/op=%s critical_preemptions/op=%s "
+	pr_info("lockbench: cpus=%u iters=%u hold_us=%u gap_us=%u irqsave=%d bh=%d ops=%llu "
+		"ns/op=%llu exits/op=%s spin_exits/op=%s yields/op=%s critical_preemptions/op=%s "
 		"boosts/op=%s\n",
-		n, iters, hold_us, gap_us, irqsave, ops, div64_u64(ns + ops / 2, ops), exits, spins,
-		yields, crit, boosts);
+		n, iters, hold_us, gap_us, irqsave, bh, ops, div64_u64(ns + ops / 2, ops), exits,
+		spins, yields, crit, boosts);
 out:
 	kfree(tasks);
 	kfree(before);

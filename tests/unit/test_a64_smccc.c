@@ -21,8 +21,8 @@ static struct fake {
 	u32 self;
 	u8 state[MAX_VCPUS];
 	u64 entry[MAX_VCPUS], context[MAX_VCPUS];
-	int n_cpu_on, n_cpu_off, n_affinity, n_suspend, n_off, n_reset, n_st, n_stats;
-	u64 stats_ipa, stats_len;
+	int n_cpu_on, n_cpu_off, n_affinity, n_suspend, n_off, n_reset, n_st, n_stats, n_preempt;
+	u64 stats_ipa, stats_len, preempt_reg;
 	u64 last_target;
 	u32 last_level;
 } vm;
@@ -113,12 +113,25 @@ static s64 fake_get_stats(void *ctx, u64 ipa, u64 len)
 	return len < 200 ? (s64)len : 200;
 }
 
+/* HV_SMCCC_PREEMPT_COUNT: a word in RAM (bit 0 set) or 0 is taken. */
+static int fake_set_preempt_count(void *ctx, u64 reg)
+{
+	struct fake *f = ctx;
+
+	f->n_preempt++;
+	if ((reg & 1) && ((reg & ~7ull) < RAM_BASE || (reg & ~7ull) >= RAM_END))
+		return -1;
+	f->preempt_reg = reg;
+	return 0;
+}
+
 #define FAKE_OPS(pv)                                                                               \
 	{                                                                                          \
 		.cpu_on = fake_cpu_on, .cpu_off = fake_cpu_off,                                    \
 		.affinity_info = fake_affinity_info, .cpu_suspend = fake_cpu_suspend,              \
 		.system_off = fake_system_off, .system_reset = fake_system_reset, .pv_time = (pv), \
-		.pv_time_st_ipa = fake_st_ipa, .get_stats = fake_get_stats,                        \
+		.pv_time_st_ipa = fake_st_ipa, .get_stats = fake_get_stats, .preempt_count = (pv), \
+		.set_preempt_count = fake_set_preempt_count,                                       \
 	}
 
 static const struct smccc_ops ops_pv = FAKE_OPS(true);
@@ -154,7 +167,7 @@ static void check_args_kept(u64 a1, u64 a2, u64 a3)
 static int ops_calls(void)
 {
 	return vm.n_cpu_on + vm.n_cpu_off + vm.n_affinity + vm.n_suspend + vm.n_off + vm.n_reset +
-	       vm.n_st + vm.n_stats;
+	       vm.n_st + vm.n_stats + vm.n_preempt;
 }
 
 static void test_versions(void)
@@ -484,6 +497,39 @@ static void test_get_stats(void)
 	CHECK_EQ(vm.n_stats, 5);
 }
 
+/* HV_SMCCC_PREEMPT_COUNT: only with `preempt`; bits 2:1 reserved, the word in RAM. */
+static void test_preempt_count(void)
+{
+	vm_init(2);
+	CHECK_EQ(call(HV_SMCCC_PREEMPT_COUNT, RAM_BASE + 0x1008 + 1, 0, 0), SMCCC_SUCCESS);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(vm.preempt_reg, RAM_BASE + 0x1009);
+	check_args_kept(RAM_BASE + 0x1009, 0, 0);
+	CHECK_EQ(call(HV_SMCCC_PREEMPT_COUNT, 0, 0, 0), SMCCC_SUCCESS);
+	CHECK_EQ(vm.preempt_reg, 0);
+	/* Not 8-byte aligned: refused before the VM sees it. */
+	CHECK_EQ(call(HV_SMCCC_PREEMPT_COUNT, RAM_BASE + 0x1004 + 1, 0, 0),
+		 RET(SMCCC_INVALID_PARAMETER));
+	CHECK_EQ(call(HV_SMCCC_PREEMPT_COUNT, RAM_BASE + 2, 0, 0), RET(SMCCC_INVALID_PARAMETER));
+	/* Neither 0 nor enabled. */
+	CHECK_EQ(call(HV_SMCCC_PREEMPT_COUNT, RAM_BASE + 0x1000, 0, 0),
+		 RET(SMCCC_INVALID_PARAMETER));
+	CHECK_EQ(vm.n_preempt, 2);
+	/* Outside RAM: the VM refuses it. */
+	CHECK_EQ(call(HV_SMCCC_PREEMPT_COUNT, RAM_END + 1, 0, 0), RET(SMCCC_INVALID_PARAMETER));
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	CHECK_EQ(vm.preempt_reg, 0);
+	/* The upper half of X0 is ignored, as for any call. */
+	CHECK_EQ(call(GARBAGE | HV_SMCCC_PREEMPT_COUNT, RAM_BASE + 1, 0, 0), SMCCC_SUCCESS);
+	CHECK_EQ(vm.preempt_reg, RAM_BASE + 1);
+	/* Without `preempt` it does not exist, and SMC32 never does. */
+	CHECK_EQ(call_ops(&ops_nopv, HV_SMCCC_PREEMPT_COUNT, RAM_BASE + 1, 0, 0), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+	CHECK_EQ(call(HV_SMCCC_PREEMPT_COUNT & ~SMCCC_64, RAM_BASE + 1, 0, 0), ~0ull);
+	CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+	CHECK_EQ(vm.n_preempt, 4);
+}
+
 static void test_unknown(void)
 {
 	static const u32 ids[] = {
@@ -496,7 +542,7 @@ static void test_unknown(void)
 		0xC400000E, 0xC4000012, 0x84000050, 0xC4000053, /* TRNG */
 		0x85000000, 0xC5000000, 0xC5000022, 0xC500001F, /* Standard Hypervisor */
 		0x86000000, 0x8600FF01, 0xC6000000, 0xC6000002, /* Vendor Hypervisor */
-		0x86000001,					/* HV_SMCCC_GET_STATS as SMC32 */
+		0xC6008001, 0xC6008003, 0x86000001,		/* HV_SMCCC_GET_STATS as SMC32 */
 		0xB0000000, 0xBF00FFFF, 0xF1000000,		/* Trusted Apps/OS */
 		0x84010000, 0x84FF0003, 0xC4010003, 0x80010000, /* bits [23:16] set */
 		0x04000003, 0x00000000, 0x44000003,		/* yielding calls */
@@ -623,6 +669,7 @@ int main(void)
 	test_suspend_off_system();
 	test_pv_time();
 	test_get_stats();
+	test_preempt_count();
 	test_unknown();
 	test_linux_boot();
 	test_pvtime_record();

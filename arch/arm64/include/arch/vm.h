@@ -43,6 +43,8 @@ struct arch_vcpu {
 	bool suspend;	/* PSCI CPU_SUSPEND: wait like WFI */
 	u64 pvtime_ipa; /* its DEN0057A stolen-time record */
 	u64 steal_published;
+	u64 preempt_count_reg; /* HV_SMCCC_PREEMPT_COUNT (critical_section.c) */
+	bool preempt_count_warned;
 	u64 last_esr;	      /* of the last synchronous exit (for vm_dump) */
 	struct ptimer ptimer; /* the EL1 physical timer, emulated */
 	struct vsysreg sys;   /* debug, ACTLR_EL1 and other trapped registers (vsysreg.h) */
