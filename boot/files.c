@@ -3,6 +3,7 @@
 #include "boot/files.h"
 #include "boot/efi.h"
 #include "net/boot_nic.h"
+#include "net/http_proto.h"
 #include "net/netboot.h"
 
 static bool network;
@@ -18,7 +19,15 @@ int files_init(const char **why)
 
 void *files_read(const char *path, u64 *len, const char **why)
 {
-	return network ? netboot_read(path, len, why) : efi_read_file(path, len, why);
+	if (network)
+		return netboot_read(path, len, why);
+	if (http_is_url(path)) {
+		*why = "an http:// path needs a network boot (hv.efi was loaded from a volume, and "
+		       "the hypervisor brings up the network only when the firmware booted it "
+		       "from there)";
+		return NULL;
+	}
+	return efi_read_file(path, len, why);
 }
 
 void files_done(void)

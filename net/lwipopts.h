@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* lwIP's options for the hypervisor (lwIP 2.1.3, src/include/lwip/opt.h lists them all):
  * no OS (NO_SYS: one thread polls the stack, the raw callback API only), IPv4 with ARP,
- * UDP and DHCP; no TCP, IPv6, DNS or sockets yet. Memory comes from lwIP's own static
- * heap and pools, sized for one transfer at a time (a TFTP client in lock step). */
+ * UDP, TCP and DHCP; no IPv6, DNS or sockets. Memory comes from lwIP's own static heap
+ * and pools, sized for one transfer at a time (a TFTP client in lock step, or one HTTP
+ * connection). */
 #ifndef NET_LWIPOPTS_H
 #define NET_LWIPOPTS_H
 
@@ -17,7 +18,7 @@
 #define LWIP_ETHERNET 1
 #define LWIP_ICMP 1
 #define LWIP_UDP 1
-#define LWIP_TCP 0
+#define LWIP_TCP 1
 #define LWIP_RAW 0
 #define LWIP_DNS 0
 #define LWIP_IGMP 0
@@ -48,5 +49,17 @@ void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned 
 #define MEMP_NUM_UDP_PCB 4
 #define PBUF_POOL_SIZE 16
 #define PBUF_POOL_BUFSIZE 1536 /* a whole Ethernet frame per pbuf */
+
+/* TCP (net/http_client.c): one connection; the receive window is what the pbuf pool
+ * holds with room to spare (lwIP's init.c checks these against each other). */
+#define MEMP_NUM_TCP_PCB 2
+#define MEMP_NUM_TCP_PCB_LISTEN 1
+#define TCP_MSS 1460
+#define TCP_WND (8 * TCP_MSS)
+#define TCP_SND_BUF (2 * TCP_MSS)
+#define TCP_SND_QUEUELEN 8
+#define MEMP_NUM_TCP_SEG 16
+#define LWIP_TCP_KEEPALIVE 0
+#define TCP_QUEUE_OOSEQ 0 /* a segment out of order is dropped and sent again */
 
 #endif

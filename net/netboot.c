@@ -10,6 +10,7 @@
 #include "lwip/timeouts.h"
 #include "lwip/prot/dhcp.h"
 #include "net/boot_server.h"
+#include "net/http_client.h"
 #include "net/snp_netif.h"
 #include "net/tftp_client.h"
 
@@ -102,10 +103,29 @@ int netboot_up(EFI_HANDLE nic, const char **why)
 	return r;
 }
 
+/* An http:// path: from that server, over HTTP. */
+static void *http_read(const char *url, u64 *len, const char **why)
+{
+	static char msg[300];
+	static struct http_url u;
+	if (http_url_parse(url, &u, why))
+		return NULL;
+	EFI_TPL tpl = hold_nic();
+	void *file = http_get(&u, url, len, poll, why);
+	release_nic(tpl);
+	if (!file) {
+		snprintf(msg, sizeof msg, "HTTP server %s: %s", u.host, *why);
+		*why = msg;
+	}
+	return file;
+}
+
 void *netboot_read(const char *path, u64 *len, const char **why)
 {
 	static char msg[200];
 	char addr[16];
+	if (http_is_url(path))
+		return http_read(path, len, why);
 	EFI_TPL tpl = hold_nic();
 	void *file = tftp_get(&server, path, len, poll, why);
 	release_nic(tpl);

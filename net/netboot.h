@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Network boot, before ExitBootServices: the NIC hv.efi was booted through, an address
- * by DHCP, and files from the boot server over TFTP. */
+ * by DHCP, and files from the boot server over TFTP or from http:// URLs. */
 #ifndef NET_NETBOOT_H
 #define NET_NETBOOT_H
 
@@ -11,7 +11,8 @@
  * the boot server that the DHCP answer names (net/boot_server.h). Returns 0, or -1 with
  * *why. */
 int netboot_up(EFI_HANDLE nic, const char **why);
-/* The whole of path from the boot server over TFTP (net/tftp_client.h). */
+/* The whole of path from the boot server over TFTP (net/tftp_client.h), or, for an
+ * http:// URL, from the server it names over HTTP (net/http_client.h). */
 void *netboot_read(const char *path, u64 *len, const char **why);
 /* Stops the NIC: reading is over, the machine is taken over next. */
 void netboot_down(void);

@@ -3,14 +3,13 @@
  * firmware pool memory for the file and the progress on the console. */
 #include "net/tftp_client.h"
 #include "boot/efi.h"
-#include "hv/console.h"
 #include "hv/lib.h"
 #include "lwip/sys.h"
 #include "lwip/udp.h"
+#include "net/progress.h"
 #include "net/tftp_proto.h"
 #include "net/tftp_xfer.h"
 
-#define PROGRESS_MS 2000
 /* IPv4 and UDP headers: a block of the MTU less these comes in one frame (lwIP here
  * reassembles no fragments). */
 #define IP_UDP_TFTP_HDR (20 + 8 + 4)
@@ -57,25 +56,10 @@ static void on_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_add
 		tftp_xfer_input(&c->x, pkt, n, whole, port, sys_now());
 }
 
-/* A size for the console: bytes below 64 KiB, else KiB. */
-static const char *size_str(char *buf, size_t n, u64 bytes)
-{
-	if (bytes < 64 * KiB)
-		snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
-	else
-		snprintf(buf, n, "%llu KiB", (unsigned long long)(bytes >> 10));
-	return buf;
-}
-
 /* A line on the console: how much came so far (of the size announced), or all of it. */
 static void progress(const struct tftp_xfer *x, const char *path, u32 ms, bool done)
 {
-	char got[32], tot[32], all[40] = "";
-	if (!done && x->has_tsize)
-		snprintf(all, sizeof all, " of %s", size_str(tot, sizeof tot, x->tsize));
-	printk("hv: tftp %s: %s%s%s in %u.%u s, %llu KiB/s\n", path, done ? "done, " : "",
-	       size_str(got, sizeof got, x->len), all, ms / 1000, ms % 1000 / 100,
-	       (unsigned long long)(ms ? x->len * 1000 / ms >> 10 : 0));
+	net_progress("tftp", path, x->len, x->has_tsize, x->tsize, ms, done);
 }
 
 void *tftp_get(const ip4_addr_t *server, const char *path, u64 *len, void (*poll)(void),

@@ -10,8 +10,8 @@
 LWIP_SRC := $(shell scripts/lwip.sh --dir)
 LWIP_INC := -I$(LWIP_SRC)/include -Inet
 LWIP_NAMES := core/init core/def core/inet_chksum core/ip core/mem core/memp core/netif \
-	core/pbuf core/timeouts core/udp core/ipv4/dhcp core/ipv4/etharp core/ipv4/icmp \
-	core/ipv4/ip4 core/ipv4/ip4_addr netif/ethernet
+	core/pbuf core/tcp core/tcp_in core/tcp_out core/timeouts core/udp core/ipv4/dhcp \
+	core/ipv4/etharp core/ipv4/icmp core/ipv4/ip4 core/ipv4/ip4_addr netif/ethernet
 LWIP_OBJS := $(LWIP_NAMES:%=$(BUILD)/lwip/%.o)
 LWIP_DEPS := net/lwipopts.h net/arch/cc.h lib/lwip/libc/string.h lib/lwip/libc/stdlib.h hv/console.h \
 	hv/lib.h hv/types.h

@@ -579,6 +579,22 @@ def boot_server():
     }
 
 
+def http_proto():
+    """A split point, then a server's answer as Python's http.server and others send it
+    (a URL seed too: the harness parses every input as one)."""
+    return {
+        "ok": bytes([16]) + b"HTTP/1.0 200 OK\r\nServer: SimpleHTTP/0.6\r\n"
+              b"Content-Length: 12\r\n\r\nhello world\n",
+        "not_found": bytes([5]) + b"HTTP/1.0 404 File not found\r\nContent-Type: text/html\r\n"
+                     b"Content-Length: 9\r\n\r\nnot found",
+        "continue": bytes([48]) + b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\n"
+                    b"content-length:  3 \n\nabc",
+        "chunked": bytes([2]) + b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   b"5\r\nhello\r\n0\r\n\r\n",
+        "url": bytes([0]) + b"http://10.0.2.2:8000/guests/vmlinuz",
+    }
+
+
 def main():
     write("decode", decode())
     write("guest_walk", guest_walk())
@@ -599,6 +615,7 @@ def main():
     write("tftp_proto", tftp_proto())
     write("tftp_xfer", tftp_xfer())
     write("boot_server", boot_server())
+    write("http_proto", http_proto())
     write("file_kind", {"bzimage": bzimage(), "vmlinux": elf(4),
                         "arm64": arm64_image(0, 0x10000, 2), "gzip": gzip.compress(b"hv", mtime=0),
                         "cpio": b"070701" + b"0" * 104, "zboot": b"MZ\0\0zimg" + bytes(56)})
