@@ -11,7 +11,7 @@ struct slice {
 	size_t n;
 };
 
-enum section { SEC_NONE, SEC_HV, SEC_VM };
+enum section { SEC_NONE, SEC_HV, SEC_VM, SEC_NET };
 
 enum key {
 	K_PCPUS,
@@ -26,20 +26,24 @@ enum key {
 	K_VCPUS,
 	K_MEMORY,
 	K_PV,
-	K_VM_PCPUS
+	K_VM_PCPUS,
+	K_ADDRESS,
+	K_GATEWAY,
+	K_PORT
 };
 
 static const struct {
 	const char *name;
 	enum section sec;
 } keys[] = {
-	[K_PCPUS] = { "pcpus", SEC_HV },     [K_CONSOLE] = { "console", SEC_HV },
-	[K_SCHED] = { "sched", SEC_HV },     [K_ON_EXIT] = { "on_exit", SEC_HV },
-	[K_SERIAL] = { "serial", SEC_HV },   [K_BAUD] = { "baud", SEC_HV },
-	[K_KERNEL] = { "kernel", SEC_VM },   [K_INITRD] = { "initrd", SEC_VM },
-	[K_CMDLINE] = { "cmdline", SEC_VM }, [K_VCPUS] = { "vcpus", SEC_VM },
-	[K_MEMORY] = { "memory", SEC_VM },   [K_PV] = { "pv", SEC_VM },
-	[K_VM_PCPUS] = { "pcpus", SEC_VM },
+	[K_PCPUS] = { "pcpus", SEC_HV },      [K_CONSOLE] = { "console", SEC_HV },
+	[K_SCHED] = { "sched", SEC_HV },      [K_ON_EXIT] = { "on_exit", SEC_HV },
+	[K_SERIAL] = { "serial", SEC_HV },    [K_BAUD] = { "baud", SEC_HV },
+	[K_KERNEL] = { "kernel", SEC_VM },    [K_INITRD] = { "initrd", SEC_VM },
+	[K_CMDLINE] = { "cmdline", SEC_VM },  [K_VCPUS] = { "vcpus", SEC_VM },
+	[K_MEMORY] = { "memory", SEC_VM },    [K_PV] = { "pv", SEC_VM },
+	[K_VM_PCPUS] = { "pcpus", SEC_VM },   [K_ADDRESS] = { "address", SEC_NET },
+	[K_GATEWAY] = { "gateway", SEC_NET }, [K_PORT] = { "port", SEC_NET },
 };
 
 struct parser {
@@ -49,7 +53,7 @@ struct parser {
 	enum section sec;
 	struct vm_config *vm; /* current [vm] section */
 	u32 seen;	      /* bitmask of keys seen in the current section */
-	bool have_hv;
+	bool have_hv, have_net;
 	int console_line;
 };
 
@@ -374,6 +378,56 @@ static int set_pv(struct parser *ps, struct slice v)
 	return 0;
 }
 
+/* A.B.C.D at the start of v: its length, or 0 when it is not one. */
+static size_t parse_ipv4(struct slice v, u8 ip[4])
+{
+	size_t i = 0;
+	for (int part = 0; part < 4; part++) {
+		u32 b = 0, digits = 0;
+		if (part && (i == v.n || v.s[i++] != '.'))
+			return 0;
+		for (; i < v.n && v.s[i] >= '0' && v.s[i] <= '9' && digits < 4; i++, digits++)
+			b = b * 10 + (u32)(v.s[i] - '0');
+		if (!digits || digits > 3 || b > 255)
+			return 0;
+		ip[part] = (u8)b;
+	}
+	return i;
+}
+
+/* address = dhcp | A.B.C.D/N */
+static int set_address(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+	struct net_config *net = &ps->cfg->net;
+	if (slice_eq(v, "dhcp")) {
+		net->dhcp = true;
+		return 0;
+	}
+	size_t n = parse_ipv4(v, net->ip);
+	u64 prefix;
+	if (!n || n + 1 >= v.n || v.s[n] != '/' ||
+	    parse_u64((struct slice){ v.s + n + 1, v.n - n - 1 }, &prefix) || !prefix ||
+	    prefix > 30)
+		return fail(ps, ps->line,
+			    "bad value for address '%s': expected dhcp or A.B.C.D/N (N 1..30)",
+			    show(buf, v));
+	net->dhcp = false;
+	net->prefix = (u8)prefix;
+	return 0;
+}
+
+/* gateway = A.B.C.D */
+static int set_gateway(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+	if (parse_ipv4(v, ps->cfg->net.gateway) != v.n)
+		return fail(ps, ps->line, "bad value for gateway '%s': expected A.B.C.D",
+			    show(buf, v));
+	ps->cfg->net.has_gateway = true;
+	return 0;
+}
+
 static int parse_section(struct parser *ps, struct slice l)
 {
 	char buf[SHOW_MAX + 1];
@@ -383,7 +437,8 @@ static int parse_section(struct parser *ps, struct slice l)
 	u32 i;
 
 	if (l.n < 2 || l.s[l.n - 1] != ']')
-		return fail(ps, ps->line, "bad section header '%s': expected '[hv]' or '[vm NAME]'",
+		return fail(ps, ps->line,
+			    "bad section header '%s': expected '[hv]', '[net]' or '[vm NAME]'",
 			    show(buf, l));
 	in = trim(l.s + 1, l.n - 2);
 	ps->seen = 0;
@@ -392,6 +447,17 @@ static int parse_section(struct parser *ps, struct slice l)
 			return fail(ps, ps->line, "duplicate [hv] section");
 		ps->have_hv = true;
 		ps->sec = SEC_HV;
+		return 0;
+	}
+	if (slice_eq(in, "net")) {
+		if (ps->have_net)
+			return fail(ps, ps->line, "duplicate [net] section");
+		ps->have_net = true;
+		ps->sec = SEC_NET;
+		cfg->net.enabled = true;
+		cfg->net.dhcp = true;
+		cfg->net.port = CFG_DEFAULT_HTTP_PORT;
+		cfg->net.line = ps->line;
 		return 0;
 	}
 	if (in.n < 2 || memcmp(in.s, "vm", 2) || (in.n > 2 && !is_space(in.s[2])))
@@ -447,6 +513,8 @@ static int parse_key(struct parser *ps, struct slice l)
 	if (id == ARRAY_SIZE(keys)) {
 		if (ps->sec == SEC_HV)
 			return fail(ps, ps->line, "unknown key '%s' in [hv]", show(buf, k));
+		if (ps->sec == SEC_NET)
+			return fail(ps, ps->line, "unknown key '%s' in [net]", show(buf, k));
 		return fail(ps, ps->line, "unknown key '%s' in [vm %s]", show(buf, k),
 			    ps->vm->name);
 	}
@@ -485,6 +553,17 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_pv(ps, v);
 	case K_VM_PCPUS:
 		return set_pcpu_set(ps, v);
+	case K_ADDRESS:
+		return set_address(ps, v);
+	case K_GATEWAY:
+		return set_gateway(ps, v);
+	case K_PORT: {
+		u32 port;
+		if (set_num(ps, &port, v, name, 65535))
+			return -1;
+		cfg->net.port = (u16)port;
+		return 0;
+	}
 	}
 	return 0;
 }
@@ -557,6 +636,8 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 
 	if (!cfg->nvms)
 		return fail(&ps, 0, "no [vm ...] section");
+	if (cfg->net.has_gateway && cfg->net.dhcp)
+		return fail(&ps, cfg->net.line, "[net] has a gateway but no static address");
 	for (i = 0; i < cfg->nvms; i++)
 		if (!cfg->vms[i].kernel[0])
 			return fail(&ps, cfg->vms[i].line, "[vm %s] has no kernel",

@@ -17,6 +17,10 @@
  *   memory = 512M             # N, NK, NM, NG; 16M..64G, multiple of 4K; default 256M
  *   pv = all,-ipi             # paravirtual features offered (default: all), below
  *   pcpus = 0-1,3             # the pCPUs its vCPUs may run on (default: all)
+ *   [net]                     # telemetry over HTTP on the hypervisor's own NIC
+ *   address = dhcp            # or A.B.C.D/N (N 1..30); default dhcp
+ *   gateway = 10.0.2.2        # with a static address only
+ *   port = 80                 # the HTTP port (default 80)
  *
  * pv is a comma-separated list applied left to right to the empty set: `all`, `none`,
  * a feature name or `+name` (adds it), `-name` (removes it). Features: clock (kvmclock),
@@ -73,12 +77,28 @@ struct serial_choice {
 	int line;     /* of the serial key (or baud, without serial) */
 };
 
+#define CFG_DEFAULT_HTTP_PORT 80
+
+/* [net]: the NIC that the hypervisor keeps for itself after the takeover, and its
+ * telemetry (net/telemetry.h). Absent: no network after the takeover. */
+struct net_config {
+	bool enabled; /* a [net] section came */
+	bool dhcp;    /* address = dhcp (default) */
+	u8 ip[4];     /* a static address/prefix */
+	u8 prefix;
+	bool has_gateway;
+	u8 gateway[4];
+	u16 port; /* HTTP */
+	int line; /* of the [net] header */
+};
+
 struct hv_config {
 	u32 pcpus;		    /* 1..256; 0 (default) = all the firmware lists */
 	char console[CFG_NAME_MAX]; /* VM that gets serial input first */
 	enum sched_policy sched;    /* default SCHED_AWARE */
 	enum on_exit on_exit;	    /* default ON_EXIT_POWEROFF */
 	struct serial_choice serial;
+	struct net_config net;
 	u32 nvms;
 	struct vm_config vms[CFG_MAX_VMS];
 };

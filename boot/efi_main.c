@@ -19,6 +19,7 @@
 #include "hv/spinlock.h"
 #include "hv/on_exit.h"
 #include "hv/vm.h"
+#include "net/telemetry.h"
 
 /* The configuration, in the root of the boot volume: this architecture's own file where
  * there is one (a USB stick that boots both architectures holds both), else hv.cfg. */
@@ -29,6 +30,7 @@
 const char *config_file = CONFIG_FILE;
 
 static struct hv_config cfg;
+static struct vm *vms[CFG_MAX_VMS];
 static u64 cpu_ids[MAX_PCPUS];
 static volatile bool aps_go;
 
@@ -122,7 +124,7 @@ static int create_vms(void)
 		}
 		ram = (u8 *)ALIGN_UP((u64)(uintptr_t)ram, 2 * MiB);
 		memset(ram, 0, vc->memory); /* nothing of the firmware's leaks into the guest */
-		struct vm *vm = vm_create(i, vc, ram, &img);
+		struct vm *vm = vms[i] = vm_create(i, vc, ram, &img);
 		if (!vm)
 			goto bad;
 		char pv[64];
@@ -159,7 +161,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	efi_st = st;
 	console_set_sink(efi_console_write);
 	const char *why = "";
-	int ncpus = arch_boot_probe(efi_acpi_rsdp(), cpu_ids, MAX_PCPUS, &why);
+	const void *rsdp = efi_acpi_rsdp();
+	int ncpus = arch_boot_probe(rsdp, cpu_ids, MAX_PCPUS, &why);
 	if (ncpus < 0)
 		return fail(why);
 	wallclock_set(efi_unix_time_ns(), arch_time_now());
@@ -190,7 +193,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		return fail("cannot reserve the hypervisor's memory");
 	if (arch_boot_reserve(&why))
 		return fail(why);
-	mem_init((u64)(uintptr_t)pool, HV_POOL_BYTES);
+	hv_mem_init((u64)(uintptr_t)pool, HV_POOL_BYTES);
 	if (create_vms())
 		return fail("a VM could not be created");
 	if (cfg.console[0])
@@ -204,6 +207,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	arch_boot_takeover();
 	console_set_sink(uart_write);
 	printk("hv: console: %s\n", arch_boot_console_name());
+	telemetry_start(&cfg.net, rsdp, vms, cfg.nvms);
 	u32 up = arch_boot_start_secondaries(cpu_ids, npcpus, ap_main);
 	printk("hv: %u of %u pCPUs running, sched %s; starting %u VM%s (Ctrl-T moves console input "
 	       "to the next VM)\n",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Host ACPI parsing (ACPI 6.4: 5.2.5 RSDP, 5.2.7 RSDT, 5.2.8 XSDT, 5.2.9 FADT,
- * 5.2.12 MADT; Microsoft's Serial Port Console Redirection Table, SPCR). Fields
+ * 5.2.12 MADT; Microsoft's Serial Port Console Redirection Table, SPCR; the PCI Firmware
+ * Specification 3.0's MCFG, 4.1.2). Fields
  * are read byte by byte: tables and their entries need not be naturally aligned,
  * and arm64 code is built with -mstrict-align. */
 #include "drivers/acpi.h"
@@ -39,6 +40,8 @@
 #define SPCR_BASE_ADDRESS 40 /* Generic Address Structure (5.2.3.2), 12 bytes */
 #define SPCR_BAUD_RATE 58    /* 3: 9600, 4: 19200, 6: 57600, 7: 115200; 0: as is */
 #define GAS_SYSTEM_MEMORY 0
+#define MCFG_ENTRIES 44 /* header, 8 reserved bytes */
+#define MCFG_ENTRY_LEN 16
 
 static u16 rd16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
 
@@ -369,4 +372,30 @@ int acpi_spcr(const void *rsdp, struct acpi_spcr *out)
 	u8 code = rd32(spcr + 4) > SPCR_BAUD_RATE ? spcr[SPCR_BAUD_RATE] : 0;
 	out->baud = code < 8 ? rates[code] : 0;
 	return out->base.addr ? 0 : -1;
+}
+
+int acpi_mcfg(const void *rsdp, struct acpi_mcfg_entry *out, u32 max, const char **why)
+{
+	const u8 *mcfg = rsdp_ok(rsdp) ? find_table(rsdp, "MCFG") : NULL;
+	if (!mcfg) {
+		*why = rsdp_ok(rsdp) ? "no valid ACPI MCFG (no PCI Express configuration space)"
+				     : "no valid ACPI RSDP";
+		return -1;
+	}
+	u32 len = rd32(mcfg + 4), n = 0;
+	for (u32 off = MCFG_ENTRIES; off + MCFG_ENTRY_LEN <= len && n < max;
+	     off += MCFG_ENTRY_LEN) {
+		const u8 *e = mcfg + off;
+		struct acpi_mcfg_entry m = { .base = rd64(e),
+					     .segment = rd16(e + 8),
+					     .start_bus = e[10],
+					     .end_bus = e[11] };
+		if (m.base && m.end_bus >= m.start_bus)
+			out[n++] = m;
+	}
+	if (!n) {
+		*why = "the ACPI MCFG lists no PCI configuration space";
+		return -1;
+	}
+	return (int)n;
 }

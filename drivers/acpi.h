@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The machine's own ACPI tables: the processors and interrupt controllers the
  * firmware lists in the MADT, and on arm64 the PSCI flags (FADT) and the console
- * (SPCR). Tables are read through identity-mapped pointers. */
+ * (SPCR), and the PCI Express configuration space windows (MCFG). Tables are read
+ * through identity-mapped pointers. */
 #ifndef DRIVERS_ACPI_H
 #define DRIVERS_ACPI_H
 
@@ -53,6 +54,22 @@ int acpi_spcr(const void *rsdp, struct acpi_spcr *out);
 /* The ACPI PM timer (FADT PM_TMR_BLK / X_PM_TMR_BLK, 3.579545 MHz; ACPI 6.4 4.8.3.3):
  * 0, or -1 with *why when the FADT gives none. *ext32: 32 bits wide, else 24. */
 int acpi_pm_timer(const void *rsdp, struct acpi_reg *out, bool *ext32, const char **why);
+
+/* One MCFG allocation (PCI Firmware Specification 3.0, 4.1.2): the ECAM window of PCI
+ * segment `segment`, buses start_bus..end_bus. base is where bus 0's configuration space
+ * would lie: bus b, device d, function f is at base + (b << 20 | d << 15 | f << 12), also
+ * when start_bus is not 0. */
+struct acpi_mcfg_entry {
+	u64 base;
+	u16 segment;
+	u8 start_bus, end_bus;
+};
+#define ACPI_MCFG_MAX 16
+
+/* The MCFG's allocations, in table order, without those with no base or with end_bus
+ * below start_bus. Returns the count (at most max), or -1 with *why set when there is
+ * no valid RSDP or MCFG, or the MCFG lists no usable allocation. */
+int acpi_mcfg(const void *rsdp, struct acpi_mcfg_entry *out, u32 max, const char **why);
 
 #define ACPI_ARM_MAX_CPUS 256 /* MAX_PCPUS */
 #define ACPI_ARM_MAX_GICR 8

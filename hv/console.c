@@ -30,6 +30,12 @@ static struct input_queue {
 	u32 head, len;
 	u64 dropped;
 } inq[MAX_VMS];
+/* The last CONSOLE_TAIL bytes each VM wrote, for console_tail (the telemetry's
+ * /console/NAME). */
+static struct tail {
+	char buf[CONSOLE_TAIL];
+	u64 total; /* bytes written since the start; buf[total % CONSOLE_TAIL] is the next */
+} tails[MAX_VMS];
 static char line[MAX_VMS][LINE_MAX];
 static u32 line_len[MAX_VMS];
 static u64 last_output[MAX_VMS];
@@ -112,6 +118,7 @@ void console_guest_putc(void *vm, u8 c)
 	if (i < 0 || c == '\r')
 		return;
 	spin_lock(&lock);
+	tails[i].buf[tails[i].total++ % CONSOLE_TAIL] = (char)c;
 	last_output[i] = arch_time_now();
 	if (open_line == i) {
 		emit((const char *)&c, 1);
@@ -150,6 +157,33 @@ void console_unregister_vm(struct vm *vm)
 				focus = (i + k) % nvms;
 				break;
 			}
+}
+
+size_t console_tail(const char *name, char *out, size_t max)
+{
+	size_t n = 0;
+	spin_lock(&lock);
+	for (u32 i = 0; i < nvms; i++) {
+		if (strcmp(vms[i]->name, name))
+			continue;
+		const struct tail *t = &tails[i];
+		u64 have = MIN(t->total, (u64)CONSOLE_TAIL), from = t->total - have;
+		n = (size_t)MIN(have, (u64)max);
+		from += have - n;
+		/* From the first whole line when the oldest bytes are gone. */
+		for (u64 k = from; from > 0 && k < t->total; k++)
+			if (t->buf[k % CONSOLE_TAIL] == '\n') {
+				n -= (size_t)(k + 1 - from);
+				from = k + 1;
+				break;
+			}
+		for (size_t k = 0; k < n; k++)
+			out[k] = t->buf[(from + k) % CONSOLE_TAIL];
+		spin_unlock(&lock);
+		return n;
+	}
+	spin_unlock(&lock);
+	return (size_t)-1;
 }
 
 /* Shows the focused VM's unfinished line (a prompt) once it has been quiet a moment. */

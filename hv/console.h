@@ -24,6 +24,11 @@ void console_register_vm(struct vm *vm, bool (*rx_push)(void *uart, u8 byte), vo
 void console_unregister_vm(struct vm *vm);
 /* Polls the serial port and forwards input to the focused VM (called by pCPU 0). */
 void console_poll_input(void);
+/* The last bytes (at most max, from the start of a line when older ones are gone) that
+ * the VM of that name wrote to its console, into out: their number, or (size_t)-1 when
+ * there is no such VM. */
+#define CONSOLE_TAIL 8192
+size_t console_tail(const char *name, char *out, size_t max);
 /* Gives the console input to the VM of that name. */
 void console_focus(const char *name);
 

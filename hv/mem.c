@@ -9,7 +9,7 @@
 static struct page_pool pool;
 static struct spinlock lock;
 
-void mem_init(u64 base, u64 bytes) { page_pool_init(&pool, base, bytes); }
+void hv_mem_init(u64 base, u64 bytes) { page_pool_init(&pool, base, bytes); }
 
 void *alloc_pages(u64 npages)
 {

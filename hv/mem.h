@@ -6,7 +6,7 @@
 
 #include "types.h"
 
-void mem_init(u64 base, u64 bytes);
+void hv_mem_init(u64 base, u64 bytes); /* hv_: lwIP has a mem_init of its own */
 /* Zeroed, page-aligned memory; never returns NULL (running out is fatal and reported). */
 void *alloc_pages(u64 npages);
 void *alloc_zeroed(u64 bytes);

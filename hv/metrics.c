@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Prometheus text format (metrics.h): for each metric family its # HELP and # TYPE lines,
- * then one sample per VM and vCPU (and reason, kind or path), labels escaped as the format
- * says (backslash, double quote, newline). Times are in seconds, as the format's
- * conventions want, written from nanoseconds without floating point. */
+/* The counters of every VM and vCPU as text (metrics.h). The counters are described once,
+ * in families[] (name, help, type, unit, the label and its values, where the values sit in
+ * struct vcpu_stats); two small writers walk it:
+ * - Prometheus text: for each metric family its # HELP and # TYPE lines, then one sample
+ *   per VM and vCPU (and reason, kind or path), labels escaped as the format says
+ *   (backslash, double quote, newline);
+ * - JSON: per VM its counters (a counter's sum over the vCPUs, a gauge's largest) and per
+ *   vCPU its own, each family by its name, its values by label in an object of their own.
+ * Times are in seconds, as the format's conventions want, written from nanoseconds without
+ * floating point. */
 #include "hv/metrics.h"
 #include "hv/lib.h"
 
@@ -104,13 +110,34 @@ static const struct family families[] = {
 	  "counter", COUNT, NULL, NULL, 1, FIELD(bad_accesses) },
 };
 
-static void put_value(struct out *o, enum unit unit, u64 v)
+/* The j-th value of family m for vCPU v. */
+static u64 vcpu_value(const struct family *m, const struct vcpu *v, u32 j)
+{
+	u64 x;
+	memcpy(&x, (const u8 *)&v->stats + m->field + j * sizeof(u64), sizeof x);
+	return x;
+}
+
+/* The j-th value of family m for a whole VM: a counter's sum, a gauge's largest. */
+static u64 vm_value(const struct family *m, const struct vm *vm, u32 j)
+{
+	bool gauge = !strcmp(m->type, "gauge");
+	u64 v = 0;
+	for (u32 c = 0; c < vm->nvcpus; c++) {
+		u64 x = vcpu_value(m, vm->vcpus[c], j);
+		v = gauge ? MAX(v, x) : v + x;
+	}
+	return v;
+}
+
+/* A value as both formats write numbers: seconds with nine decimals. */
+static void put_number(struct out *o, enum unit unit, u64 v)
 {
 	if (unit == SECONDS)
-		put(o, " %llu.%09llu\n", (unsigned long long)(v / 1000000000),
+		put(o, "%llu.%09llu", (unsigned long long)(v / 1000000000),
 		    (unsigned long long)(v % 1000000000));
 	else
-		put(o, " %llu\n", (unsigned long long)v);
+		put(o, "%llu", (unsigned long long)v);
 }
 
 int metrics_prometheus(char *buf, size_t size, struct vm *const *vms, u32 nvms)
@@ -123,7 +150,6 @@ int metrics_prometheus(char *buf, size_t size, struct vm *const *vms, u32 nvms)
 		put(&o, "# HELP %s %s\n# TYPE %s %s\n", m->name, m->help, m->name, m->type);
 		for (u32 i = 0; i < nvms; i++) {
 			for (u32 c = 0; c < vms[i]->nvcpus; c++) {
-				const u8 *st = (const u8 *)&vms[i]->vcpus[c]->stats;
 				for (u32 j = 0; j < m->nfields; j++) {
 					size_t line = o.len;
 					put(&o, "%s{vm=\"", m->name);
@@ -131,10 +157,9 @@ int metrics_prometheus(char *buf, size_t size, struct vm *const *vms, u32 nvms)
 					put(&o, "\",vcpu=\"%u\"", c);
 					if (m->label)
 						put(&o, ",%s=\"%s\"", m->label, m->label_of(j));
-					u64 v;
-					memcpy(&v, st + m->field + j * sizeof(u64), sizeof v);
-					put(&o, "}");
-					put_value(&o, m->unit, v);
+					put(&o, "} ");
+					put_number(&o, m->unit, vcpu_value(m, vms[i]->vcpus[c], j));
+					put(&o, "\n");
 					if (o.full) { /* whole lines only */
 						o.len = line;
 						buf[line] = 0;
@@ -145,4 +170,69 @@ int metrics_prometheus(char *buf, size_t size, struct vm *const *vms, u32 nvms)
 		}
 	}
 	return o.full ? -1 : (int)o.len;
+}
+
+/* A JSON string (RFC 8259 7): quote and backslash escaped, control characters and bytes
+ * outside ASCII as \u00XX (the latter read as Latin-1), so that the output is ASCII and
+ * valid JSON whatever the bytes. */
+static void put_json_string(struct out *o, const char *s)
+{
+	put(o, "\"");
+	for (; *s; s++) {
+		u8 c = (u8)*s;
+		if (c == '"' || c == '\\')
+			put(o, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			put(o, "\\u%04x", c);
+		else
+			put(o, "%c", c);
+	}
+	put(o, "\"");
+}
+
+/* "counters":{...} of vCPU v, or of the whole VM when v is NULL. */
+static void put_json_counters(struct out *o, const struct vm *vm, const struct vcpu *v)
+{
+	put(o, "\"counters\":{");
+	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
+		const struct family *m = &families[f];
+		put(o, "%s\"%s\":%s", f ? "," : "", m->name, m->label ? "{" : "");
+		for (u32 j = 0; j < m->nfields; j++) {
+			if (m->label) {
+				if (j)
+					put(o, ",");
+				put_json_string(o, m->label_of(j));
+				put(o, ":");
+			}
+			put_number(o, m->unit, v ? vcpu_value(m, v, j) : vm_value(m, vm, j));
+		}
+		if (m->label)
+			put(o, "}");
+	}
+	put(o, "}");
+}
+
+int metrics_json(char *buf, size_t size, struct vm *const *vms, u32 nvms)
+{
+	struct out o = { buf, size, 0, size == 0 };
+	put(&o, "{\"vms\":[");
+	for (u32 i = 0; i < nvms; i++) {
+		put(&o, "%s{\"name\":", i ? "," : "");
+		put_json_string(&o, vms[i]->name);
+		put(&o, ",");
+		put_json_counters(&o, vms[i], NULL);
+		put(&o, ",\"vcpus\":[");
+		for (u32 c = 0; c < vms[i]->nvcpus; c++) {
+			put(&o, "%s{\"id\":%u,", c ? "," : "", c);
+			put_json_counters(&o, vms[i], vms[i]->vcpus[c]);
+			put(&o, "}");
+		}
+		put(&o, "]}");
+	}
+	put(&o, "]}\n");
+	if (!o.full)
+		return (int)o.len;
+	if (size)
+		buf[0] = 0; /* no half a document */
+	return -1;
 }

@@ -15,6 +15,7 @@
 #include "console.h"
 #include "vm.h"
 #include "on_exit.h"
+#include "net/telemetry.h"
 
 struct pcpu pcpus[MAX_PCPUS];
 u32 npcpus;
@@ -434,8 +435,10 @@ NORETURN void sched_loop(void)
 	struct pcpu *p = &pcpus[arch_pcpu_id()];
 	for (;;) {
 		arch_irq_window();
-		if (p->id == 0)
+		if (p->id == 0) { /* the machine's console and network are pCPU 0's */
 			console_poll_input();
+			telemetry_poll();
+		}
 		u64 now = arch_time_now();
 		if (p->run_start) {
 			p->turn->vruntime += now - p->run_start;
@@ -445,7 +448,8 @@ NORETURN void sched_loop(void)
 		take_in(p);
 		u64 deadline = poll_vcpus(p, now);
 		if (p->id == 0)
-			deadline = MIN(deadline, now + sched_us(CONSOLE_POLL_US));
+			deadline = MIN(deadline,
+				       now + sched_us(MIN(CONSOLE_POLL_US, TELEMETRY_POLL_US)));
 		u32 runnable = publish_load(p);
 		update_load(p, runnable, now);
 		runnable = give_away(p, runnable, now);

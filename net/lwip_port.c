@@ -1,11 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What lwIP (NO_SYS) asks of its platform: a millisecond clock (sys_now, from the
  * hypervisor's time base), random numbers, assertions, and the one C library function it
- * calls that hv/lib.h lacks (atoi, in netif_find). */
+ * calls that hv/lib.h lacks (atoi, in netif_find); and its start (lwip_port.h). */
+#include "net/lwip_port.h"
+#include "lwip/init.h"
 #include "lwip/sys.h"
 #include "hv/arch.h"
 #include "hv/console.h"
 #include "hv/on_exit.h"
+
+void net_lwip_init(void)
+{
+	static bool started;
+	if (!started)
+		lwip_init();
+	started = true;
+}
 
 u32_t sys_now(void) { return (u32_t)(arch_time_now() / (arch_time_hz / 1000)); }
 

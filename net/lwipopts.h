@@ -2,8 +2,8 @@
 /* lwIP's options for the hypervisor (lwIP 2.1.3, src/include/lwip/opt.h lists them all):
  * no OS (NO_SYS: one thread polls the stack, the raw callback API only), IPv4 with ARP,
  * UDP, TCP and DHCP; no IPv6, DNS or sockets. Memory comes from lwIP's own static heap
- * and pools, sized for one transfer at a time (a TFTP client in lock step, or one HTTP
- * connection). */
+ * and pools, sized for one transfer at a time during the network boot (a TFTP client in
+ * lock step, or one HTTP connection) and the telemetry's few connections after it. */
 #ifndef NET_LWIPOPTS_H
 #define NET_LWIPOPTS_H
 
@@ -44,21 +44,23 @@ void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned 
 #define LWIP_CHECKSUM_CTRL_PER_NETIF 0
 
 #define MEM_ALIGNMENT 8
-#define MEM_SIZE (16 * 1024)
-#define MEMP_NUM_PBUF 16
+#define MEM_SIZE (32 * 1024)
+#define MEMP_NUM_PBUF 64 /* the server's answers go out by reference: one per segment */
 #define MEMP_NUM_UDP_PCB 4
 #define PBUF_POOL_SIZE 16
 #define PBUF_POOL_BUFSIZE 1536 /* a whole Ethernet frame per pbuf */
 
-/* TCP (net/http_client.c): one connection; the receive window is what the pbuf pool
- * holds with room to spare (lwIP's init.c checks these against each other). */
-#define MEMP_NUM_TCP_PCB 2
+/* TCP: the network boot's client (net/http_client.c), one connection, then the
+ * telemetry's server (net/http_server.c), HTTP_SERVER_CONNS of them and its listener;
+ * a connection in TIME_WAIT gives its pcb to a new one. The receive window is what the
+ * pbuf pool holds with room to spare (lwIP's init.c checks these against each other). */
+#define MEMP_NUM_TCP_PCB 6
 #define MEMP_NUM_TCP_PCB_LISTEN 1
 #define TCP_MSS 1460
 #define TCP_WND (8 * TCP_MSS)
-#define TCP_SND_BUF (2 * TCP_MSS)
-#define TCP_SND_QUEUELEN 8
-#define MEMP_NUM_TCP_SEG 16
+#define TCP_SND_BUF (4 * TCP_MSS)
+#define TCP_SND_QUEUELEN 16
+#define MEMP_NUM_TCP_SEG 64
 #define LWIP_TCP_KEEPALIVE 0
 #define TCP_QUEUE_OOSEQ 0 /* a segment out of order is dropped and sent again */
 

@@ -5,12 +5,12 @@
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "lwip/dhcp.h"
-#include "lwip/init.h"
 #include "lwip/sys.h"
 #include "lwip/timeouts.h"
 #include "lwip/prot/dhcp.h"
 #include "net/boot_server.h"
 #include "net/http_client.h"
+#include "net/lwip_port.h"
 #include "net/snp_netif.h"
 #include "net/tftp_client.h"
 
@@ -52,7 +52,7 @@ static int up(EFI_HANDLE nic, const char **why)
 {
 	const u8 *mac = nif.hwaddr;
 	memset(&ack, 0, sizeof ack);
-	lwip_init();
+	net_lwip_init();
 	nic_up = true; /* even when it fails half way: netboot_release gives it back */
 	if (snp_netif_open(nic, &nif, why))
 		return -1;

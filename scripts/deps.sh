@@ -18,7 +18,7 @@
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ARCH=${ARCH:-x86_64}
-PKGS_X86="gcc libc6-dev make binutils nasm gnu-efi qemu-system-x86 ovmf ipxe-qemu bochs bochs-term bochsbios mtools dosfstools fdisk cpio busybox-static python3 xz-utils clang-format clang libclang-rt-dev llvm"
+PKGS_X86="gcc libc6-dev make binutils nasm gnu-efi qemu-system-x86 ovmf ipxe-qemu bochs bochs-term bochsbios mtools dosfstools fdisk cpio busybox-static python3 python3-prometheus-client chromium xz-utils clang-format clang libclang-rt-dev llvm"
 PKGS_ARM64="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi-aarch64"
 GNUEFI_ARM64=$TOP/build/gnu-efi-arm64
 

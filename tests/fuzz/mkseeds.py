@@ -595,6 +595,26 @@ def http_proto():
     }
 
 
+def http_request():
+    """A split point, then a client's request head as curl, a browser, Prometheus and
+    others send it, and a few a server must refuse."""
+    return {
+        "curl": bytes([20]) + b"GET /metrics HTTP/1.1\r\nHost: 10.0.2.15:8080\r\n"
+                b"User-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n",
+        "prometheus": bytes([60]) + b"GET /metrics HTTP/1.1\r\nHost: 10.0.2.15:9100\r\n"
+                      b"User-Agent: Prometheus/2.42.0\r\nAccept: application/openmetrics-text;"
+                      b"version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1\r\n"
+                      b"Accept-Encoding: gzip\r\nX-Prometheus-Scrape-Timeout-Seconds: 10\r\n\r\n",
+        "head_query": bytes([3]) + b"\r\nHEAD /stats?vm=linux0&pretty HTTP/1.0\n"
+                      b"Content-Length: 0\n\n",
+        "post": bytes([5]) + b"POST /stats HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc",
+        "folded": bytes([30]) + b"GET / HTTP/1.1\r\nHost: a\r\nX-A: b\r\n c\r\n\r\n",
+        "chunked": bytes([0]) + b"GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n"
+                   b"\r\n0\r\n\r\n",
+        "long_target": bytes([200]) + b"GET /" + b"a" * 300 + b" HTTP/1.1\r\nHost: a\r\n\r\n",
+    }
+
+
 def main():
     write("decode", decode())
     write("guest_walk", guest_walk())
@@ -616,6 +636,7 @@ def main():
     write("tftp_xfer", tftp_xfer())
     write("boot_server", boot_server())
     write("http_proto", http_proto())
+    write("http_request", http_request())
     write("file_kind", {"bzimage": bzimage(), "vmlinux": elf(4),
                         "arm64": arm64_image(0, 0x10000, 2), "gzip": gzip.compress(b"hv", mtime=0),
                         "cpio": b"070701" + b"0" * 104, "zboot": b"MZ\0\0zimg" + bytes(56)})

@@ -903,6 +903,85 @@ static void test_power(void)
 	CHECK_STR(why, "no valid ACPI RSDP");
 }
 
+/* ------------------------------------------------------------------------- */
+/* MCFG (PCI Firmware Specification 3.0, 4.1.2)                              */
+
+/* An MCFG with n allocations, each (base, segment, start bus, end bus). */
+static u8 *mcfg(const u64 (*alloc_list)[4], unsigned n, unsigned misalign)
+{
+	u8 *t = sdt("MCFG", 44 + 16 * n, 1, misalign);
+	for (unsigned i = 0; i < n; i++) {
+		u8 *e = t + 44 + 16 * i;
+		w64(e, alloc_list[i][0]);
+		w16(e + 8, (unsigned short)alloc_list[i][1]);
+		e[10] = (u8)alloc_list[i][2];
+		e[11] = (u8)alloc_list[i][3];
+	}
+	seal(t);
+	return t;
+}
+
+static void test_mcfg(void)
+{
+	struct acpi_mcfg_entry m[4];
+	const char *why = NULL;
+	u8 *tables[2];
+
+	/* QEMU q35: one segment, ECAM at 0xB0000000, buses 0-255 */
+	reset_mem();
+	static const u64 q35[][4] = { { 0xB0000000, 0, 0, 255 } };
+	tables[0] = mcfg(q35, 1, 3);
+	CHECK_EQ(acpi_mcfg(root(tables, 1, true), m, 4, &why), 1);
+	CHECK_EQ(m[0].base, 0xB0000000);
+	CHECK_EQ(m[0].segment, 0);
+	CHECK_EQ(m[0].start_bus, 0);
+	CHECK_EQ(m[0].end_bus, 255);
+	/* QEMU virt (arm64, highmem ECAM), listed by an RSDT */
+	reset_mem();
+	static const u64 virt_ecam[][4] = { { 0x4010000000ull, 0, 0, 255 } };
+	tables[0] = mcfg(virt_ecam, 1, 0);
+	CHECK_EQ(acpi_mcfg(root(tables, 1, false), m, 4, &why), 1);
+	CHECK_EQ(m[0].base, 0x4010000000ull);
+	/* a server: two segments, bus ranges not starting at 0, a zero base and an
+	 * inverted range skipped; max caps the count */
+	reset_mem();
+	static const u64 server[][4] = { { 0x80000000, 0, 0, 0x7F },
+					 { 0, 0, 0x80, 0xFF },
+					 { 0x3FFE0000000ull, 1, 0x80, 0x7F },
+					 { 0x3FFF0000000ull, 2, 0x40, 0xFF } };
+	tables[0] = mcfg(server, 4, 1);
+	CHECK_EQ(acpi_mcfg(root(tables, 1, true), m, 4, &why), 2);
+	CHECK_EQ(m[1].base, 0x3FFF0000000ull);
+	CHECK_EQ(m[1].segment, 2);
+	CHECK_EQ(m[1].start_bus, 0x40);
+	CHECK_EQ(m[1].end_bus, 0xFF);
+	CHECK_EQ(acpi_mcfg(root(tables, 1, true), m, 1, &why), 1);
+	CHECK_EQ(m[0].base, 0x80000000);
+	/* a table cut inside its second allocation: only the whole one counts */
+	reset_mem();
+	tables[0] = mcfg(server, 2, 0);
+	w32(tables[0] + 4, 44 + 16 + 8);
+	seal(tables[0]);
+	CHECK_EQ(acpi_mcfg(root(tables, 1, true), m, 4, &why), 1);
+	/* errors: no allocation usable, none listed, no MCFG, bad checksum, no RSDP */
+	reset_mem();
+	tables[0] = mcfg(server + 1, 2, 0);
+	why = NULL;
+	CHECK_EQ(acpi_mcfg(root(tables, 1, true), m, 4, &why), -1);
+	CHECK_STR(why, "the ACPI MCFG lists no PCI configuration space");
+	tables[0] = mcfg(server, 0, 0);
+	CHECK_EQ(acpi_mcfg(root(tables, 1, true), m, 4, &why), -1);
+	CHECK_STR(why, "the ACPI MCFG lists no PCI configuration space");
+	tables[0] = sdt("APIC", 44, 4, 0);
+	seal(tables[0]);
+	tables[1] = mcfg(q35, 1, 0);
+	tables[1][50] ^= 1;
+	CHECK_EQ(acpi_mcfg(root(tables, 2, true), m, 4, &why), -1);
+	CHECK_STR(why, "no valid ACPI MCFG (no PCI Express configuration space)");
+	CHECK_EQ(acpi_mcfg(NULL, m, 4, &why), -1);
+	CHECK_STR(why, "no valid ACPI RSDP");
+}
+
 int main(void)
 {
 	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
@@ -925,5 +1004,6 @@ int main(void)
 	test_inconsistent();
 	test_x86();
 	test_power();
+	test_mcfg();
 	return test_summary();
 }

@@ -254,9 +254,10 @@ static void test_errors(void)
 	CHECK_ERR("[]\n", 1, "unknown section '[]'");
 	CHECK_ERR("[HV]\n", 1, "unknown section '[HV]'");
 	CHECK_ERR("[vm a\nkernel=k\n", 1,
-		  "bad section header '[vm a': expected '[hv]' or '[vm NAME]'");
-	CHECK_ERR("[vm a]x\n", 1, "bad section header '[vm a]x': expected '[hv]' or '[vm NAME]'");
-	CHECK_ERR("[\n", 1, "bad section header '[': expected '[hv]' or '[vm NAME]'");
+		  "bad section header '[vm a': expected '[hv]', '[net]' or '[vm NAME]'");
+	CHECK_ERR("[vm a]x\n", 1,
+		  "bad section header '[vm a]x': expected '[hv]', '[net]' or '[vm NAME]'");
+	CHECK_ERR("[\n", 1, "bad section header '[': expected '[hv]', '[net]' or '[vm NAME]'");
 	CHECK_ERR("[vm]\n", 1, "missing VM name in '[vm NAME]'");
 	CHECK_ERR("[vm   ]\n", 1, "missing VM name in '[vm NAME]'");
 	CHECK_ERR("[vm a b]\n", 1,
@@ -570,6 +571,49 @@ static void test_vm_pcpus(void)
 		  "bad value '0-1' for pcpus: expected a number 1..256");
 }
 
+static void test_net(void)
+{
+	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
+	CHECK(!cfg.net.enabled);
+	CHECK_EQ(parse("[net]\n[vm a]\nkernel=k\n"), 0);
+	CHECK(cfg.net.enabled && cfg.net.dhcp && !cfg.net.has_gateway);
+	CHECK_EQ(cfg.net.port, 80);
+	CHECK_EQ(cfg.net.line, 1);
+	CHECK_EQ(parse("[vm a]\nkernel=k\n[net]\naddress = 192.168.7.20/24\n"
+		       "gateway = 192.168.7.1\nport = 8080\n"),
+		 0);
+	CHECK(cfg.net.enabled && !cfg.net.dhcp && cfg.net.has_gateway);
+	CHECK(!memcmp(cfg.net.ip, "\xc0\xa8\x07\x14", 4) && cfg.net.prefix == 24);
+	CHECK(!memcmp(cfg.net.gateway, "\xc0\xa8\x07\x01", 4));
+	CHECK_EQ(cfg.net.port, 8080);
+	CHECK_EQ(parse("[net]\naddress = dhcp\n[vm a]\nkernel=k\n"), 0);
+	CHECK(cfg.net.dhcp);
+	static const char *const bad_address[] = { "10.0.0.1",	  "10.0.0.1/",	 "10.0.0.1/31",
+						   "10.0.0.1/0",  "10.0.0/8",	 "10.0.0.256/8",
+						   "1.2.3.4.5/8", "10.0.0.1/8x", "DHCP" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad_address); i++) {
+		char text[64], msg[160];
+		snprintf(text, sizeof text, "[net]\naddress = %s\n[vm a]\nkernel=k\n",
+			 bad_address[i]);
+		snprintf(msg, sizeof msg,
+			 "bad value for address '%s': expected dhcp or A.B.C.D/N (N 1..30)",
+			 bad_address[i]);
+		CHECK_ERR(text, 2, msg);
+	}
+	CHECK_ERR("[net]\ngateway = 10.0.0\n", 2,
+		  "bad value for gateway '10.0.0': expected A.B.C.D");
+	CHECK_ERR("[net]\ngateway = 10.0.0.1 x\n", 2,
+		  "bad value for gateway '10.0.0.1 x': expected A.B.C.D");
+	CHECK_ERR("[net]\ngateway = 10.0.2.2\n[vm a]\nkernel=k\n", 1,
+		  "[net] has a gateway but no static address");
+	CHECK_ERR("[net]\nport = 0\n", 2, "bad value '0' for port: expected a number 1..65535");
+	CHECK_ERR("[net]\nport = 65536\n", 2,
+		  "bad value '65536' for port: expected a number 1..65535");
+	CHECK_ERR("[net]\n[net]\n", 2, "duplicate [net] section");
+	CHECK_ERR("[net]\nkernel = k\n", 2, "unknown key 'kernel' in [net]");
+	CHECK_ERR("[hv]\naddress = dhcp\n", 2, "unknown key 'address' in [hv]");
+}
+
 int main(void)
 {
 	test_full();
@@ -582,5 +626,6 @@ int main(void)
 	test_on_exit();
 	test_serial();
 	test_vm_pcpus();
+	test_net();
 	return test_summary();
 }

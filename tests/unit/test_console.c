@@ -100,6 +100,30 @@ static void test_stopped_vm(void)
 	vm_a.stop_reason = VM_RUNNING;
 }
 
+static void put_text(struct vm *vm, const char *s)
+{
+	for (; *s; s++)
+		console_guest_putc(vm, (u8)*s);
+}
+
+/* console_tail: the last bytes of a VM, from a line's start once older ones are gone. */
+static void test_tail(void)
+{
+	static char out[CONSOLE_TAIL + 1];
+	CHECK_EQ(console_tail("nosuch", out, sizeof out), (size_t)-1);
+	put_text(&vm_b, "one\r\ntwo\n");
+	CHECK_EQ(console_tail("b", out, sizeof out), 8);
+	CHECK(!memcmp(out, "one\ntwo\n", 8));	/* CR dropped, as on the console */
+	CHECK_EQ(console_tail("b", out, 6), 4); /* "o\ntwo\n" cut to its whole line */
+	CHECK(!memcmp(out, "two\n", 4));
+	for (int i = 0; i < 1000; i++)
+		put_text(&vm_b, "0123456789abcdef\n"); /* 17000 bytes: the ring wrapped */
+	size_t n = console_tail("b", out, sizeof out);
+	CHECK(n > CONSOLE_TAIL - 17 && n <= CONSOLE_TAIL && n % 17 == 0);
+	CHECK(!memcmp(out, "0123456789abcdef\n", 17));
+	CHECK(!memcmp(out + n - 17, "0123456789abcdef\n", 17));
+}
+
 int main(void)
 {
 	console_set_sink(sink_write);
@@ -108,5 +132,6 @@ int main(void)
 	test_stuck_guest_does_not_lock_out();
 	test_queued_input_keeps_order();
 	test_stopped_vm();
+	test_tail();
 	return test_summary();
 }

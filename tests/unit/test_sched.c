@@ -559,6 +559,7 @@ void vm_vcpu_stopped(struct vcpu *v)
 }
 
 void console_poll_input(void) {}
+void telemetry_poll(void) {}
 
 void printk(const char *fmt, ...)
 {

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A small HTTP/1.0 server on lwIP's raw TCP API for the telemetry (net/telemetry.h):
+ * GET and HEAD, one request per connection, a fixed number of connections with a
+ * fixed answer buffer each, polled from one pCPU. */
+#ifndef NET_HTTP_SERVER_H
+#define NET_HTTP_SERVER_H
+
+#include "hv/types.h"
+
+#define HTTP_SERVER_CONNS 4		  /* at once; a fifth is reset */
+#define HTTP_SERVER_BODY_MAX (256 * 1024) /* the largest answer */
+
+/* An answer: the handler writes its body into body (at most max bytes) and returns its
+ * length and type, or sets status (404, ...) with a short text body. */
+struct http_answer {
+	u16 status;
+	const char *type; /* Content-Type */
+	char *body;
+	size_t max, len;
+};
+
+/* Counted since the start (read by the telemetry's own metrics). */
+struct http_server_stats {
+	u64 requests;  /* answered, bad ones included */
+	u64 bad;       /* malformed or refused requests (4xx from the parser) */
+	u64 refused;   /* connections reset: every slot was taken */
+	u64 timed_out; /* connections reset after IDLE_S */
+};
+extern struct http_server_stats http_server_stats;
+
+/* Listens on port; handler(path, query, answer) makes each answer. Returns 0, or -1
+ * with *why. */
+int http_server_start(u16 port,
+		      void (*handler)(const char *path, const char *query, struct http_answer *a),
+		      const char **why);
+
+#endif
