@@ -26,7 +26,7 @@
 #define CAP_NOTIFY_LEN_MIN 20
 #define CFG_COMMON 1
 #define CFG_NOTIFY 2
-#define CFG_ISR 3
+#define CFG_ISR 3 /* interrupt status: not needed, the driver polls */
 #define CFG_DEVICE 4
 
 /* struct virtio_pci_common_cfg (4.1.4.3) */
@@ -79,7 +79,9 @@
  * that publishes them (wmb), the used index before the entries it covers (rmb), and
  * the published avail index before the read of the device's notification hint (mb). */
 #if defined(__aarch64__)
-static inline void vq_wmb(void) { __asm__ volatile("dmb oshst" ::: "memory"); }
+/* wmb orders earlier loads too (dmb osh, not oshst): a received buffer is read, then
+ * given back to the device by the index store. */
+static inline void vq_wmb(void) { __asm__ volatile("dmb osh" ::: "memory"); }
 static inline void vq_rmb(void) { __asm__ volatile("dmb oshld" ::: "memory"); }
 static inline void vq_mb(void) { __asm__ volatile("dmb osh" ::: "memory"); }
 #else
@@ -184,7 +186,7 @@ static int find_caps(struct virtio_net *n, u64 *notify_base, u32 *notify_mult, c
 	u64 notify = 0;
 	u32 mult = 0;
 
-	n->common = n->isr = n->device = 0;
+	n->common = n->device = 0;
 	for (u8 c = pci_find_cap(d, PCI_CAP_VENDOR, 0); c; c = pci_find_cap(d, PCI_CAP_VENDOR, c)) {
 		u8 type = pci_read8(d, (u16)(c + CAP_CFG_TYPE));
 		u8 cap_len = pci_read8(d, (u16)(c + 2));
@@ -195,8 +197,6 @@ static int find_caps(struct virtio_net *n, u64 *notify_base, u32 *notify_mult, c
 		} else if (type == CFG_NOTIFY && !notify && cap_len >= CAP_NOTIFY_LEN_MIN) {
 			notify = cap_window(d, c, 2, why);
 			mult = pci_read32(d, (u16)(c + CAP_NOTIFY_MULT));
-		} else if (type == CFG_ISR && !n->isr) {
-			n->isr = cap_window(d, c, 1, why);
 		} else if (type == CFG_DEVICE && !n->device) {
 			n->device = cap_window(d, c, NET_CFG_LEN_MIN, why);
 		}
@@ -313,13 +313,14 @@ static void notify(struct virtq *q)
 /* Gives buffer id to the device (not yet published: see publish()). */
 static void post(struct virtq *q, u16 id)
 {
+	q->held[id / 8] |= (u8)BIT(id % 8);
 	ring_set16(q->avail + AVAIL_RING + 2u * (q->avail_idx & (q->size - 1)), id);
 	q->avail_idx++;
 }
 
 static void publish(struct virtq *q)
 {
-	vq_wmb(); /* descriptors and ring entries before the index */
+	vq_wmb(); /* descriptors, ring entries and a given-back buffer's reads before the index */
 	ring_set16(q->avail + AVAIL_IDX, q->avail_idx);
 }
 
@@ -409,16 +410,27 @@ int virtio_net_probe(const void *rsdp, struct virtio_net *n, const char **why)
 /* polled operation                                                          */
 
 /* The next used entry of q, if the device returned one: its id and written length. */
-static bool next_used(struct virtq *q, u16 *id, u32 *len)
+/* The next buffer the device gave back, skipping (and counting in *bogus) ids that are
+ * not buffers it holds: a broken or hostile device's repeats and inventions must not make
+ * one buffer used twice. */
+static bool next_used(struct virtq *q, u16 *id, u32 *len, u64 *bogus)
 {
-	if (ring16(q->used + USED_IDX) == q->used_seen)
-		return false;
-	vq_rmb(); /* the index before the entry and the buffer it covers */
-	volatile u8 *e = q->used + USED_RING + USED_ELEM_LEN * (q->used_seen & (q->size - 1u));
-	*id = (u16)ring32(e);
-	*len = ring32(e + 4);
-	q->used_seen++;
-	return true;
+	while (ring16(q->used + USED_IDX) != q->used_seen) {
+		vq_rmb(); /* the index before the entry and the buffer it covers */
+		volatile u8 *e = q->used + USED_RING +
+				 USED_ELEM_LEN * (q->used_seen & (q->size - 1u));
+		u32 got = ring32(e);
+		*len = ring32(e + 4);
+		q->used_seen++;
+		if (got >= q->size || !(q->held[got / 8] & BIT(got % 8))) {
+			(*bogus)++;
+			continue;
+		}
+		q->held[got / 8] &= (u8)~BIT(got % 8);
+		*id = (u16)got;
+		return true;
+	}
+	return false;
 }
 
 int virtio_net_send(struct virtio_net *n, const void *frame, size_t len)
@@ -429,9 +441,8 @@ int virtio_net_send(struct virtio_net *n, const void *frame, size_t len)
 
 	if (!q->size || len > VIRTIO_NET_FRAME_MAX)
 		return -1;
-	while (next_used(q, &id, &used_len))
-		if (id < q->size && q->nfree < q->size)
-			q->free[q->nfree++] = id;
+	while (next_used(q, &id, &used_len, &n->bogus_ids))
+		q->free[q->nfree++] = id; /* held by the device: not in free[] */
 	if (!q->nfree)
 		return -1;
 	id = q->free[--q->nfree];
@@ -454,11 +465,7 @@ size_t virtio_net_recv(struct virtio_net *n, void *buf, size_t max)
 	size_t got = 0;
 	bool reposted = false;
 
-	while (q->size && next_used(q, &id, &len)) {
-		if (id >= q->size) { /* not a buffer of ours: nothing to give back */
-			n->rx_dropped++;
-			continue;
-		}
+	while (q->size && next_used(q, &id, &len, &n->bogus_ids)) {
 		if (len <= VIRTIO_NET_HDR_LEN || len > VIRTIO_NET_BUF_SIZE ||
 		    len - VIRTIO_NET_HDR_LEN > max) {
 			n->rx_dropped++;

@@ -27,15 +27,17 @@ struct virtq {
 	u64 notify; /* where to write index to notify the device */
 	u16 nfree;  /* tx: descriptors not with the device, in free[] */
 	u16 free[VIRTIO_NET_QUEUE_MAX];
+	u8 held[VIRTIO_NET_QUEUE_MAX / 8]; /* bit i: buffer i is with the device */
 };
 
 struct virtio_net {
 	u8 mac[6];
 	struct pci_dev pci;
-	u64 common, isr, device; /* the capabilities' register windows (identity-mapped) */
+	u64 common, device; /* the capabilities' register windows (identity-mapped) */
 	struct virtq rx, tx;
 	u64 rx_frames, tx_frames;
 	u64 rx_dropped; /* frames longer than the caller's buffer, or malformed */
+	u64 bogus_ids;	/* used-ring entries naming a buffer the device did not hold */
 };
 
 /* Finds the first virtio-net function in the windows the ACPI MCFG lists (vendor 0x1af4,

@@ -170,8 +170,8 @@ size_t console_tail(const char *name, char *out, size_t max)
 		u64 have = MIN(t->total, (u64)CONSOLE_TAIL), from = t->total - have;
 		n = (size_t)MIN(have, (u64)max);
 		from += have - n;
-		/* From the first whole line when the oldest bytes are gone. */
-		for (u64 k = from; from > 0 && k < t->total; k++)
+		/* From the first whole line when the oldest bytes are gone (and one follows). */
+		for (u64 k = from; from > 0 && k + 1 < t->total; k++)
 			if (t->buf[k % CONSOLE_TAIL] == '\n') {
 				n -= (size_t)(k + 1 - from);
 				from = k + 1;

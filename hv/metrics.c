@@ -113,9 +113,9 @@ static const struct family families[] = {
 /* The j-th value of family m for vCPU v. */
 static u64 vcpu_value(const struct family *m, const struct vcpu *v, u32 j)
 {
-	u64 x;
-	memcpy(&x, (const u8 *)&v->stats + m->field + j * sizeof(u64), sizeof x);
-	return x;
+	/* One load: other pCPUs update the counters while a scrape reads them. */
+	const u64 *x = (const u64 *)((const u8 *)&v->stats + m->field + j * sizeof(u64));
+	return __atomic_load_n(x, __ATOMIC_RELAXED);
 }
 
 /* The j-th value of family m for a whole VM: a counter's sum, a gauge's largest. */

@@ -435,15 +435,16 @@ NORETURN void sched_loop(void)
 	struct pcpu *p = &pcpus[arch_pcpu_id()];
 	for (;;) {
 		arch_irq_window();
-		if (p->id == 0) { /* the machine's console and network are pCPU 0's */
-			console_poll_input();
-			telemetry_poll();
-		}
 		u64 now = arch_time_now();
 		if (p->run_start) {
 			p->turn->vruntime += now - p->run_start;
 			p->current->stats.run_ns += ticks_to_ns(now - p->run_start);
 			p->run_start = 0;
+		}
+		if (p->id == 0) { /* the machine's console and network: pCPU 0's own time */
+			console_poll_input();
+			telemetry_poll();
+			now = arch_time_now();
 		}
 		take_in(p);
 		u64 deadline = poll_vcpus(p, now);

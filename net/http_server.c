@@ -27,7 +27,7 @@ struct slot {
 };
 
 static struct slot slots[HTTP_SERVER_CONNS];
-static void (*handler)(const char *path, const char *query, struct http_answer *a);
+static void (*handler)(const char *path, struct http_answer *a);
 struct http_server_stats http_server_stats;
 
 static void release(struct slot *s)
@@ -94,7 +94,7 @@ static void answer(struct slot *s)
 		a->status = s->req.status;
 		a->len = (size_t)snprintf(a->body, a->max, "%s\n", s->req.why);
 	} else {
-		handler(s->req.path, s->req.query, a);
+		handler(s->req.path, a);
 	}
 	bool head_only = s->req.state == HTTP_REQ_DONE && s->req.method == HTTP_HEAD;
 	s->head_len = http_response_head(s->head, sizeof s->head, a->status, a->type, a->len);
@@ -137,7 +137,7 @@ static err_t on_poll(void *arg, struct tcp_pcb *pcb)
 		http_server_stats.timed_out++;
 		return reset(s);
 	}
-	return ERR_OK;
+	return s->sent < s->total ? push(s) : ERR_OK; /* a tcp_write that found no memory */
 }
 
 /* lwIP has freed the pcb. */
@@ -174,12 +174,10 @@ static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err)
 	tcp_sent(pcb, on_sent);
 	tcp_err(pcb, on_err);
 	tcp_poll(pcb, on_poll, POLL_HALF_S);
-	tcp_setprio(pcb, TCP_PRIO_MIN);
 	return ERR_OK;
 }
 
-int http_server_start(u16 port,
-		      void (*h)(const char *path, const char *query, struct http_answer *a),
+int http_server_start(u16 port, void (*h)(const char *path, struct http_answer *a),
 		      const char **why)
 {
 	handler = h;
@@ -188,12 +186,21 @@ int http_server_start(u16 port,
 		slots[i].a.max = HTTP_SERVER_BODY_MAX;
 	}
 	struct tcp_pcb *pcb = tcp_new();
-	if (!pcb || tcp_bind(pcb, IP4_ADDR_ANY, port) != ERR_OK) {
+	if (!pcb) {
+		*why = "lwIP has no TCP connection left";
+		return -1;
+	}
+	/* The lowest priority, which connections inherit from the listener: lwIP, short of
+	 * pcbs for a new connection, then ends none of those being served (tcp_kill_prio). */
+	tcp_setprio(pcb, TCP_PRIO_MIN);
+	if (tcp_bind(pcb, IP4_ADDR_ANY, port) != ERR_OK) {
+		tcp_close(pcb);
 		*why = "lwIP could not bind the HTTP port";
 		return -1;
 	}
 	struct tcp_pcb *listen = tcp_listen(pcb);
 	if (!listen) {
+		tcp_close(pcb);
 		*why = "lwIP could not listen on the HTTP port";
 		return -1;
 	}

@@ -28,10 +28,9 @@ struct http_server_stats {
 };
 extern struct http_server_stats http_server_stats;
 
-/* Listens on port; handler(path, query, answer) makes each answer. Returns 0, or -1
- * with *why. */
-int http_server_start(u16 port,
-		      void (*handler)(const char *path, const char *query, struct http_answer *a),
+/* Listens on port; handler(path, answer) makes each answer (a query string is ignored).
+ * Returns 0, or -1 with *why. */
+int http_server_start(u16 port, void (*handler)(const char *path, struct http_answer *a),
 		      const char **why);
 
 #endif

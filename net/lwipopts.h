@@ -54,7 +54,7 @@ void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned 
  * telemetry's server (net/http_server.c), HTTP_SERVER_CONNS of them and its listener;
  * a connection in TIME_WAIT gives its pcb to a new one. The receive window is what the
  * pbuf pool holds with room to spare (lwIP's init.c checks these against each other). */
-#define MEMP_NUM_TCP_PCB 6
+#define MEMP_NUM_TCP_PCB 8
 #define MEMP_NUM_TCP_PCB_LISTEN 1
 #define TCP_MSS 1460
 #define TCP_WND (8 * TCP_MSS)

@@ -5,6 +5,7 @@
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/metrics.h"
+#include "hv/sched.h"
 #include "lwip/dhcp.h"
 #include "lwip/timeouts.h"
 #include "net/http_server.h"
@@ -19,18 +20,125 @@ static u16 port;
 static struct vm *const *vms;
 static u32 nvms;
 
+/* Appends what snprintf would write to buf (max bytes, len used); false when it does not
+ * fit. */
+static bool append(char *buf, size_t max, size_t *len, const char *fmt, ...) PRINTF_LIKE(4, 5);
+static bool append(char *buf, size_t max, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + *len, max - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= max - *len)
+		return false;
+	*len += (size_t)n;
+	return true;
+}
+
+/* The machine's own counters, beside the VMs' (hv/metrics.c): each pCPU's vCPU switches
+ * and idle waits, the NIC's frames and the server's requests; a family's samples follow
+ * each other, a label value each or none. */
+struct sample {
+	const char *family, *help, *label, *value; /* label NULL: a family of one sample */
+	u64 n;
+};
+#define MACHINE_SAMPLES (2 * MAX_PCPUS + 7)
+
+static u32 machine_samples(struct sample *s)
+{
+	static char ids[MAX_PCPUS][4];
+	const struct http_server_stats *h = &http_server_stats;
+	u32 k = 0;
+	for (u32 f = 0; f < 2; f++)
+		for (u32 i = 0; i < npcpus; i++) {
+			snprintf(ids[i], sizeof ids[i], "%u", i);
+			const u64 *v = f ? &pcpus[i].idle_ticks : &pcpus[i].switches;
+			s[k++] = (struct sample){ f ? "hv_pcpu_idle_waits_total"
+						    : "hv_pcpu_switches_total",
+						  f ? "Times the pCPU slept with nothing to run."
+						    : "vCPU switches on the pCPU.",
+						  "pcpu", ids[i],
+						  __atomic_load_n(v, __ATOMIC_RELAXED) };
+		}
+	static const char frames[] = "hv_net_frames_total", requests[] = "hv_http_requests_total",
+			  resets[] = "hv_http_resets_total";
+	static const char frames_help[] = "Frames through the hypervisor's NIC, by direction.",
+			  requests_help[] = "Telemetry requests answered, by result.",
+			  resets_help[] =
+				  "Telemetry connections reset, by reason (busy: no free slot).";
+	s[k++] = (struct sample){ frames, frames_help, "direction", "rx", nic.rx_frames };
+	s[k++] = (struct sample){ frames, frames_help, "direction", "tx", nic.tx_frames };
+	s[k++] = (struct sample){ "hv_net_rx_dropped_total",
+				  "Received frames dropped (malformed or too long), and used-ring "
+				  "entries naming no buffer of the device's.",
+				  NULL, NULL, nic.rx_dropped + nic.bogus_ids };
+	s[k++] = (struct sample){ requests, requests_help, "result", "ok", h->requests - h->bad };
+	s[k++] = (struct sample){ requests, requests_help, "result", "bad", h->bad };
+	s[k++] = (struct sample){ resets, resets_help, "reason", "busy", h->refused };
+	s[k++] = (struct sample){ resets, resets_help, "reason", "idle", h->timed_out };
+	return k;
+}
+
+/* The machine's samples after the VMs' Prometheus text (len bytes of buf): the new
+ * length, or -1 when they do not fit. */
+static int machine_prometheus(char *buf, size_t max, size_t len)
+{
+	static struct sample s[MACHINE_SAMPLES];
+	u32 n = machine_samples(s);
+	for (u32 i = 0; i < n; i++) {
+		bool first = !i || strcmp(s[i].family, s[i - 1].family);
+		if ((first && !append(buf, max, &len, "# HELP %s %s\n# TYPE %s counter\n",
+				      s[i].family, s[i].help, s[i].family)) ||
+		    !append(buf, max, &len, "%s", s[i].family) ||
+		    (s[i].label &&
+		     !append(buf, max, &len, "{%s=\"%s\"}", s[i].label, s[i].value)) ||
+		    !append(buf, max, &len, " %llu\n", (unsigned long long)s[i].n))
+			return -1;
+	}
+	return (int)len;
+}
+
+/* The machine's samples into the VMs' JSON document (len bytes of buf, ending "}\n"), as
+ * its "machine" member: {"hv_pcpu_switches_total":{"0":12,...},...,
+ * "hv_net_rx_dropped_total":0,...}. The new length, or -1 when they do not fit. */
+static int machine_json(char *buf, size_t max, size_t len)
+{
+	static struct sample s[MACHINE_SAMPLES];
+	u32 n = machine_samples(s);
+	if (len < 2 || strcmp(buf + len - 2, "}\n"))
+		return -1;
+	len -= 2;
+	if (!append(buf, max, &len, ",\"machine\":{"))
+		return -1;
+	for (u32 i = 0; i < n; i++) {
+		bool first = !i || strcmp(s[i].family, s[i - 1].family);
+		bool last = i + 1 == n || strcmp(s[i].family, s[i + 1].family);
+		if ((first && !append(buf, max, &len, "%s\"%s\":%s", i ? "," : "", s[i].family,
+				      s[i].label ? "{" : "")) ||
+		    (s[i].label &&
+		     !append(buf, max, &len, "%s\"%s\":", first ? "" : ",", s[i].value)) ||
+		    !append(buf, max, &len, "%llu%s", (unsigned long long)s[i].n,
+			    s[i].label && last ? "}" : ""))
+			return -1;
+	}
+	return append(buf, max, &len, "}}\n") ? (int)len : -1;
+}
+
 #define CONSOLE_PREFIX "/console/"
 
-static void route(const char *path, const char *query, struct http_answer *a)
+static void route(const char *path, struct http_answer *a)
 {
-	(void)query;
 	int n;
 	if (!strcmp(path, "/metrics")) {
 		a->type = "text/plain; version=0.0.4; charset=utf-8";
 		n = metrics_prometheus(a->body, a->max, vms, nvms);
+		if (n >= 0)
+			n = machine_prometheus(a->body, a->max, (size_t)n);
 	} else if (!strcmp(path, "/stats")) {
 		a->type = "application/json";
 		n = metrics_json(a->body, a->max, vms, nvms);
+		if (n >= 0)
+			n = machine_json(a->body, a->max, (size_t)n);
 	} else if (!strcmp(path, "/")) {
 		a->type = "text/html; charset=utf-8";
 		n = (int)MIN(live_page_len, a->max);
@@ -51,6 +159,7 @@ static void route(const char *path, const char *query, struct http_answer *a)
 	}
 	if (n < 0) {
 		a->status = 500;
+		a->type = "text/plain; charset=utf-8";
 		n = snprintf(a->body, a->max, "the answer is larger than %zu bytes\n", a->max);
 	}
 	a->len = (size_t)n;

@@ -3,9 +3,11 @@
 # pxe_boot, and its hv.cfg names the guest's kernel and initrd as http:// URLs of an HTTP
 # server on this machine (python3's http.server on 127.0.0.1, which QEMU's user
 # networking shows the guest as 10.0.2.2). lwIP fetches them over TCP and a guest runs
-# from them. Then a file the server does not have (404), a port where no server listens,
-# and a server that closes before the length it announced: each time one console line
-# names the URL, the server and the reason, and the firmware gets the machine back.
+# from them, and with [net] the hypervisor keeps the NIC (and lwIP) for its telemetry
+# after the takeover. Then a file the server does not have (404), a port where no server
+# listens, and a server that closes before the length it announced: each time one
+# console line names the URL, the server and the reason, and the firmware gets the
+# machine back.
 . "$(dirname "$0")/lib.sh"
 export NETBOOT=1
 dir=$(mktemp -d /tmp/hv-test-http.XXXXXX)
@@ -33,11 +35,13 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 url=http://10.0.2.2:$port
-boot "$(linux_vm linux0 2 256M hv.mode=test | sed "s|^kernel = .*|kernel = $url/vmlinuz|; s|^initrd = .*|initrd = $url/initrd.gz|")" 400
+boot "[net]
+$(linux_vm linux0 2 256M hv.mode=test | sed "s|^kernel = .*|kernel = $url/vmlinuz|; s|^initrd = .*|initrd = $url/initrd.gz|")" 400
 expect "hv.cfg over TFTP" "hv: tftp hv.cfg: done, "
 expect "kernel over HTTP, all of it" "hv: http $url/vmlinuz: done, $(($(stat -c %s "$dir/vmlinuz") >> 10)) KiB in "
 expect "initrd over HTTP, all of it" "hv: http $url/initrd.gz: done, $(($(stat -c %s "$dir/initrd.gz") >> 10)) KiB in "
 expect_guest_ok linux0 2
+expect "the same NIC and lwIP kept for the telemetry after the takeover" "hv: telemetry: http://10.0.2.15:80/metrics (DHCP)"
 expect "machine powered off when the last VM stopped" "hv: powering off (ACPI S5)"
 grep "^hv: http " "$LOG" | tr -d '\r' | sed 's/^/      /'
 mv "$LOG" "$LOG.1"

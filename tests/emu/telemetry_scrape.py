@@ -5,6 +5,7 @@
 #   usage: telemetry_scrape.py BASE_URL OUT_DIR
 import json
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -58,6 +59,15 @@ if status == 200 and status2 == 200:
     print(f"scrape: exits {e1:.0f} then {e2:.0f}")
     if e2 > e1 > 0:
         print("scrape: exits grew")
+    own = {(s.name, tuple(sorted(s.labels.items()))): s.value
+           for f in text_string_to_metric_families(second) for s in f.samples}
+    rx = own.get(("hv_net_frames_total", (("direction", "rx"),)), 0)
+    ok = own.get(("hv_http_requests_total", (("result", "ok"),)), 0)
+    print(f"scrape: NIC rx {rx:.0f} frames, {ok:.0f} requests answered")
+    pcpu0 = own.get(("hv_pcpu_switches_total", (("pcpu", "0"),)), 0)
+    print(f"scrape: pcpu0 switches {pcpu0:.0f}")
+    if rx > 0 and ok >= 1 and pcpu0 > 0:
+        print("scrape: own counters ok")
 else:
     print(f"/metrics: HTTP {status} {status2}")
 
@@ -66,7 +76,10 @@ try:
     doc = json.loads(stats)
     names = [vm["name"] for vm in doc["vms"]]
     print(f"scrape: stats VMs {names}")
-    if "linux0" in names:
+    machine = doc["machine"]
+    print(f"scrape: stats machine {json.dumps(machine)}")
+    if "linux0" in names and set(machine["hv_pcpu_switches_total"]) == {"0", "1"} and \
+            machine["hv_net_frames_total"]["rx"] > 0:
         print("scrape: stats ok")
 except (ValueError, KeyError, TypeError) as e:
     print(f"/stats: HTTP {status}, not the JSON expected: {e!r}: {stats[:200]!r}")
@@ -117,6 +130,8 @@ def page_exits(dom):
     return int(m.group(1)) if m else None
 
 
+if not shutil.which("chromium"):
+    raise SystemExit("browser: no chromium (Debian's package; scripts/deps.sh installs it)")
 shown = []
 for k in (1, 2):
     dom = subprocess.run(BROWSER + ["--dump-dom", base + "/"], capture_output=True, text=True,

@@ -14,7 +14,8 @@
  *
  * Checked: each reader returns a result or -1 with a reason; the CPUs, GIC and console
  * it returns are within their bounds (no more CPUs than asked for, no APIC ID or MPIDR
- * twice, at most 8 GICR ranges, a known SPCR rate). */
+ * twice, at most 8 GICR ranges, a known SPCR rate, MCFG windows with a base and buses in
+ * order). */
 #include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
 #include "../../drivers/acpi.c"
@@ -180,6 +181,12 @@ static void check_others(const u8 *rsdp)
 		FUZZ_CHECK(tmr.addr);
 	else
 		FUZZ_CHECK(why && !tmr.addr && !ext32);
+	struct acpi_mcfg_entry w[4];
+	why = NULL;
+	int nw = acpi_mcfg(rsdp, w, ARRAY_SIZE(w), &why);
+	FUZZ_CHECK(nw <= (int)ARRAY_SIZE(w) && (nw > 0 || why));
+	for (int i = 0; i < nw; i++)
+		FUZZ_CHECK(w[i].base && w[i].end_bus >= w[i].start_bus);
 	if (acpi_spcr(rsdp, &spcr) == 0) {
 		FUZZ_CHECK(spcr.base.addr);
 		FUZZ_CHECK(spcr.baud == 0 || spcr.baud == 9600 || spcr.baud == 19200 ||

@@ -286,9 +286,16 @@ def fadt_arm(flags):
     return bytes(f)
 
 
+def mcfg(*windows):  # (base, segment, start bus, end bus) as QEMU's q35 and virt list them
+    return sdt(b"MCFG", bytes(8) + b"".join(u64(b) + u16(seg) + u8(s) + u8(e) + u32(0)
+                                            for b, seg, s, e in windows))
+
+
 def acpi():
-    x86 = chunk(4, madt_x86(2)) + chunk(4, fadt_x86()) + chunk(4, dsdt()) + chunk(4, spcr())
-    arm3 = chunk(4, fadt_arm(1)) + chunk(4, madt_arm(3, 4)) + chunk(4, spcr(0, 0x09000000, 3))
+    x86 = chunk(4, madt_x86(2)) + chunk(4, fadt_x86()) + chunk(4, dsdt()) + chunk(4, spcr()) + \
+        chunk(4, mcfg((0xB0000000, 0, 0, 0xFF)))
+    arm3 = chunk(4, fadt_arm(1)) + chunk(4, madt_arm(3, 4)) + chunk(4, spcr(0, 0x09000000, 3)) + \
+        chunk(4, mcfg((0x4010000000, 0, 0, 0xFF), (0, 0, 0, 1), (0x1000000, 1, 8, 2)))
     arm2 = chunk(4, madt_arm(2, 2)) + chunk(4, fadt_arm(3))
     return {
         "x86_xsdt": u8(1 | 0x30) + x86,
