@@ -380,9 +380,12 @@ static int try_device(const struct pci_dev *d, void *arg)
 		return 0;
 	f->n->pci = *d;
 	f->why = NULL;
-	if (init_device(f->n, &f->why))
-		return 0; /* perhaps a later one works */
-	return 1;
+	if (!init_device(f->n, &f->why))
+		return 1;
+	/* Perhaps a later one works. This one keeps its FAILED status (3.1.1) and can do
+	 * no DMA any more (its rings stay allocated: the probe runs once). */
+	pci_write16(d, PCI_COMMAND, pci_read16(d, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
+	return 0;
 }
 
 int virtio_net_probe_windows(const struct acpi_mcfg_entry *w, u32 nw, struct virtio_net *n,
@@ -409,7 +412,6 @@ int virtio_net_probe(const void *rsdp, struct virtio_net *n, const char **why)
 /* ------------------------------------------------------------------------- */
 /* polled operation                                                          */
 
-/* The next used entry of q, if the device returned one: its id and written length. */
 /* The next buffer the device gave back, skipping (and counting in *bogus) ids that are
  * not buffers it holds: a broken or hostile device's repeats and inventions must not make
  * one buffer used twice. */

@@ -286,11 +286,12 @@ static void test_probe_errors(void)
 	struct virtio_net n;
 	const char *why = NULL;
 
-	machine(0x1000, 256, 256);
+	u8 *cfg = machine(0x1000, 256, 256);
 	dev.offered &= ~BIT(VIRTIO_F_VERSION_1); /* a legacy-only device */
 	CHECK_EQ(virtio_net_probe_windows(&fake_win, 1, &n, &why), -1);
 	CHECK_STR(why, "the device does not offer VIRTIO_F_VERSION_1");
 	CHECK(dev.bar[COMMON_STATUS] & STATUS_FAILED);
+	CHECK(!(rd16(cfg + PCI_COMMAND) & PCI_COMMAND_MASTER)); /* no DMA from it */
 
 	machine(0x1000, 256, 256);
 	dev.refuse_features = true;
@@ -301,7 +302,7 @@ static void test_probe_errors(void)
 	CHECK_EQ(virtio_net_probe_windows(&fake_win, 1, &n, &why), -1);
 	CHECK_STR(why, "the device has no rx or tx queue");
 
-	u8 *cfg = machine(0x1000, 256, 256);
+	cfg = machine(0x1000, 256, 256);
 	w32(cfg + PCI_BAR0 + 16, 4 | 8);
 	w32(cfg + PCI_BAR0 + 20, 0);
 	CHECK_EQ(virtio_net_probe_windows(&fake_win, 1, &n, &why), -1);
