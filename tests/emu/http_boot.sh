@@ -7,11 +7,13 @@
 # after the takeover. Then a file the server does not have (404), a port where no server
 # listens, and a server that closes before the length it announced: each time one
 # console line names the URL, the server and the reason, and the firmware gets the
-# machine back.
+# machine back. Last, arm64 (AAVMF) boots its kernel and initrd over HTTP the same way.
 . "$(dirname "$0")/lib.sh"
 export NETBOOT=1
 dir=$(mktemp -d /tmp/hv-test-http.XXXXXX)
 cp "$TOP/build/guests/x86_64/vmlinuz" "$TOP/build/guests/x86_64/initrd.gz" "$dir/"
+mkdir "$dir/arm64"
+cp "$TOP/build/guests/aarch64/Image" "$TOP/build/guests/aarch64/initrd.gz" "$dir/arm64/"
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -64,5 +66,11 @@ kernel = http://10.0.2.2:$short/vmlinuz
 memory = 64M" 120 1
 expect "a body shorter than its Content-Length: a short read" "hv: http://10.0.2.2:$short/vmlinuz: HTTP server 10.0.2.2:$short: short read: the connection closed after 5000 of 1000000 bytes"
 expect "the NIC given back to the firmware as found" "hv: network: NIC given back to the firmware"
+cat "$LOG.1" "$LOG" > "$LOG.2" && mv "$LOG.2" "$LOG.1"
+export ARCH=aarch64
+boot "$(linux_vm linux0 2 256M hv.mode=test | sed "s|^kernel = .*|kernel = $url/arm64/Image|; s|^initrd = .*|initrd = $url/arm64/initrd.gz|")" 400
+expect "arm64: kernel over HTTP, all of it" "hv: http $url/arm64/Image: done, $(($(stat -c %s "$dir/arm64/Image") >> 10)) KiB in "
+expect_guest_ok linux0 2
+grep "^hv: http " "$LOG" | tr -d '\r' | sed 's/^/      /'
 cat "$LOG.1" "$LOG" > "$LOG.2" && mv "$LOG.2" "$LOG" && rm -f "$LOG.1"
 finish
