@@ -26,6 +26,7 @@ enum key {
 	K_VCPUS,
 	K_MEMORY,
 	K_PV,
+	K_APICV,
 	K_VM_PCPUS,
 	K_ADDRESS,
 	K_GATEWAY,
@@ -42,8 +43,9 @@ static const struct {
 	[K_KERNEL] = { "kernel", SEC_VM },    [K_INITRD] = { "initrd", SEC_VM },
 	[K_CMDLINE] = { "cmdline", SEC_VM },  [K_VCPUS] = { "vcpus", SEC_VM },
 	[K_MEMORY] = { "memory", SEC_VM },    [K_PV] = { "pv", SEC_VM },
-	[K_VM_PCPUS] = { "pcpus", SEC_VM },   [K_ADDRESS] = { "address", SEC_NET },
-	[K_GATEWAY] = { "gateway", SEC_NET }, [K_PORT] = { "port", SEC_NET },
+	[K_APICV] = { "apicv", SEC_VM },      [K_VM_PCPUS] = { "pcpus", SEC_VM },
+	[K_ADDRESS] = { "address", SEC_NET }, [K_GATEWAY] = { "gateway", SEC_NET },
+	[K_PORT] = { "port", SEC_NET },
 };
 
 struct parser {
@@ -264,6 +266,17 @@ static int set_on_exit(struct parser *ps, struct slice v)
 			    "bad value '%s' for on_exit: expected poweroff, reboot or halt",
 			    show(buf, v));
 	return 0;
+}
+
+static int set_apicv(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+
+	if (slice_eq(v, "auto") || slice_eq(v, "off")) {
+		ps->vm->apicv_off = slice_eq(v, "off");
+		return 0;
+	}
+	return fail(ps, ps->line, "bad value '%s' for apicv: expected auto or off", show(buf, v));
 }
 
 /* mmio@ADDR, mmio16@ADDR or mmio32@ADDR: the register size (1, 2, 4), else 0. */
@@ -551,6 +564,8 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_memory(ps, v);
 	case K_PV:
 		return set_pv(ps, v);
+	case K_APICV:
+		return set_apicv(ps, v);
 	case K_VM_PCPUS:
 		return set_pcpu_set(ps, v);
 	case K_ADDRESS:

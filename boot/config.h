@@ -58,6 +58,7 @@ struct vm_config {
 	u32 vcpus;		       /* 1..64, default 1 */
 	u64 memory;		       /* bytes, 16M..64G, multiple of 4K, default 256M */
 	u32 pv;			       /* BIT(enum pv_feature) set, default all */
+	bool apicv_off;		       /* apicv = off: the emulated local APIC only */
 	struct pcpu_set pcpu_set;      /* where it may run; empty (default): any */
 	int pcpus_line;		       /* line of its pcpus key */
 	int line;		       /* line of the [vm ...] header */

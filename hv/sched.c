@@ -430,6 +430,32 @@ static void preempt(struct vcpu *v, u64 now)
 		v->stats.critical_preemptions++;
 }
 
+/* A pCPU that stays in guest mode without a single exit for a second after its host timer
+ * was due (look_at) has lost its host interrupts: the next pCPU says so once per stall,
+ * with the state of the VM it runs, instead of a silent hang. */
+#define WATCH_US 100000
+#define WATCH_LOOKS 10
+static void watch_next(struct pcpu *p, u64 now)
+{
+	struct pcpu *n = &pcpus[(p->id + 1) % npcpus];
+	if (n == p || now < p->watch_at)
+		return;
+	p->watch_at = now + sched_us(WATCH_US);
+	u64 entries = __atomic_load_n(&n->entries, __ATOMIC_RELAXED);
+	bool stuck = __atomic_load_n(&pcpu_in_guest[n->id], __ATOMIC_RELAXED) &&
+		     entries == p->watch_entries &&
+		     __atomic_load_n(&n->look_at, __ATOMIC_RELAXED) < now;
+	p->watch_entries = entries;
+	p->watch_stuck = stuck ? p->watch_stuck + 1 : 0;
+	struct vcpu *v = __atomic_load_n(&n->current, __ATOMIC_RELAXED);
+	if (p->watch_stuck == WATCH_LOOKS && v) {
+		printk("hv: pcpu%u has not left guest mode for %u ms past its host timer (VM "
+		       "'%s' vcpu%u): its host interrupts do not reach it\n",
+		       n->id, WATCH_US / 1000 * WATCH_LOOKS, v->vm->name, v->id);
+		vm_dump(v->vm);
+	}
+}
+
 NORETURN void sched_loop(void)
 {
 	struct pcpu *p = &pcpus[arch_pcpu_id()];
@@ -446,6 +472,7 @@ NORETURN void sched_loop(void)
 			telemetry_poll();
 			now = arch_time_now();
 		}
+		watch_next(p, now);
 		take_in(p);
 		u64 deadline = poll_vcpus(p, now);
 		if (p->id == 0)
@@ -499,6 +526,7 @@ bool sched_enter_guest(struct vcpu *v)
 	struct pcpu *p = &pcpus[v->pcpu];
 	__atomic_store_n(&pcpu_in_guest[p->id], true, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&v->in_guest, true, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&p->entries, p->entries + 1, __ATOMIC_RELAXED);
 	if (any_kick_pending(p) || vm_stopping(v->vm)) {
 		sched_left_guest(v);
 		return false;

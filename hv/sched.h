@@ -45,6 +45,12 @@ struct pcpu {
 	struct pcpu_set movable;
 	u64 asked_at;
 	u64 load, load_at, balanced_at;
+	/* Guest entries (read by the next pCPU's watchdog, hv/sched.c watch_next); that
+	 * watchdog's own state: when it looks next, the count it saw, its looks in a row
+	 * that found the pCPU in guest mode with the count unchanged. */
+	u64 entries;
+	u64 watch_at, watch_entries;
+	u32 watch_stuck;
 	struct arch_pcpu arch;
 };
 

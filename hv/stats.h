@@ -31,11 +31,14 @@ struct vcpu_stats {
 	u64 yields;	     /* directed yields this vCPU made that took effect (handed over) */
 	u64 yields_received; /* directed yields that gave this vCPU a pCPU (taken) */
 	u64 lazy_eois;	     /* EOIs the guest did without an exit (PV EOI) */
-	u64 steal_ns;	     /* time runnable but not running */
-	u64 run_ns;	     /* time running (in arch_vcpu_run: guest mode and its exits) */
-	u64 kicks_sent;	     /* host IPIs this vCPU's actions sent to other pCPUs */
-	u64 kicks_deferred;  /* kicks left for the target's pCPU to find (hv/sched.c kick_for) */
-	u64 wakeups;	     /* halted -> runnable */
+	/* APIC virtualization (VMX virtual-interrupt delivery): interrupts the CPU took from
+	 * the IRR into the guest, and EOIs it completed, without an exit (seen at exits). */
+	u64 irqs_cpu_delivered, virtual_eois;
+	u64 steal_ns;	    /* time runnable but not running */
+	u64 run_ns;	    /* time running (in arch_vcpu_run: guest mode and its exits) */
+	u64 kicks_sent;	    /* host IPIs this vCPU's actions sent to other pCPUs */
+	u64 kicks_deferred; /* kicks left for the target's pCPU to find (hv/sched.c kick_for) */
+	u64 wakeups;	    /* halted -> runnable */
 	/* Wake-up latency: from the kick (or timer) that made it runnable, woken from halt
 	 * or preempted with a new interrupt, to its next guest entry. */
 	u64 wake_latency_sum_ns, wake_latency_n, wake_latency_max_ns;

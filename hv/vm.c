@@ -19,6 +19,7 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 	vm->ram_size = cfg->memory;
 	vm->nvcpus = cfg->vcpus;
 	vm->pv = cfg->pv & arch_pv_features;
+	vm->apicv_off = cfg->apicv_off;
 	struct pcpu_set affinity = pcpu_set_first(npcpus);
 	if (!pcpu_set_empty(&cfg->pcpu_set))
 		pcpu_set_and(&affinity, &cfg->pcpu_set);
@@ -150,7 +151,8 @@ static void report(struct vm *vm)
 			printk(" %s=%llu", exit_kind_name(k), (unsigned long long)sum.exits[k]);
 	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; "
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
-	       "lazy-eois=%llu kicks=%llu kicks-deferred=%llu wakeups=%llu yields=%llu "
+	       "lazy-eois=%llu cpu-delivered=%llu virtual-eois=%llu kicks=%llu kicks-deferred=%llu "
+	       "wakeups=%llu yields=%llu "
 	       "run=%llums steal=%llums wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
 	       "spin-exits=%llu migrations=%llu critical-preemptions=%llu boosts=%llu "
 	       "preempt-count-hits=%llu bad-accesses=%llu unclaimed-io=%llu\n",
@@ -159,7 +161,8 @@ static void report(struct vm *vm)
 	       (unsigned long long)sum.ipi_nmi, (unsigned long long)sum.ipi_init,
 	       (unsigned long long)sum.ipi_sipi, (unsigned long long)sum.ipi_icr,
 	       (unsigned long long)sum.ipi_pv, (unsigned long long)sum.ipi_self,
-	       (unsigned long long)sum.lazy_eois, (unsigned long long)sum.kicks_sent,
+	       (unsigned long long)sum.lazy_eois, (unsigned long long)sum.irqs_cpu_delivered,
+	       (unsigned long long)sum.virtual_eois, (unsigned long long)sum.kicks_sent,
 	       (unsigned long long)sum.kicks_deferred, (unsigned long long)sum.wakeups,
 	       (unsigned long long)sum.yields, (unsigned long long)(sum.run_ns / 1000000),
 	       (unsigned long long)(sum.steal_ns / 1000000),

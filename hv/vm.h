@@ -62,6 +62,8 @@ struct vm {
 	u8 *ram;		 /* size 0: none. ram: host address of ram_gpa */
 	u32 nvcpus;
 	u32 pv; /* enabled paravirtual features (hv/pv_features.h) */
+	/* apicv = off: no APIC virtualization by the CPU, even where it has it */
+	bool apicv_off;
 	struct vcpu *vcpus[MAX_VCPUS];
 	struct iobus bus;
 	struct spinlock dev_lock; /* serialises the emulated devices (UART, interrupt controller) */

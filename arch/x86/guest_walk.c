@@ -98,6 +98,8 @@ static int walk32(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void *
 	return WALK_OK;
 }
 
+bool x86_pdpte_valid(u64 pdpte) { return !(pdpte & GW_P) || !(pdpte & GW_PDPTE_RSVD); }
+
 /*
  * PAE paging: CR3[31:5] points at 4 PDPTEs selected by gva[31:30] (SDM Vol. 3 4.4).
  * Intel CPUs load the PDPTEs into registers at MOV CR3 (SDM Vol. 3 4.4.1); reading them
@@ -113,7 +115,7 @@ static int walk_pae(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void
 		return rc;
 	if (!(pdpte & GW_P))
 		return WALK_NOT_PRESENT;
-	if (pdpte & GW_PDPTE_RSVD)
+	if (!x86_pdpte_valid(pdpte))
 		return WALK_RESERVED;
 	return walk64(pg, pdpte & GW_ADDR_MASK, 2, gva, read, ctx, gpa);
 }

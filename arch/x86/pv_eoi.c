@@ -60,7 +60,8 @@ void pv_eoi_enter(struct vcpu *v)
 {
 	struct vlapic *l = &v->arch.lapic;
 	u32 *w = word(v);
-	if (!w || v->arch.pv_eoi_armed || vlapic_has_pending_irr(l))
+	/* Where the CPU completes EOIs (APIC virtualization) they exit no more than PV EOI's. */
+	if (!w || l->cpu_delivers || v->arch.pv_eoi_armed || vlapic_has_pending_irr(l))
 		return;
 	int vec = single_isr_bit(l);
 	if (vec < 0 || vlapic_test_vec(l, APIC_REG_TMR, (u8)vec))

@@ -74,6 +74,18 @@ static int highest_bit(const struct vlapic *l, u32 base, bool atomic)
 	return -1;
 }
 
+/* Highest requested vector: in the IRR, or posted and not yet moved there; or -1. */
+static int highest_request(const struct vlapic *l)
+{
+	for (int i = 7; i >= 0; i--) {
+		u32 w = __atomic_load_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), __ATOMIC_ACQUIRE) |
+			__atomic_load_n(&l->pir[i], __ATOMIC_ACQUIRE);
+		if (w)
+			return i * 32 + 31 - __builtin_clz(w);
+	}
+	return -1;
+}
+
 static bool hw_enabled(const struct vlapic *l)
 {
 	return __atomic_load_n(&l->apic_base, __ATOMIC_RELAXED) & APIC_BASE_EN;
@@ -121,6 +133,7 @@ static void reset_regs(struct vlapic *l)
 	for (int i = 0; i < 8; i++) {
 		__atomic_store_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&VLAPIC_VEC_WORD(l, APIC_REG_TMR, i), 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->pir[i], 0, __ATOMIC_RELAXED);
 		VLAPIC_VEC_WORD(l, APIC_REG_ISR, i) = 0;
 	}
 	vlapic_set_tpr(l, 0);
@@ -170,8 +183,23 @@ bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
 		__atomic_fetch_or(tmr, bit, __ATOMIC_SEQ_CST);
 	else if (__atomic_load_n(tmr, __ATOMIC_RELAXED) & bit)
 		__atomic_fetch_and(tmr, ~bit, __ATOMIC_SEQ_CST);
-	__atomic_fetch_or(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32), bit, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(l->cpu_delivers ? &l->pir[vector / 32]
+					  : &VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32),
+			  bit, __ATOMIC_SEQ_CST);
 	return true;
+}
+
+bool vlapic_sync_pir(struct vlapic *l)
+{
+	bool any = false;
+	for (int i = 0; i < 8; i++) {
+		if (!__atomic_load_n(&l->pir[i], __ATOMIC_RELAXED))
+			continue;
+		u32 w = __atomic_exchange_n(&l->pir[i], 0, __ATOMIC_ACQ_REL);
+		__atomic_fetch_or(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), w, __ATOMIC_SEQ_CST);
+		any = true;
+	}
+	return any;
 }
 
 /* Records an error (SDM 11.5.3) and raises the error LVT the first time it is seen
@@ -211,7 +239,7 @@ int vlapic_pending_vector(struct vlapic *l)
 
 	if (!hw_enabled(l))
 		return -1;
-	v = highest_bit(l, APIC_REG_IRR, true);
+	v = highest_request(l);
 	if (v < 0 || (u32)(v >> 4) <= vlapic_ppr(l) >> 4)
 		return -1;
 	return v;
@@ -233,11 +261,11 @@ void vlapic_unack(struct vlapic *l, u8 vector)
 	__atomic_fetch_or(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32), bit, __ATOMIC_SEQ_CST);
 }
 
-bool vlapic_has_pending_irr(struct vlapic *l) { return highest_bit(l, APIC_REG_IRR, true) >= 0; }
+bool vlapic_has_pending_irr(struct vlapic *l) { return highest_request(l) >= 0; }
 
 u32 vlapic_tpr_holds_back(struct vlapic *l)
 {
-	int irrv = highest_bit(l, APIC_REG_IRR, true), isrv = highest_bit(l, APIC_REG_ISR, false);
+	int irrv = highest_request(l), isrv = highest_bit(l, APIC_REG_ISR, false);
 	if (!hw_enabled(l) || irrv < 0)
 		return 0;
 	u32 irr_class = (u32)irrv >> 4;
@@ -257,6 +285,13 @@ bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical)
 	return (dest >> 16) == (ldr >> 16) && (dest & ldr & 0xffff);
 }
 
+/* SDM 11.8.5: a level-triggered EOI is broadcast to the IOAPICs. */
+static void eoi_broadcast(struct vlapic *l, u8 vector)
+{
+	if (vlapic_test_vec(l, APIC_REG_TMR, vector) && l->ops && l->ops->eoi_level)
+		l->ops->eoi_level(l->ctx, vector);
+}
+
 static void eoi(struct vlapic *l)
 {
 	int v = highest_bit(l, APIC_REG_ISR, false);
@@ -265,9 +300,13 @@ static void eoi(struct vlapic *l)
 	if (v < 0)
 		return;
 	VLAPIC_VEC_WORD(l, APIC_REG_ISR, v / 32) &= ~(1u << (v % 32));
-	/* SDM 11.8.5: a level-triggered EOI is broadcast to the IOAPICs. */
-	if (vlapic_test_vec(l, APIC_REG_TMR, (u8)v) && l->ops && l->ops->eoi_level)
-		l->ops->eoi_level(l->ctx, (u8)v);
+	eoi_broadcast(l, (u8)v);
+}
+
+void vlapic_eoi_exit(struct vlapic *l, u8 vector)
+{
+	l->eois++;
+	eoi_broadcast(l, vector);
 }
 
 static void send_icr(struct vlapic *l, u64 val)
@@ -455,8 +494,11 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 		*val = VLAPIC_REG(l, reg);
 		return 0;
 	}
-	if (reg >= APIC_REG_TMR && reg < APIC_REG_IRR + 0x80) { /* TMR, IRR */
+	if (reg >= APIC_REG_TMR && reg < APIC_REG_IRR + 0x80) { /* TMR, IRR (and posted) */
 		*val = __atomic_load_n(&VLAPIC_REG(l, reg), __ATOMIC_ACQUIRE);
+		if (reg >= APIC_REG_IRR)
+			*val |= __atomic_load_n(&l->pir[(reg - APIC_REG_IRR) / 0x10],
+						__ATOMIC_ACQUIRE);
 		return 0;
 	}
 	if (lvt_index(reg) >= 0) {

@@ -15,6 +15,13 @@
  * IRR and TMR words, which vlapic_accept() may set from any physical CPU (__atomic
  * builtins on both sides), and the SVR / apic_base reads done by vlapic_accept().
  *
+ * Where the CPU delivers the IRR's interrupts itself (`cpu_delivers`: VMX virtual-interrupt
+ * delivery, SDM vol. 3C, 30.2) it rewrites IRR and ISR words while the guest runs, not
+ * atomically with other CPUs' writes. Then every new request goes to `pir` instead (a
+ * software posted-interrupt request bitmap, as bhyve keeps without posted interrupts), which
+ * the owner moves into the IRR before each entry (vlapic_sync_pir); the pending-interrupt
+ * questions below look at both.
+ *
  * Time is the TSC (u64 cycles, absolute). The APIC timer counts at a fixed virtual
  * bus frequency of VLAPIC_BUS_HZ (1 GHz) before the divide configuration, converted
  * to TSC cycles with the tsc_hz given to vlapic_init(). Guests that do not use
@@ -150,6 +157,10 @@ struct vlapic {
 	u64 tsc_hz;
 	const struct vlapic_ops *ops;
 	void *ctx;
+	/* Set by the backend before the first interrupt: the CPU delivers from the IRR and
+	 * completes EOIs (vlapic_eoi_exit then says which reached the IOAPIC). */
+	bool cpu_delivers;
+	u32 pir[8]; /* requests not yet in the IRR (cpu_delivers), __atomic */
 	/* counters */
 	u64 ipis_sent;	 /* send_ipi calls */
 	u64 self_ipis;	 /* SELF IPI register writes delivered */
@@ -196,6 +207,14 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now);
  * Callable from any CPU. False (nothing set) if vector < 16 or the APIC is hardware-
  * or software-disabled. The caller then kicks the owner if needed. */
 bool vlapic_accept(struct vlapic *l, u8 vector, bool level);
+
+/* cpu_delivers: moves the posted requests into the IRR (the owner, the guest not running);
+ * whether there were any. */
+bool vlapic_sync_pir(struct vlapic *l);
+
+/* cpu_delivers: the CPU completed the guest's EOI of vector (it has cleared the ISR bit)
+ * and exited because the vector is level-triggered: the rest of an EOI (the IOAPIC's). */
+void vlapic_eoi_exit(struct vlapic *l, u8 vector);
 
 /* Highest IRR vector whose priority class is above PPR's, else -1. */
 int vlapic_pending_vector(struct vlapic *l);

@@ -450,6 +450,18 @@ static void test_pv(void)
 	CHECK_ERR(text, 3, "value too long for pv (max 127 characters)");
 }
 
+static void test_apicv(void)
+{
+	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
+	CHECK(!cfg.vms[0].apicv_off);
+	CHECK_EQ(parse("[vm a]\nkernel=k\napicv = off\n[vm b]\nkernel=k\napicv=auto\n"), 0);
+	CHECK(cfg.vms[0].apicv_off);
+	CHECK(!cfg.vms[1].apicv_off);
+	CHECK_ERR("[vm a]\nkernel=k\napicv = no\n", 3,
+		  "bad value 'no' for apicv: expected auto or off");
+	CHECK_ERR("[hv]\napicv = off\n", 2, "unknown key 'apicv' in [hv]");
+}
+
 static void test_on_exit(void)
 {
 	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
@@ -624,6 +636,7 @@ int main(void)
 	test_pv();
 	test_sched();
 	test_on_exit();
+	test_apicv();
 	test_serial();
 	test_vm_pcpus();
 	test_net();

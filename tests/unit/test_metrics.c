@@ -106,6 +106,7 @@ static void test_too_small(void)
 	"\"hv_vcpu_ipis_total\":{\"fixed\":1,\"nmi\":0,\"init\":0,\"sipi\":0},"                   \
 	"\"hv_vcpu_ipi_sends_total\":{\"icr\":0,\"pv\":3,\"self\":0},\"hv_vcpu_yields_total\":0," \
 	"\"hv_vcpu_yields_received_total\":0,\"hv_vcpu_lazy_eois_total\":0,"                      \
+	"\"hv_vcpu_interrupts_cpu_delivered_total\":0,\"hv_vcpu_virtual_eois_total\":0,"          \
 	"\"hv_vcpu_steal_seconds_total\":1.500000001,"                                            \
 	"\"hv_vcpu_run_seconds_total\":0.000000000,\"hv_vcpu_kicks_sent_total\":0,"               \
 	"\"hv_vcpu_wakeups_total\":0,\"hv_vcpu_wake_latency_seconds_max\":0.004920000,"           \

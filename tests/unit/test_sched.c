@@ -551,6 +551,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 }
 
 bool vm_stopping(const struct vm *vm) { return vm->stop_reason != VM_RUNNING; }
+void vm_dump(struct vm *vm) { (void)vm; }
 
 void vm_vcpu_stopped(struct vcpu *v)
 {

@@ -870,6 +870,49 @@ static void test_register_page(void)
 		CHECK_EQ(page_word(&l, after_init[i][0]), after_init[i][1]);
 }
 
+/* Where the CPU delivers (cpu_delivers): requests, the timer's among them, wait in the PIR,
+ * not in the IRR the CPU owns while the guest runs; the pending questions and an IRR read see
+ * them; vlapic_sync_pir moves them; INIT drops them; an EOI exit reaches the IOAPIC for a
+ * level vector only. */
+static void test_posted_requests(void)
+{
+	struct vlapic l;
+
+	setup(&l, 0, TSC_HZ);
+	l.cpu_delivers = true;
+	CHECK(vlapic_accept(&l, 0x45, true));
+	CHECK_EQ(VLAPIC_VEC_WORD(&l, APIC_REG_IRR, 2), 0);
+	CHECK_EQ(rd(&l, 0x81a, 0), 1u << 5); /* TMR at once */
+	CHECK_EQ(rd(&l, 0x822, 0), 1u << 5); /* IRR as read */
+	CHECK(vlapic_has_pending_irr(&l));
+	CHECK_EQ(vlapic_pending_vector(&l), 0x45);
+	WR(&l, 0x808, 0x50, 0);
+	CHECK_EQ(vlapic_tpr_holds_back(&l), 4);
+	CHECK(vlapic_sync_pir(&l));
+	CHECK(!vlapic_sync_pir(&l));
+	CHECK_EQ(VLAPIC_VEC_WORD(&l, APIC_REG_IRR, 2), 1u << 5);
+	CHECK_EQ(l.pir[2], 0);
+
+	/* The timer's interrupt: posted too. */
+	WR(&l, 0x832, 0x66, 0);
+	WR(&l, 0x838, 10, 0);
+	vlapic_timer_update(&l, 1000000);
+	CHECK_EQ(l.pir[3], 1u << 6);
+	CHECK_EQ(vlapic_pending_vector(&l), 0x66);
+
+	/* The CPU EOIs 0x45 (level) and 0x66 (edge): the IOAPIC hears of 0x45. */
+	int before = neois;
+	vlapic_eoi_exit(&l, 0x45);
+	CHECK_EQ(neois, before + 1);
+	CHECK_EQ(eoi_vecs[before], 0x45);
+	vlapic_eoi_exit(&l, 0x66);
+	CHECK_EQ(neois, before + 1);
+
+	vlapic_reset(&l);
+	CHECK_EQ(l.pir[3], 0);
+	CHECK(!vlapic_has_pending_irr(&l));
+}
+
 int main(void)
 {
 	test_mul_div();
@@ -888,5 +931,6 @@ int main(void)
 	test_timer_tsc_deadline();
 	test_apic_base();
 	test_register_page();
+	test_posted_requests();
 	return test_summary();
 }

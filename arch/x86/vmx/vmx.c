@@ -8,16 +8,16 @@
  * A VMCS is current on one pCPU at a time: loaded (VMPTRLD) when its vCPU comes to a
  * pCPU, cleared (VMCLEAR) when it leaves, so a vCPU that migrates starts over with
  * VMLAUNCH. The registers the shared code reads are copied out at each exit (vmx_state.h).
- * Not yet: APICv (the virtual-APIC page holds only the TPR shadow), posted interrupts,
- * PAUSE-loop exiting, a guest in PAE paging without long mode (the PDPTEs are not loaded
- * where the hypervisor emulates the CR0 or CR4 write that enables it). */
+ * APIC virtualization where the CPU has it (vmx_apicv.h). Not yet: posted interrupts. */
 #include "arch/x86/vmx/vmcs.h"
+#include "arch/x86/vmx/vmx_apicv.h"
 #include "arch/x86/vmx/vmx_caps.h"
 #include "arch/x86/vmx/vmx_exit.h"
 #include "arch/x86/vmx/vmx_insn.h"
 #include "arch/x86/vmx/vmxon.h"
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
+#include "arch/x86/guest_walk.h"
 #include "arch/x86/nested_paging.h"
 #include "arch/x86/pcpu.h"
 #include "arch/x86/vendor.h"
@@ -39,16 +39,25 @@
 #define CR0_NW BIT(29)
 #define CR0_CD BIT(30)
 #define CR0_PG BIT(31)
+#define CR4_PSE BIT(4)
 #define CR4_PAE BIT(5)
+#define CR4_PGE BIT(7)
 #define CR4_VMXE BIT(13)
 #define CR4_PCIDE BIT(17)
+#define CR4_SMEP BIT(20)
 
 #define MSR_IA32_PAT 0x277u
 
 static struct vmx_caps caps;
 static u32 ctls[VMX_CTLS];	 /* every control the backend may set, adjusted */
 static u64 cr0_owned, cr4_owned; /* bits VMX operation wants 1, the guest sees as it set them */
-static u8 *msr_bitmap, *io_bitmaps;
+/* The CPU has the three APICv controls: the vCPUs of VMs without apicv = off get them
+ * (vmx_apicv.h). */
+static bool apicv;
+#define PROC2_APICV (PROC2_VIRT_X2APIC_MODE | PROC2_APIC_REGISTER_VIRT | PROC2_VIRT_INTR_DELIVERY)
+/* MSR bitmaps: for a guest APIC not in x2APIC mode (every x2APIC MSR exits), and with
+ * x2APIC virtualization (the registers vmx_apicv.h names pass). */
+static u8 *msr_bitmap, *msr_bitmap_x2apic, *io_bitmaps;
 
 /* The banner comes before the check (boot.c): each reads the MSRs. */
 static void vmx_describe(char *buf, size_t n)
@@ -93,6 +102,8 @@ static int vmx_check(const char **why)
 	/* Unrestricted guest lets CR0.PE and CR0.PG be 0 (SDM vol. 3C, 24.8). */
 	cr0_owned = caps.cr0_fixed0 & ~(u64)(CR0_PE | CR0_PG);
 	cr4_owned = caps.cr4_fixed0;
+	apicv = (ctls[VMX_PROC] & PROC_TPR_SHADOW) &&
+		(ctls[VMX_PROC2] & PROC2_APICV) == PROC2_APICV;
 	return 0;
 }
 
@@ -133,12 +144,13 @@ static void vmx_pcpu_enable(struct arch_pcpu *p)
 
 /* The MSR bitmap (25.6.9): read bits of MSRs 0-1FFFh at 0, of C0000000h-C0001FFFh at
  * 1024, the write bits 2048 on. */
-static void msr_passthrough(u32 msr)
+static void msr_passthrough(u8 *bitmap, u32 msr, bool read, bool write)
 {
 	u32 base = msr < 0x2000 ? 0 : 1024;
 	msr &= 0x1FFF;
 	for (u32 off = base; off < PAGE_SIZE; off += 2048)
-		msr_bitmap[off + msr / 8] &= (u8) ~(1u << (msr % 8));
+		if (off < 2048 ? read : write)
+			bitmap[off + msr / 8] &= (u8) ~(1u << (msr % 8));
 }
 
 static int vmx_vm_init(struct vm *vm)
@@ -149,7 +161,12 @@ static int vmx_vm_init(struct vm *vm)
 		memset(msr_bitmap, 0xFF, PAGE_SIZE);
 		memset(io_bitmaps, 0xFF, 2 * PAGE_SIZE);
 		for (size_t i = 0; i < ARRAY_SIZE(x86_msr_passthrough); i++)
-			msr_passthrough(x86_msr_passthrough[i]);
+			msr_passthrough(msr_bitmap, x86_msr_passthrough[i], true, true);
+		msr_bitmap_x2apic = alloc_pages(1);
+		memcpy(msr_bitmap_x2apic, msr_bitmap, PAGE_SIZE);
+		for (u32 msr = MSR_X2APIC_FIRST; msr <= MSR_X2APIC_LAST; msr++)
+			msr_passthrough(msr_bitmap_x2apic, msr, vmx_apicv_read_passthrough(msr),
+					vmx_apicv_write_passthrough(msr));
 	}
 	if (caps.vpid) {
 		if (vm->id + 1 > 0xFFFF) {
@@ -159,6 +176,11 @@ static int vmx_vm_init(struct vm *vm)
 		vm->arch.vmx.vpid = (u16)(vm->id + 1);
 	}
 	vm->arch.vmx.eptp = (u64)(uintptr_t)nested_paging_map_ram(vm, EPT_BITS) | EPTP_WB_4LEVEL;
+	if (apicv)
+		printk("hv: VM '%s': %s\n", vm->name,
+		       vm->apicv_off ? "APIC emulated, no APICv (apicv = off)"
+				     : "APICv: the CPU delivers interrupts and completes EOIs, "
+				       "x2APIC registers read without exits");
 	return 0;
 }
 
@@ -230,9 +252,15 @@ static void write_controls(struct vcpu *v)
 		  ~(PROC_INTR_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING | PROC_PAUSE_EXITING);
 	vmcs_write(PIN_BASED_VM_EXEC_CONTROL, ctls[VMX_PIN] & ~PIN_POSTED_INTR);
 	vmcs_write(CPU_BASED_VM_EXEC_CONTROL, x->proc);
-	x->proc2 = ctls[VMX_PROC2] & ~(PROC2_VIRT_X2APIC_MODE | PROC2_APIC_REGISTER_VIRT |
-				       PROC2_VIRT_INTR_DELIVERY | PROC2_PAUSE_LOOP_EXITING);
+	/* x2APIC virtualization and PLE are switched at entries (vmx_enter). */
+	x->proc2 = (ctls[VMX_PROC2] & ~(PROC2_APICV | PROC2_PAUSE_LOOP_EXITING)) |
+		   (v->arch.lapic.cpu_delivers ? PROC2_VIRT_INTR_DELIVERY : 0);
 	vmcs_write(SECONDARY_VM_EXEC_CONTROL, x->proc2);
+	if (v->arch.lapic.cpu_delivers) {
+		vmcs_write(GUEST_INTERRUPT_STATUS, 0);
+		for (u32 i = 0; i < 4; i++)
+			vmcs_write(EOI_EXIT_BITMAP0 + 2 * i, x->eoi_exit[i] = 0);
+	}
 	if (caps.pause_loop) { /* KVM's defaults, in TSC ticks (25.6.13) */
 		vmcs_write(PLE_GAP, 128);
 		vmcs_write(PLE_WINDOW, 4096);
@@ -370,6 +398,7 @@ static int vmx_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 	x->vmcs = alloc_pages(1);
 	*(u32 *)x->vmcs = caps.revision;
 	xstate_vcpu_init(v);
+	v->arch.lapic.cpu_delivers = apicv && !v->vm->apicv_off;
 	v->arch.sipi_vector = -1;
 	v->arch.flush_tlb = true;
 	if (v->id == 0) {
@@ -506,6 +535,28 @@ static void reflect_exception(struct vcpu *v)
 	x->entry_insn_len = x->exit_insn_len;
 }
 
+/* PAE paging (CR0.PG and CR4.PAE without EFER.LME) with EPT: an entry takes the four
+ * PDPTEs from the VMCS, where an exit leaves the CPU's (26.3.2.4, 28.3.4). A MOV to CR0, CR3
+ * or CR4 that the hypervisor emulates and after which the guest is in PAE paging loads them
+ * there, as the instruction would have loaded them into the CPU (SDM vol. 3A, 4.4.1): false
+ * where one has a reserved bit set or CR3 is not RAM (#GP, nothing changed). */
+static bool load_pdptes(struct vcpu *v, u64 cr0, u64 cr3, u64 cr4)
+{
+	if (!(cr0 & CR0_PG) || !(cr4 & CR4_PAE) || (v->arch.vmx.regs.efer & EFER_LME))
+		return true;
+	const u64 *table = gpa_to_hva(v->vm, cr3 & 0xFFFFFFE0u, 32);
+	if (!table)
+		return false;
+	u64 pdpte[4];
+	memcpy(pdpte, table, sizeof pdpte); /* once: the guest may change it meanwhile */
+	for (u32 i = 0; i < 4; i++)
+		if (!x86_pdpte_valid(pdpte[i]))
+			return false;
+	for (u32 i = 0; i < 4; i++)
+		vmcs_write(GUEST_PDPTE0 + 2 * i, pdpte[i]);
+	return true;
+}
+
 /* An intercepted MOV to CR0, CR3 or CR4 (the bits VMX operation owns changed, or a CPU
  * without the TRUE controls exits on every CR3 access), or a MOV from CR3 (28.2.1, table
  * 28-3). The CR0 write that turns paging on or off with EFER.LME set enters or leaves
@@ -532,7 +583,9 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 		if ((val >> 32) || ((val & CR0_PG) && !(val & CR0_PE)) ||
 		    ((val & CR0_NW) && !(val & CR0_CD)) ||
 		    ((val & CR0_PG) && (x->regs.efer & EFER_LME) && !(x->regs.cr4 & CR4_PAE)) ||
-		    (code64 && !(val & CR0_PG)) || (!(val & CR0_PG) && (x->regs.cr4 & CR4_PCIDE)))
+		    (code64 && !(val & CR0_PG)) || (!(val & CR0_PG) && (x->regs.cr4 & CR4_PCIDE)) ||
+		    (((old ^ val) & (CR0_PG | CR0_CD | CR0_NW)) &&
+		     !load_pdptes(v, val, x->regs.cr3, x->regs.cr4)))
 			return vmx_inject_exception(v, VEC_GP, true, 0);
 		if ((old ^ val) & CR0_PG)
 			v->arch.flush_tlb = true; /* the guest's translations change wholesale */
@@ -542,12 +595,16 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 		if ((old & CR0_PG) && !(val & CR0_PG))
 			set_efer(v, x->regs.efer & ~(u64)EFER_LMA);
 	} else if (cr == 4) {
-		if (val & CR4_VMXE) /* not offered (CPUID.1:ECX.VMX is 0) */
+		if ((val & CR4_VMXE) || /* not offered (CPUID.1:ECX.VMX is 0) */
+		    (((x->regs.cr4 ^ val) & (CR4_PAE | CR4_PGE | CR4_PSE | CR4_SMEP)) &&
+		     !load_pdptes(v, x->regs.cr0, x->regs.cr3, val)))
 			return vmx_inject_exception(v, VEC_GP, true, 0);
 		set_cr4(v, val);
 	} else if (cr == 3) {
 		if (x->regs.cr4 & CR4_PCIDE)
 			val &= ~BIT(63); /* "no flush": flushed all the same */
+		if (!load_pdptes(v, x->regs.cr0, val, x->regs.cr4))
+			return vmx_inject_exception(v, VEC_GP, true, 0);
 		v->arch.flush_tlb = true;
 		x->regs.cr3 = val;
 		vmcs_write(GUEST_CR3, val);
@@ -627,14 +684,22 @@ static void vmx_inject(struct vcpu *v, bool section_end)
 {
 	struct vmx_vcpu *x = &v->arch.vmx;
 	u32 blocked = x->regs.interruptibility;
+	bool cpu_delivers = v->arch.lapic.cpu_delivers;
 	x->proc &= ~(PROC_INTR_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING);
 	if (section_end && !x86_vendor->interruptible(v))
+		x->proc |= PROC_INTR_WINDOW_EXITING;
+	/* With virtual-interrupt delivery the CPU takes what waits as soon as the guest can
+	 * (apicv_enter). While it cannot (RFLAGS.IF = 0, a shadow), the interrupt window
+	 * exits first, as without APICv: Bochs 2.7 delivers a recognized virtual interrupt
+	 * even with IF = 0 when a host interrupt comes (event.cc, InterruptAcknowledge). */
+	if (cpu_delivers && !x86_vendor->interruptible(v) &&
+	    vlapic_pending_vector(&v->arch.lapic) >= 0)
 		x->proc |= PROC_INTR_WINDOW_EXITING;
 	if (x->entry_event) {
 		/* An exception from the exit handler goes first; what waits follows at the
 		 * next window. */
 		requeue_interrupted(v);
-		if (vlapic_pending_vector(&v->arch.lapic) >= 0)
+		if (!cpu_delivers && vlapic_pending_vector(&v->arch.lapic) >= 0)
 			x->proc |= PROC_INTR_WINDOW_EXITING;
 		if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE))
 			x->proc |= PROC_NMI_WINDOW_EXITING;
@@ -659,12 +724,14 @@ static void vmx_inject(struct vcpu *v, bool section_end)
 		    __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
 			x->entry_event = VEC_NMI | INTR_TYPE_NMI | INTR_INFO_VALID;
 			v->stats.nmis_injected++;
-			if (vlapic_pending_vector(&v->arch.lapic) >= 0)
+			if (!cpu_delivers && vlapic_pending_vector(&v->arch.lapic) >= 0)
 				x->proc |= PROC_INTR_WINDOW_EXITING; /* the interrupt next */
 			return;
 		}
 		x->proc |= PROC_NMI_WINDOW_EXITING;
 	}
+	if (cpu_delivers)
+		return; /* the CPU delivers from the IRR (apicv_enter) */
 	int vec = vlapic_pending_vector(&v->arch.lapic);
 	if (vec < 0)
 		return;
@@ -704,6 +771,34 @@ static void read_exit(struct vcpu *v)
 
 extern u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2);
 
+/* APIC virtualization before an entry: x2APIC virtualization while the guest's APIC is in
+ * x2APIC mode, the posted requests moved into the IRR and RVI/SVI and the EOI-exit bitmap
+ * set from the vLAPIC (vmx_apicv.h). proc2: the secondary controls, to be updated. */
+static void apicv_enter(struct vcpu *v, u32 *proc2)
+{
+	struct vmx_vcpu *x = &v->arch.vmx;
+	struct vmx_apicv_entry *a = &x->apicv;
+	bool x2 = vmx_apicv_x2apic(&v->arch.lapic);
+	if (x2 != !!(x->proc2 & PROC2_VIRT_X2APIC_MODE))
+		vmcs_write(MSR_BITMAP, (u64)(uintptr_t)(x2 ? msr_bitmap_x2apic : msr_bitmap));
+	*proc2 = (*proc2 & ~(PROC2_VIRT_X2APIC_MODE | PROC2_APIC_REGISTER_VIRT)) |
+		 (x2 ? PROC2_VIRT_X2APIC_MODE | PROC2_APIC_REGISTER_VIRT : 0);
+	vmx_apicv_prepare(&v->arch.lapic, a);
+	vmcs_write(GUEST_INTERRUPT_STATUS, a->intr_status);
+	for (u32 i = 0; i < 4; i++)
+		if (a->eoi_exit[i] != x->eoi_exit[i])
+			vmcs_write(EOI_EXIT_BITMAP0 + 2 * i, x->eoi_exit[i] = a->eoi_exit[i]);
+}
+
+/* After the exit: what the CPU delivered and completed in the run. */
+static void apicv_exit(struct vcpu *v)
+{
+	u64 delivered, eois;
+	vmx_apicv_count(&v->arch.lapic, &v->arch.vmx.apicv, &delivered, &eois);
+	v->stats.irqs_cpu_delivered += delivered;
+	v->stats.virtual_eois += eois;
+}
+
 static void vmx_enter(struct vcpu *v)
 {
 	struct vmx_vcpu *x = &v->arch.vmx;
@@ -730,13 +825,18 @@ static void vmx_enter(struct vcpu *v)
 		proc2 |= PROC2_PAUSE_LOOP_EXITING;
 	else if (watch && caps.pause_exiting)
 		x->proc |= PROC_PAUSE_EXITING;
+	bool cpu_delivers = v->arch.lapic.cpu_delivers;
+	if (cpu_delivers)
+		apicv_enter(v, &proc2);
+	else
+		/* TPR threshold (25.6.8): while the TPR alone holds the highest waiting
+		 * interrupt back, a guest CR8 write that lowers it below that interrupt's
+		 * class exits (29.1.2), so that the interrupt is taken at once, as on a CPU.
+		 * (With virtual-interrupt delivery the CPU does that itself, 30.1.2.) */
+		vmcs_write(TPR_THRESHOLD, vlapic_tpr_holds_back(&v->arch.lapic));
 	if (proc2 != x->proc2)
 		vmcs_write(SECONDARY_VM_EXEC_CONTROL, x->proc2 = proc2);
 	vmcs_write(CPU_BASED_VM_EXEC_CONTROL, x->proc);
-	/* TPR threshold (25.6.8): while the TPR alone holds the highest waiting interrupt
-	 * back, a guest CR8 write that lowers it below that interrupt's class exits
-	 * (29.1.2), so that the interrupt is taken at once, as on a CPU. */
-	vmcs_write(TPR_THRESHOLD, vlapic_tpr_holds_back(&v->arch.lapic));
 	if (x->rip_dirty)
 		vmcs_write(GUEST_RIP, x->regs.rip);
 	if (x->interruptibility_dirty)
@@ -759,6 +859,8 @@ static void vmx_enter(struct vcpu *v)
 	x->launched = true;
 	v->arch.gpr[GPR_RSP] = vmcs_read(GUEST_RSP);
 	read_exit(v);
+	if (cpu_delivers)
+		apicv_exit(v);
 }
 
 /* The exit the last entry ended with (vmx_enter), for vcpu.c, or handled here. */
@@ -813,6 +915,16 @@ static void vmx_decode(struct vcpu *v, struct x86_exit *e)
 	case EXIT_REASON_NMI_WINDOW:
 	case EXIT_REASON_TPR_BELOW_THRESHOLD:
 		break; /* the next entry injects what waits */
+	case EXIT_REASON_VIRTUALIZED_EOI:
+		/* The CPU did the EOI; its vector is in the EOI-exit bitmap (30.1.4). */
+		vlapic_eoi_exit(&v->arch.lapic, (u8)x->exit_qual);
+		break;
+	case EXIT_REASON_APIC_WRITE:
+	case EXIT_REASON_APIC_ACCESS:
+		/* APIC accesses are not virtualized, and of the x2APIC registers only TPR and
+		 * EOI writes pass, which never exit so (30.5). */
+		stop_vm(v, e, "BUG: an APIC-access or APIC-write exit");
+		break;
 	case EXIT_REASON_CPUID:
 		e->reason = X86_EXIT_CPUID;
 		break;

@@ -10,6 +10,7 @@
 #ifndef ARCH_X86_VMX_VMX_STATE_H
 #define ARCH_X86_VMX_VMX_STATE_H
 
+#include "arch/x86/vmx/vmx_apicv.h"
 #include "hv/types.h"
 
 /* The guest's registers as at its last exit (and as the handlers changed them: `dirty`
@@ -43,6 +44,10 @@ struct vmx_vcpu {
 	u64 exit_qual;
 	u8 exit_insn_len;
 	u64 cr2; /* not in the VMCS: in the CPU's register while the guest runs */
+	/* APIC virtualization (vmx_apicv.h): the entry's state, the EOI-exit bitmap in the
+	 * VMCS */
+	struct vmx_apicv_entry apicv;
+	u64 eoi_exit[4];
 	/* Not switched by VM entry and exit (VMLOAD does it on SVM): the guest's, in the CPU
 	 * while the vCPU is loaded (the host uses none of them). */
 	u64 kernel_gs_base, star, lstar, cstar, sfmask;
