@@ -551,7 +551,8 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 }
 
 bool vm_stopping(const struct vm *vm) { return vm->stop_reason != VM_RUNNING; }
-void vm_dump(struct vm *vm) { (void)vm; }
+static int dumps;
+void vm_dump(struct vm *vm) { (void)vm, dumps++; }
 
 void vm_vcpu_stopped(struct vcpu *v)
 {
@@ -1530,8 +1531,45 @@ static void (*const tests[])(void) = {
 	test_rendezvous_many_vcpus,
 };
 
+/* The watchdog (watch_next): pCPU 1 in guest mode, no entry for a second after its host
+ * timer was due: pCPU 0 reports it once (with the VM's dump); entries going on, or no timer
+ * due (look_at in the future), are not a stall. */
+static void test_watchdog(void)
+{
+	machine(2);
+	struct vm *a = vm_new(2);
+	struct pcpu *p0 = &pcpus[0], *p1 = &pcpus[1];
+	p1->current = a->vcpus[0];
+	pcpu_in_guest[1] = true;
+	dumps = 0;
+	u64 t = sim.now;
+	p1->look_at = t + sched_us(WATCH_US * 3);
+	for (int i = 0; i < WATCH_LOOKS; i++, t += sched_us(WATCH_US))
+		watch_next(p0, t);
+	CHECK_EQ(dumps, 0); /* the timer was not due for the first three looks */
+	for (int i = 0; i < 4 * WATCH_LOOKS; i++, t += sched_us(WATCH_US))
+		watch_next(p0, t);
+	CHECK_EQ(dumps, 1); /* once per stall */
+	p1->entries++;
+	watch_next(p0, t);
+	t += sched_us(WATCH_US);
+	for (int i = 0; i < 4 * WATCH_LOOKS; i++, t += sched_us(WATCH_US)) {
+		p1->entries++; /* exits and entries go on */
+		watch_next(p0, t);
+	}
+	CHECK_EQ(dumps, 1);
+	p1->look_at = ~0ull; /* no timer armed: in guest mode as long as the guest likes */
+	for (int i = 0; i < 4 * WATCH_LOOKS; i++, t += sched_us(WATCH_US))
+		watch_next(p0, t);
+	CHECK_EQ(dumps, 1);
+	pcpu_in_guest[1] = false;
+	p1->current = NULL;
+	settle();
+}
+
 int main(void)
 {
+	test_watchdog();
 	static const enum sched_policy policies[] = { SCHED_RR, SCHED_AWARE };
 	for (u32 p = 0; p < ARRAY_SIZE(policies); p++)
 		for (u32 i = 0; i < ARRAY_SIZE(tests); i++) {
