@@ -483,6 +483,9 @@ NORETURN void sched_loop(void)
 		runnable = give_away(p, runnable, now);
 		struct vcpu *v = p->runq ? pick_next(p, now) : NULL;
 		if (!v) {
+			/* Idle, it still watches the next pCPU while that one is in guest mode. */
+			if (__atomic_load_n(&pcpu_in_guest[(p->id + 1) % npcpus], __ATOMIC_RELAXED))
+				deadline = MIN(deadline, MAX(p->watch_at, now + 1));
 			arch_timer_arm(deadline == ~0ull ? 0 : deadline);
 			__atomic_store_n(&pcpu_idle[p->id], true, __ATOMIC_SEQ_CST);
 			if (!any_kick_pending(p) && !__atomic_load_n(&p->inbox, __ATOMIC_SEQ_CST)) {

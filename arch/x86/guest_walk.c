@@ -98,7 +98,11 @@ static int walk32(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void *
 	return WALK_OK;
 }
 
-bool x86_pdpte_valid(u64 pdpte) { return !(pdpte & GW_P) || !(pdpte & GW_PDPTE_RSVD); }
+bool x86_pdpte_valid(u64 pdpte, u32 maxphyaddr)
+{
+	u64 above = maxphyaddr < 63 ? ~0ull << maxphyaddr : 0;
+	return !(pdpte & GW_P) || !(pdpte & (GW_PDPTE_RSVD | above));
+}
 
 /*
  * PAE paging: CR3[31:5] points at 4 PDPTEs selected by gva[31:30] (SDM Vol. 3 4.4).
@@ -115,7 +119,7 @@ static int walk_pae(const struct x86_paging *pg, u32 gva, gpa_read_fn read, void
 		return rc;
 	if (!(pdpte & GW_P))
 		return WALK_NOT_PRESENT;
-	if (!x86_pdpte_valid(pdpte))
+	if (!x86_pdpte_valid(pdpte, 52)) /* bits 62:52 lie above any MAXPHYADDR */
 		return WALK_RESERVED;
 	return walk64(pg, pdpte & GW_ADDR_MASK, 2, gva, read, ctx, gpa);
 }

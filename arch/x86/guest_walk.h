@@ -37,9 +37,10 @@ enum {
 	WALK_RESERVED = -3,    /* a present entry has a reserved bit set (guest #PF) */
 };
 
-/* A PAE PDPTE is not present or has no reserved bit set (those that do not depend on
- * MAXPHYADDR): what a MOV to CR0, CR3 or CR4 that loads it checks (SDM vol. 3A, 4.4.1). */
-bool x86_pdpte_valid(u64 pdpte);
+/* A PAE PDPTE is not present or has no reserved bit set (bits 2:1, 8:5 and 63:maxphyaddr):
+ * what a MOV to CR0, CR3 or CR4 that loads it checks (SDM vol. 3A, 4.4.1), and VM entry
+ * with EPT (SDM vol. 3C, 26.3.1.6). */
+bool x86_pdpte_valid(u64 pdpte, u32 maxphyaddr);
 
 /* Translates gva; on WALK_OK stores the guest-physical address in *gpa. */
 int x86_gva_to_gpa(const struct x86_paging *pg, u64 gva, gpa_read_fn read, void *ctx, u64 *gpa);

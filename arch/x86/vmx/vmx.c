@@ -51,6 +51,7 @@
 static struct vmx_caps caps;
 static u32 ctls[VMX_CTLS];	 /* every control the backend may set, adjusted */
 static u64 cr0_owned, cr4_owned; /* bits VMX operation wants 1, the guest sees as it set them */
+static u32 maxphyaddr = 36;	 /* the CPU's physical-address width (CPUID 80000008h) */
 /* The CPU has the three APICv controls: the vCPUs of VMs without apicv = off get them
  * (vmx_apicv.h). */
 static bool apicv;
@@ -102,6 +103,12 @@ static int vmx_check(const char **why)
 	/* Unrestricted guest lets CR0.PE and CR0.PG be 0 (SDM vol. 3C, 24.8). */
 	cr0_owned = caps.cr0_fixed0 & ~(u64)(CR0_PE | CR0_PG);
 	cr4_owned = caps.cr4_fixed0;
+	u32 r[4];
+	cpu_cpuid(0x80000000, 0, r);
+	if (r[0] >= 0x80000008) {
+		cpu_cpuid(0x80000008, 0, r);
+		maxphyaddr = r[0] & 0xFF;
+	}
 	apicv = (ctls[VMX_PROC] & PROC_TPR_SHADOW) &&
 		(ctls[VMX_PROC2] & PROC2_APICV) == PROC2_APICV;
 	return 0;
@@ -494,8 +501,11 @@ static void requeue_interrupted(struct vcpu *v)
 	x->idt_vectoring = 0;
 	if (!(interrupted & INTR_INFO_VALID))
 		return;
-	if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_EXT_INTR)
+	if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_EXT_INTR) {
 		vlapic_unack(&v->arch.lapic, (u8)interrupted);
+		if (v->arch.lapic.cpu_delivers) /* delivered again: counted then */
+			v->stats.irqs_cpu_delivered--;
+	}
 	if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_NMI) {
 		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
 		x->regs.interruptibility &= ~(u32)INTERRUPTIBILITY_NMI;
@@ -550,7 +560,7 @@ static bool load_pdptes(struct vcpu *v, u64 cr0, u64 cr3, u64 cr4)
 	u64 pdpte[4];
 	memcpy(pdpte, table, sizeof pdpte); /* once: the guest may change it meanwhile */
 	for (u32 i = 0; i < 4; i++)
-		if (!x86_pdpte_valid(pdpte[i]))
+		if (!x86_pdpte_valid(pdpte[i], maxphyaddr))
 			return false;
 	for (u32 i = 0; i < 4; i++)
 		vmcs_write(GUEST_PDPTE0 + 2 * i, pdpte[i]);
@@ -688,13 +698,6 @@ static void vmx_inject(struct vcpu *v, bool section_end)
 	x->proc &= ~(PROC_INTR_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING);
 	if (section_end && !x86_vendor->interruptible(v))
 		x->proc |= PROC_INTR_WINDOW_EXITING;
-	/* With virtual-interrupt delivery the CPU takes what waits as soon as the guest can
-	 * (apicv_enter). While it cannot (RFLAGS.IF = 0, a shadow), the interrupt window
-	 * exits first, as without APICv: Bochs 2.7 delivers a recognized virtual interrupt
-	 * even with IF = 0 when a host interrupt comes (event.cc, InterruptAcknowledge). */
-	if (cpu_delivers && !x86_vendor->interruptible(v) &&
-	    vlapic_pending_vector(&v->arch.lapic) >= 0)
-		x->proc |= PROC_INTR_WINDOW_EXITING;
 	if (x->entry_event) {
 		/* An exception from the exit handler goes first; what waits follows at the
 		 * next window. */
@@ -785,6 +788,13 @@ static void apicv_enter(struct vcpu *v, u32 *proc2)
 		 (x2 ? PROC2_VIRT_X2APIC_MODE | PROC2_APIC_REGISTER_VIRT : 0);
 	vmx_apicv_prepare(&v->arch.lapic, a);
 	vmcs_write(GUEST_INTERRUPT_STATUS, a->intr_status);
+	/* The CPU takes RVI's vector as soon as the guest can (30.2.1). While it cannot
+	 * (RFLAGS.IF = 0, a shadow), the interrupt window exits first, as without APICv:
+	 * Bochs 2.7 delivers a recognized virtual interrupt even with IF = 0 when a host
+	 * interrupt comes (event.cc, InterruptAcknowledge). */
+	if ((a->intr_status & 0xF0) > (vlapic_ppr(&v->arch.lapic) & 0xF0) &&
+	    !x86_vendor->interruptible(v))
+		x->proc |= PROC_INTR_WINDOW_EXITING;
 	for (u32 i = 0; i < 4; i++)
 		if (a->eoi_exit[i] != x->eoi_exit[i])
 			vmcs_write(EOI_EXIT_BITMAP0 + 2 * i, x->eoi_exit[i] = a->eoi_exit[i]);
@@ -795,6 +805,8 @@ static void apicv_exit(struct vcpu *v)
 {
 	u64 delivered, eois;
 	vmx_apicv_count(&v->arch.lapic, &v->arch.vmx.apicv, &delivered, &eois);
+	if (vmx_exit_basic(v->arch.vmx.exit_reason) == EXIT_REASON_VIRTUALIZED_EOI && eois)
+		eois--; /* that EOI exited */
 	v->stats.irqs_cpu_delivered += delivered;
 	v->stats.virtual_eois += eois;
 }
