@@ -5,19 +5,21 @@
 # fw_cfg, which Bochs has not): the hypervisor finds both CPUs through UEFI's MP services,
 # shows what the CPU's VMX offers (its capability MSRs, arch/x86/vmx/vmx_caps.c), tries
 # VMX operation on the boot CPU before the takeover (vmxon.c: Bochs's OVMF leaves
-# IA32_FEATURE_CONTROL unlocked, the hypervisor locks it with VMX on), and runs Debian's
-# stock Linux with 3 vCPUs on the 2 pCPUs and APICv (the CPU delivers their interrupts and
-# completes their EOIs, x2APIC virtualization): vCPU 0 from the bzImage's 64-bit entry, the
-# others from INIT and STARTUP in real mode (unrestricted guest); vCPUs that move between
-# the pCPUs (their VMCS cleared on one, loaded on the other), spin exits (PAUSE-loop
-# exiting) for the directed yield, the test init's facts, and the guest's ACPI power-off.
-# Bochs's machine has no ACPI power-off itself: the hypervisor halts after the VM has
-# gone. About 3-4 minutes. (A second VM at once hangs under Bochs: README, Testing.)
+# IA32_FEATURE_CONTROL unlocked, the hypervisor locks it with VMX on), and runs two VMs of
+# Debian's stock Linux, 4 vCPUs on the 2 pCPUs. linux0, 3 vCPUs with APICv (the CPU
+# delivers their interrupts and completes their EOIs, x2APIC virtualization): vCPU 0 from
+# the bzImage's 64-bit entry, the others from INIT and STARTUP in real mode (unrestricted
+# guest); vCPUs that move between the pCPUs (their VMCS cleared on one, loaded on the
+# other), spin exits (PAUSE-loop exiting) for the directed yield. emulated, 1 vCPU with
+# apicv = off: the emulated local APIC (interrupts injected by the hypervisor, EOIs exit).
+# Each: the test init's facts and the guest's ACPI power-off. Bochs's machine has no ACPI
+# power-off itself: the hypervisor halts after the VMs have gone. About 4-5 minutes.
+# (Without the VMX-preemption timer this hung: README, Testing.)
 . "$(dirname "$0")/lib.sh"
 command -v bochs > /dev/null || { echo "FAIL: no bochs (scripts/deps.sh installs it)"; exit 1; }
 dir=$(mktemp -d /tmp/hv-test-bochs.XXXXXX)
 cat /usr/share/OVMF/OVMF_VARS.fd /usr/share/OVMF/OVMF_CODE.fd > "$dir/ovmf.fd"
-printf '[vm linux0]\nkernel = /guests/vmlinuz\ninitrd = /guests/initrd.gz\ncmdline = console=ttyS0 hv.mode=test\nvcpus = 3\nmemory = 256M\n' > "$dir/hv.cfg"
+printf '[vm linux0]\nkernel = /guests/vmlinuz\ninitrd = /guests/initrd.gz\ncmdline = console=ttyS0 hv.mode=test\nvcpus = 3\nmemory = 256M\n\n[vm emulated]\nkernel = /guests/vmlinuz\ninitrd = /guests/initrd.gz\ncmdline = console=ttyS0 quiet hv.mode=test\napicv = off\nmemory = 160M\n' > "$dir/hv.cfg"
 "$TOP/scripts/mkesp.sh" "$dir/esp.img" "$dir/hv.cfg"
 # Bochs takes a flat disk's geometry from its size: whole cylinders of 16 heads, 63 sectors.
 cyl=$((16 * 63 * 512)) size=$(stat -c %s "$dir/esp.img")
@@ -59,18 +61,27 @@ expect "no ACPI tables: both CPUs from UEFI MP services" \
 	"hv: 2 pCPUs (UEFI MP services; no valid ACPI RSDP)"
 expect "the machine taken over, both pCPUs in VMX operation" "hv: 2 of 2 pCPUs running"
 expect "linux0: APICv" "hv: VM 'linux0': APICv: the CPU delivers interrupts and completes EOIs"
+expect "emulated: its APIC emulated" "hv: VM 'emulated': APIC emulated, no APICv (apicv = off)"
 expect_guest_ok linux0 3
+expect_guest_ok emulated 1
 expect "the KVM PV features found" "kvm-guest: setup PV IPIs"
 expect "vCPUs 1 and 2 started by INIT and STARTUP" "init=2 sipi=4"
-# Its interrupts went through APICv: delivered and EOIed by the CPU, none injected.
-line=$(grep "^hv: VM 'linux0' interrupts injected=" "$LOG")
-if echo "$line" | grep -q "injected=0 .* cpu-delivered=[1-9][0-9]* virtual-eois=[1-9]"; then
-	echo "ok:   every interrupt delivered and EOIed by the CPU, none injected"
+# How each VM's interrupts went: by the CPU (APICv) or injected (emulated).
+line() { grep "^hv: VM '$1' interrupts injected=" "$LOG"; }
+if line linux0 | grep -q "injected=0 .* cpu-delivered=[1-9][0-9]* virtual-eois=[1-9]"; then
+	echo "ok:   linux0: every interrupt delivered and EOIed by the CPU, none injected"
 else
-	echo "FAIL: the interrupts not all through APICv: $(echo "$line" | cut -c1-200)"
+	echo "FAIL: linux0's interrupts not all through APICv: $(line linux0 | cut -c1-200)"
 	failed=1
 fi
-grep -E "^hv: VM 'linux0' (powered off|interrupts)" "$LOG" | cut -c1-240 | sed 's/^/      /'
+if line emulated | grep -q "injected=[1-9][0-9]* .* cpu-delivered=0 virtual-eois=0"; then
+	echo "ok:   emulated: interrupts injected, none by the CPU"
+else
+	echo "FAIL: emulated's interrupts not injected: $(line emulated | cut -c1-200)"
+	failed=1
+fi
+expect_not "no pCPU stuck in guest mode" "has not left guest mode"
+grep -E "^hv: VM '(linux0|emulated)' (powered off|interrupts)" "$LOG" | cut -c1-240 | sed 's/^/      /'
 for what in migrations spin-exits; do
 	if grep -q "^hv: VM 'linux0' vcpu[0-9].* $what=[1-9]" "$LOG"; then
 		echo "ok:   $what above 0 on the VMX backend"

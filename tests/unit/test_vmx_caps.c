@@ -183,7 +183,7 @@ static void test_bochs(void)
 	u32 ctl[VMX_CTLS];
 	const char *why = NULL;
 	CHECK_EQ(vmx_controls(&c, ctl, &why), 0);
-	CHECK_EQ(ctl[VMX_PIN], 0x3F); /* no posted interrupts */
+	CHECK_EQ(ctl[VMX_PIN], 0x7F); /* the preemption timer (6), no posted interrupts */
 	/* CR3-load/store exiting (15, 16) left 0; MWAIT (10) and MONITOR (29) exiting */
 	CHECK_EQ(ctl[VMX_PROC], 0xB66065F6);
 	/* EPT, UG, VPID, APICv, PLE; WBINVD exiting (6); RDTSCP (3), INVPCID (12) and
@@ -217,13 +217,13 @@ static void test_server(void)
 	u32 ctl[VMX_CTLS];
 	const char *why = NULL;
 	CHECK_EQ(vmx_controls(&c, ctl, &why), 0);
-	CHECK_EQ(ctl[VMX_PIN], 0xBF); /* posted interrupts */
+	CHECK_EQ(ctl[VMX_PIN], 0xFF); /* the preemption timer, posted interrupts */
 
 	/* Without virtual-interrupt delivery no posted interrupts either. */
 	edit(0x48B, (u64)PROC2_VIRT_INTR_DELIVERY << 32, 0);
 	c = probe();
 	CHECK_EQ(vmx_controls(&c, ctl, &why), 0);
-	CHECK_EQ(ctl[VMX_PIN], 0x3F);
+	CHECK_EQ(ctl[VMX_PIN], 0x7F);
 	CHECK_EQ(ctl[VMX_PROC2] & PROC2_VIRT_INTR_DELIVERY, 0);
 	CHECK_STR(describe(&c), "VMX rev 4, EPT (2M, A/D) VPID unrestricted-guest; APICv: "
 				"x2APIC-virt register-virt; posted interrupts; PLE");

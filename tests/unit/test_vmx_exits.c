@@ -46,6 +46,8 @@ static void invvpid(enum vmx_inv_type type, u16 vpid) { (void)type, (void)vpid, 
 
 u64 arch_time_hz = 1000000000;
 struct pcpu pcpus[1];
+static u64 fake_now;
+u64 arch_time_now(void) { return fake_now; }
 struct x86_msr_caps x86_msr_caps;
 char vmx_exit[1];
 const struct x86_vendor *x86_vendor = &vmx_vendor;
@@ -84,6 +86,7 @@ struct entry { /* what the VM entry found */
 	u8 insn_len;
 	u64 rip, rsi, cr0, cr0_shadow, cr4, efer;
 	u32 interruptibility, proc, proc2, tpr_threshold, entry_ctls;
+	u32 preemption_timer;
 	u16 intr_status; /* RVI, SVI */
 	u64 msr_bitmap;
 	u16 cs, ss;
@@ -210,6 +213,7 @@ u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2)
 			     .cs_base = vmcs[GUEST_ES_BASE + 2 * X86_SEG_CS],
 			     .gdtr = vmcs[GUEST_GDTR_BASE],
 			     .intr_status = (u16)vmcs[GUEST_INTERRUPT_STATUS],
+			     .preemption_timer = (u32)vmcs[VMX_PREEMPTION_TIMER_VALUE],
 			     .msr_bitmap = vmcs[MSR_BITMAP],
 			     .launched = launched };
 	struct exit *x = &script[nexits++];
@@ -878,6 +882,34 @@ static void test_apicv_level_eoi(void)
 	CHECK_EQ(entries[1].rip, entries[0].rip);  /* trap-like: nothing to skip */
 }
 
+/* The VMX-preemption timer, where the CPU has it, ends a run at the pCPU's next decision
+ * (look_at) in TSC ticks >> IA32_VMX_MISC[4:0]; none due: the longest count; due: 0, an
+ * exit at once. Its exit returns to the scheduler like a host interrupt. */
+static void test_preemption_timer(void)
+{
+	machine();
+	ctls[VMX_PIN] = PIN_EXT_INTR_EXITING | PIN_PREEMPTION_TIMER;
+	caps.misc = 5;
+	fake_now = 1000000;
+	pcpus[0].look_at = fake_now + 3200;
+	run(0);
+	CHECK_EQ(entries[0].preemption_timer, 100);
+	pcpus[0].look_at = ~0ull;
+	run(0);
+	CHECK_EQ(entries[0].preemption_timer, ~0u);
+	pcpus[0].look_at = fake_now - 1;
+	run(0);
+	CHECK_EQ(entries[0].preemption_timer, 0);
+	pcpus[0].look_at = fake_now + (1ull << 40);
+	CHECK_EQ(run(1, EXIT(.reason = EXIT_REASON_PREEMPTION_TIMER)), RUN_PREEMPTED);
+	CHECK_EQ(entries[0].preemption_timer, ~0u); /* 2^35: saturated */
+	CHECK_EQ(nentries, 1);
+	CHECK_EQ(vcpu.stats.exits[EXIT_HOST_IRQ], 4);
+	ctls[VMX_PIN] = 0;
+	caps.misc = 0;
+	pcpus[0].look_at = 0;
+}
+
 int main(void)
 {
 	test_start_states();
@@ -895,6 +927,7 @@ int main(void)
 	test_apicv_delivery();
 	test_apicv_level_eoi();
 	test_apicv_requeue();
+	test_preemption_timer();
 	free(vcpu.arch.vmx.vmcs);
 	free(msr_bitmap);
 	free(msr_bitmap_x2apic);

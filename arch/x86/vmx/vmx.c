@@ -633,6 +633,7 @@ static enum exit_kind exit_kind_of(u16 reason)
 	case EXIT_REASON_SIPI:
 	case EXIT_REASON_IO_SMI:
 	case EXIT_REASON_OTHER_SMI:
+	case EXIT_REASON_PREEMPTION_TIMER:
 		return EXIT_HOST_IRQ;
 	case EXIT_REASON_IO_INSTRUCTION:
 		return EXIT_IO;
@@ -774,6 +775,17 @@ static void read_exit(struct vcpu *v)
 
 extern u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2);
 
+/* The VMX-preemption timer's count from now to deadline (~0: none): 0 exits at once. */
+static u32 preemption_ticks(u64 deadline, u64 now)
+{
+	if (deadline == ~0ull)
+		return ~0u;
+	if (deadline <= now)
+		return 0;
+	u64 ticks = (deadline - now) >> (caps.misc & 0x1F);
+	return ticks > 0xFFFFFFFFull ? ~0u : (u32)ticks;
+}
+
 /* APIC virtualization before an entry: x2APIC virtualization while the guest's APIC is in
  * x2APIC mode, the posted requests moved into the IRR and RVI/SVI and the EOI-exit bitmap
  * set from the vLAPIC (vmx_apicv.h). proc2: the secondary controls, to be updated. */
@@ -837,6 +849,13 @@ static void vmx_enter(struct vcpu *v)
 		proc2 |= PROC2_PAUSE_LOOP_EXITING;
 	else if (watch && caps.pause_exiting)
 		x->proc |= PROC_PAUSE_EXITING;
+	/* The VMX-preemption timer (25.5.1, counting down at the TSC rate >> IA32_VMX_MISC
+	 * bits 4:0) ends the guest's run at this pCPU's next decision (look_at) even if its
+	 * host timer interrupt does not make it exit: Bochs 2.7 lets a guest that entered with
+	 * RFLAGS.IF = 0 run on past host interrupts (README, Testing). */
+	if (ctls[VMX_PIN] & PIN_PREEMPTION_TIMER)
+		vmcs_write(VMX_PREEMPTION_TIMER_VALUE,
+			   preemption_ticks(pcpus[v->pcpu].look_at, arch_time_now()));
 	bool cpu_delivers = v->arch.lapic.cpu_delivers;
 	if (cpu_delivers)
 		apicv_enter(v, &proc2);
@@ -915,6 +934,7 @@ static void vmx_decode(struct vcpu *v, struct x86_exit *e)
 	case EXIT_REASON_SIPI:
 	case EXIT_REASON_IO_SMI:
 	case EXIT_REASON_OTHER_SMI:
+	case EXIT_REASON_PREEMPTION_TIMER: /* the pCPU's next decision is due */
 		e->reason = X86_EXIT_HOST;
 		break;
 	case EXIT_REASON_TRIPLE_FAULT:

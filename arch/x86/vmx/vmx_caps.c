@@ -21,6 +21,7 @@ static const struct control_name {
 	{ VMX_PIN, PIN_NMI_EXITING, "exit on NMIs" },
 	{ VMX_PIN, PIN_VIRTUAL_NMIS, "virtualize NMIs" },
 	{ VMX_PIN, PIN_POSTED_INTR, "process posted interrupts" },
+	{ VMX_PIN, PIN_PREEMPTION_TIMER, "activate the VMX-preemption timer" },
 	{ VMX_PROC, PROC_INTR_WINDOW_EXITING, "exit at an interrupt window" },
 	{ VMX_PROC, PROC_HLT_EXITING, "exit on HLT" },
 	{ VMX_PROC, PROC_MWAIT_EXITING, "exit on MWAIT" },
@@ -84,7 +85,8 @@ int vmx_controls(const struct vmx_caps *c, u32 out[VMX_CTLS], const char **why)
 	u32 proc2 = (u32)(c->ctl_msr[VMX_PROC2] >> 32);
 	const u32 want[VMX_CTLS] = {
 		[VMX_PIN] = PIN_EXT_INTR_EXITING | PIN_NMI_EXITING | PIN_VIRTUAL_NMIS |
-			    (posted ? PIN_POSTED_INTR : 0),
+			    (posted ? PIN_POSTED_INTR : 0) |
+			    (c->preemption_timer ? PIN_PREEMPTION_TIMER : 0),
 		[VMX_PROC] = PROC_INTR_WINDOW_EXITING | PROC_HLT_EXITING | PROC_TPR_SHADOW |
 			     PROC_NMI_WINDOW_EXITING | PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS |
 			     PROC_SECONDARY_CTLS | PROC_MWAIT_EXITING | PROC_MONITOR_EXITING,
@@ -157,6 +159,7 @@ void vmx_caps_probe(rdmsr_fn read_msr, struct vmx_caps *c)
 	c->apic_register_virt = allowed1(proc2, PROC2_APIC_REGISTER_VIRT);
 	c->virt_intr_delivery = allowed1(proc2, PROC2_VIRT_INTR_DELIVERY);
 	c->posted_intr = allowed1(c->ctl_msr[VMX_PIN], PIN_POSTED_INTR);
+	c->preemption_timer = allowed1(c->ctl_msr[VMX_PIN], PIN_PREEMPTION_TIMER);
 	c->pause_loop = allowed1(proc2, PROC2_PAUSE_LOOP_EXITING);
 	c->pause_exiting = allowed1(c->ctl_msr[VMX_PROC], PROC_PAUSE_EXITING);
 }

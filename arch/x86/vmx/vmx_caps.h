@@ -41,8 +41,9 @@ enum vmx_ctls { VMX_PIN, VMX_PROC, VMX_PROC2, VMX_EXIT, VMX_ENTRY, VMX_CTLS };
 /* Pin-based VM-execution controls (SDM vol. 3C, table 25-5) */
 #define PIN_EXT_INTR_EXITING BIT(0) /* host interrupts exit the guest */
 #define PIN_NMI_EXITING BIT(3)
-#define PIN_VIRTUAL_NMIS BIT(5) /* NMI blocking tracked for the guest; NMI-window exiting */
-#define PIN_POSTED_INTR BIT(7)	/* optional */
+#define PIN_VIRTUAL_NMIS BIT(5)	    /* NMI blocking tracked for the guest; NMI-window exiting */
+#define PIN_PREEMPTION_TIMER BIT(6) /* optional: an exit when a TSC-based count runs out */
+#define PIN_POSTED_INTR BIT(7)	    /* optional */
 
 /* Primary processor-based VM-execution controls (table 25-6) */
 #define PROC_INTR_WINDOW_EXITING BIT(2)
@@ -120,7 +121,7 @@ struct vmx_caps {
 	 * of the rest that the CPU can set (allowed-1) */
 	bool ept, ept_walk4_wb, ept_2m, ept_ad, vpid, unrestricted_guest;
 	bool x2apic_virt, apic_register_virt, virt_intr_delivery, posted_intr, pause_loop;
-	bool pause_exiting;
+	bool pause_exiting, preemption_timer;
 };
 
 /* Reads the capability MSRs through read_msr; the ones that exist only with a feature
