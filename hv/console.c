@@ -6,6 +6,7 @@
 #include "lib.h"
 #include "spinlock.h"
 #include "arch.h"
+#include "sched.h"
 #include "vm.h"
 #include "drivers/uart.h"
 
@@ -38,12 +39,17 @@ static struct tail {
 } tails[MAX_VMS];
 static char line[MAX_VMS][LINE_MAX];
 static u32 line_len[MAX_VMS];
+/* When each VM last wrote, the vCPU that wrote and its steal time then. */
 static u64 last_output[MAX_VMS];
+static struct vcpu *writer[MAX_VMS];
+static u64 writer_steal_ns[MAX_VMS];
 static u32 nvms, focus;
 /* The VM whose unfinished line is on the screen (the cursor is at its end), or -1. A
  * VM's line is normally printed when complete; only the focused VM's unfinished line is
  * shown once it has been quiet for a moment, so a shell prompt and typed characters
- * appear as they should. */
+ * appear as they should. A quiet moment can also be a vCPU preempted mid-line: the line
+ * stays in its buffer, so when other output cuts it on the screen, it is printed whole
+ * (prefix and all) once it ends, and a log never holds a VM's line in pieces. */
 static int open_line = -1;
 
 #define PROMPT_IDLE_US 50000
@@ -102,6 +108,7 @@ static int slot_of(struct vm *vm)
 	return -1;
 }
 
+/* Prints VM i's line so far with its prefix; the buffer keeps it. */
 static void show_line(int i)
 {
 	char prefix[40];
@@ -109,6 +116,17 @@ static void show_line(int i)
 	int n = snprintf(prefix, sizeof prefix, "[%s] ", vms[i]->name);
 	emit(prefix, (size_t)n);
 	emit(line[i], line_len[i]);
+}
+
+/* Ends VM i's line: on the screen (printed now unless it is the open line), and in its
+ * buffer. */
+static void end_line(int i)
+{
+	if (open_line == i)
+		open_line = -1;
+	else
+		show_line(i);
+	emit("\n", 1);
 	line_len[i] = 0;
 }
 
@@ -120,17 +138,17 @@ void console_guest_putc(void *vm, u8 c)
 	spin_lock(&lock);
 	tails[i].buf[tails[i].total++ % CONSOLE_TAIL] = (char)c;
 	last_output[i] = arch_time_now();
-	if (open_line == i) {
-		emit((const char *)&c, 1);
-		if (c == '\n')
-			open_line = -1;
-	} else if (c == '\n' || line_len[i] == LINE_MAX) {
-		show_line(i);
-		emit("\n", 1);
-		if (c != '\n')
-			line[i][line_len[i]++] = (char)c;
-	} else {
+	writer[i] = sched_current();
+	if (writer[i] && writer[i]->vm != vm)
+		writer[i] = NULL; /* not written from the VM's own exit */
+	if (writer[i])
+		writer_steal_ns[i] = sched_steal_ns(writer[i], last_output[i]);
+	if (c == '\n' || line_len[i] == LINE_MAX)
+		end_line(i);
+	if (c != '\n') {
 		line[i][line_len[i]++] = (char)c;
+		if (open_line == i)
+			emit((const char *)&c, 1);
 	}
 	spin_unlock(&lock);
 }
@@ -141,12 +159,8 @@ void console_unregister_vm(struct vm *vm)
 	if (i < 0)
 		return;
 	spin_lock(&lock);
-	if (line_len[i]) {
-		show_line(i);
-		emit("\n", 1);
-	}
-	if (open_line == i)
-		close_open_line();
+	if (line_len[i])
+		end_line(i);
 	spin_unlock(&lock);
 	if (inq[i].dropped)
 		printk("hv: VM '%s': %llu bytes of console input dropped (its UART was full)\n",
@@ -186,12 +200,19 @@ size_t console_tail(const char *name, char *out, size_t max)
 	return (size_t)-1;
 }
 
-/* Shows the focused VM's unfinished line (a prompt) once it has been quiet a moment. */
+/* Shows the focused VM's unfinished line (a prompt) once it has been quiet a moment: of
+ * its writer's own time, not counting its waits for a pCPU (a writer preempted mid-line
+ * is not at a prompt). */
 static void show_prompt(void)
 {
 	int f = (int)focus;
-	if (!nvms || !line_len[f] ||
-	    arch_time_now() - last_output[f] < arch_time_hz / 1000000 * PROMPT_IDLE_US)
+	if (!nvms || !line_len[f])
+		return;
+	u64 now = arch_time_now();
+	u64 quiet_ns = (now - last_output[f]) * 1000 / (arch_time_hz / 1000000);
+	if (writer[f])
+		quiet_ns -= MIN(quiet_ns, sched_steal_ns(writer[f], now) - writer_steal_ns[f]);
+	if (quiet_ns < PROMPT_IDLE_US * 1000)
 		return;
 	spin_lock(&lock);
 	if (line_len[f] && open_line != f) {

@@ -103,7 +103,7 @@ static void kick_for(struct vcpu *v, bool always)
 	 * interrupt_guest reads was published before that entry (look_at before the
 	 * seq_cst store of pcpu_in_guest), or is newer: then the owner has left guest mode
 	 * since, and the flag is seen anyway. */
-	struct vcpu *self = pcpus[arch_pcpu_id()].current;
+	struct vcpu *self = sched_current();
 	if (__atomic_load_n(&pcpu_in_guest[to], __ATOMIC_SEQ_CST)) {
 		if (!always && !interrupt_guest(&pcpus[to], v)) {
 			if (self)
@@ -549,6 +549,14 @@ void sched_left_guest(struct vcpu *v)
 {
 	__atomic_store_n(&v->in_guest, false, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&pcpu_in_guest[v->pcpu], false, __ATOMIC_SEQ_CST);
+}
+
+struct vcpu *sched_current(void) { return pcpus[arch_pcpu_id()].current; }
+
+u64 sched_steal_ns(const struct vcpu *v, u64 now)
+{
+	u64 since = __atomic_load_n(&v->wait_since, __ATOMIC_RELAXED);
+	return v->stats.steal_ns + (since && now > since ? ticks_to_ns(now - since) : 0);
 }
 
 bool sched_yield_to(struct vcpu *self, struct vcpu *target)

@@ -97,5 +97,9 @@ bool sched_spin_exit(struct vcpu *v);
  * for some vCPU of this pCPU (a kick) and the guest must not be entered now. */
 bool sched_enter_guest(struct vcpu *v);
 void sched_left_guest(struct vcpu *v);
+/* The vCPU this pCPU runs or ran last (in an exit handler: the one that exited). */
+struct vcpu *sched_current(void);
+/* v's steal time so far (ns), the wait under way included (read racily from any pCPU). */
+u64 sched_steal_ns(const struct vcpu *v, u64 now);
 
 #endif

@@ -10,9 +10,6 @@
 #include "hv/sched.h"
 #include "hv/vm.h"
 
-/* The vCPU whose access this is (banked GIC registers, counting). */
-static struct vcpu *accessor(void) { return pcpus[arch_pcpu_id()].current; }
-
 static void count_bad(struct vcpu *v, const char *what, u64 off, bool write)
 {
 	vcpu_bad_access(v, "%s %s at offset %llx ignored", write ? "write to" : "read of", what,
@@ -22,7 +19,7 @@ static void count_bad(struct vcpu *v, const char *what, u64 off, bool write)
 static u64 gicd_read(void *opaque, u64 off, unsigned size)
 {
 	struct vm *vm = opaque;
-	struct vcpu *v = accessor();
+	struct vcpu *v = sched_current();
 	u64 val = 0;
 	if (!vgic_dist_access(&vm->arch.vgic, v->id, off, size, false, &val))
 		count_bad(v, "an unknown GIC distributor register", off, false);
@@ -40,7 +37,7 @@ static void count_sgir(struct vcpu *v, u32 val)
 static void gicd_write(void *opaque, u64 off, unsigned size, u64 val)
 {
 	struct vm *vm = opaque;
-	struct vcpu *v = accessor();
+	struct vcpu *v = sched_current();
 	if (vm->arch.vgic.version == 2 && off == 0xF00 && size == 4)
 		count_sgir(v, (u32)val);
 	if (!vgic_dist_access(&vm->arch.vgic, v->id, off, size, true, &val))
@@ -52,7 +49,7 @@ static u64 gicr_read(void *opaque, u64 off, unsigned size)
 	struct vm *vm = opaque;
 	u64 val = 0;
 	if (!vgic_redist_access(&vm->arch.vgic, off, size, false, &val))
-		count_bad(accessor(), "an unknown GIC redistributor register", off, false);
+		count_bad(sched_current(), "an unknown GIC redistributor register", off, false);
 	return val;
 }
 
@@ -60,7 +57,7 @@ static void gicr_write(void *opaque, u64 off, unsigned size, u64 val)
 {
 	struct vm *vm = opaque;
 	if (!vgic_redist_access(&vm->arch.vgic, off, size, true, &val))
-		count_bad(accessor(), "an unknown GIC redistributor register", off, true);
+		count_bad(sched_current(), "an unknown GIC redistributor register", off, true);
 }
 
 /* The GICv2 CPU interface's second page (IHI 0048B 4.4): GICC_DIR at its start, write
@@ -72,14 +69,14 @@ static u64 gicc_dir_read(void *opaque, u64 off, unsigned size)
 {
 	(void)opaque;
 	if (size != 4 || off % 4)
-		count_bad(accessor(), "the GIC CPU interface", 4 * KiB + off, false);
+		count_bad(sched_current(), "the GIC CPU interface", 4 * KiB + off, false);
 	return 0;
 }
 
 static void gicc_dir_write(void *opaque, u64 off, unsigned size, u64 val)
 {
 	struct vm *vm = opaque;
-	struct vcpu *v = accessor();
+	struct vcpu *v = sched_current();
 	/* GICC_DIR: InterruptID [9:0], CPUID [12:10] (an SGI's source). */
 	if (off || size != 4)
 		count_bad(v, "the GIC CPU interface", 4 * KiB + off, true);
@@ -97,7 +94,7 @@ static void uart_irq(void *ctx, bool level)
 static void uart_bad(void *ctx, u32 off, bool write)
 {
 	(void)ctx;
-	count_bad(accessor(), "an unknown PL011 register", off, write);
+	count_bad(sched_current(), "an unknown PL011 register", off, write);
 }
 
 void arm64_platform_init(struct vm *vm)

@@ -5,8 +5,20 @@
 #include "../../hv/console.c"
 #include "test.h"
 
-u64 arch_time_hz = 1000000000;
-u64 arch_time_now(void) { return 0; }
+u64 arch_time_hz = 1000000000; /* ticks are ns */
+static u64 now_ns;
+u64 arch_time_now(void) { return now_ns; }
+
+/* The vCPU in whose exit a byte is written, and its steal time (the scheduler's). */
+static struct vcpu *running;
+static u64 steal_ns;
+struct vcpu *sched_current(void) { return running; }
+u64 sched_steal_ns(const struct vcpu *v, u64 now)
+{
+	(void)v;
+	(void)now;
+	return steal_ns;
+}
 
 static const u8 *host_in;
 static size_t host_len;
@@ -124,6 +136,74 @@ static void test_tail(void)
 	CHECK(!memcmp(out + n - 17, "0123456789abcdef\n", 17));
 }
 
+static void poll_after_ms(u64 ms)
+{
+	now_ns += ms * 1000000;
+	type("", 0);
+}
+
+/* The focused VM's unfinished line (a prompt) is shown once its writer has been quiet
+ * 50 ms of its own time, and goes on where it is when nothing else was printed. */
+static void test_prompt(void)
+{
+	static struct vcpu v = { .vm = &vm_a };
+	running = &v;
+	printed[0] = 0;
+	put_text(&vm_a, "# ");
+	poll_after_ms(49);
+	CHECK_EQ(strlen(printed), 0);
+	poll_after_ms(1);
+	CHECK(!strcmp(printed, "[a] # "));
+	put_text(&vm_a, "ls\n");
+	CHECK(!strcmp(printed, "[a] # ls\n"));
+}
+
+/* A line cut on the screen by other output is printed whole once it ends, so that the
+ * log holds it in one piece; a prompt cut that way is shown again. */
+static void test_cut_line_printed_whole(void)
+{
+	printed[0] = 0;
+	put_text(&vm_a, "GUEST-READY cpus=2 online=");
+	poll_after_ms(50);
+	put_text(&vm_b, "other\n");
+	printk("hv: message\n");
+	put_text(&vm_a, "0-1\n");
+	CHECK(!strcmp(printed, "[a] GUEST-READY cpus=2 online=\n[b] other\nhv: message\n"
+			       "[a] GUEST-READY cpus=2 online=0-1\n"));
+	printed[0] = 0;
+	put_text(&vm_a, "# ");
+	poll_after_ms(50);
+	printk("hv: message\n");
+	poll_after_ms(50);
+	CHECK(!strcmp(printed, "[a] # \nhv: message\n[a] # "));
+	put_text(&vm_a, "\n");
+}
+
+/* A writer preempted mid-line is not at a prompt: its waits for a pCPU do not count as
+ * quiet time, so its line is not shown (and cut) before it ends. */
+static void test_preempted_writer(void)
+{
+	printed[0] = 0;
+	put_text(&vm_a, "GUEST-READY cpus=2 online=");
+	steal_ns += 200000000; /* 200 ms preempted */
+	poll_after_ms(200);
+	CHECK_EQ(strlen(printed), 0);
+	poll_after_ms(49);
+	CHECK_EQ(strlen(printed), 0);
+	poll_after_ms(1); /* 50 ms of its own time */
+	CHECK(!strcmp(printed, "[a] GUEST-READY cpus=2 online="));
+	put_text(&vm_a, "0-1\n");
+}
+
+/* A VM that stops with an unfinished line: the line is printed and ended. */
+static void test_unregister_ends_line(void)
+{
+	printed[0] = 0;
+	put_text(&vm_b, "partial");
+	console_unregister_vm(&vm_b);
+	CHECK(!strcmp(printed, "[b] partial\n"));
+}
+
 int main(void)
 {
 	console_set_sink(sink_write);
@@ -133,5 +213,9 @@ int main(void)
 	test_queued_input_keeps_order();
 	test_stopped_vm();
 	test_tail();
+	test_prompt();
+	test_cut_line_printed_whole();
+	test_preempted_writer();
+	test_unregister_ends_line();
 	return test_summary();
 }
