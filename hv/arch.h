@@ -18,8 +18,12 @@ u64 arch_time_now(void);
 extern u64 arch_time_hz;
 void arch_timer_arm(u64 deadline); /* one-shot host timer interrupt at `deadline` */
 void arch_send_kick(u32 pcpu);	   /* host IPI: makes that pCPU leave guest mode or wake */
-void arch_idle(void);		   /* sleep until the next host interrupt */
-void arch_irq_window(void);	   /* let pending host interrupts run */
+/* pCPU pcpu runs v in guest mode and v has a new interrupt posted: true if the hardware
+ * delivers it there without an exit (x86 posted interrupts: the notification sent, or
+ * already outstanding); false: a kick is needed. */
+bool arch_notify_running(struct vcpu *v, u32 pcpu);
+void arch_idle(void);	    /* sleep until the next host interrupt */
+void arch_irq_window(void); /* let pending host interrupts run */
 /* The machine's own power-off and reset, each saying on the console how it does it; if
  * that does not take effect, they say so and halt. */
 NORETURN void arch_power_off(void);

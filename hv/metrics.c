@@ -98,6 +98,10 @@ static const struct family families[] = {
 	  FIELD(run_ns) },
 	{ "hv_vcpu_kicks_sent_total", "Host IPIs this vCPU's actions sent to other pCPUs.",
 	  "counter", COUNT, NULL, NULL, 1, FIELD(kicks_sent) },
+	{ "hv_vcpu_notifications_sent_total",
+	  "Interrupts this vCPU's actions sent to running vCPUs that the hardware delivered "
+	  "without an exit (posted interrupts).",
+	  "counter", COUNT, NULL, NULL, 1, FIELD(notifications_sent) },
 	{ "hv_vcpu_wakeups_total", "Wakeups from halt.", "counter", COUNT, NULL, NULL, 1,
 	  FIELD(wakeups) },
 	{ "hv_vcpu_wake_latency_seconds_max", "Longest time from a wakeup to the guest entry.",

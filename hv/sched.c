@@ -80,17 +80,32 @@ static bool interrupt_guest(struct pcpu *p, struct vcpu *v)
 	       __atomic_load_n(&p->look_at, __ATOMIC_RELAXED);
 }
 
-/* vcpu_kick; `always`: interrupt a pCPU in guest mode whatever it runs (a yield hint that
- * it must take now). */
-static void kick_for(struct vcpu *v, bool always)
+/* vcpu_kick, vcpu_notify; `always`: interrupt a pCPU in guest mode whatever it runs (a
+ * yield hint that it must take now). */
+enum kick_kind { KICK, KICK_ALWAYS, KICK_INTERRUPT };
+static void kick_for(struct vcpu *v, enum kick_kind kind)
 {
+	struct vcpu *self = sched_current();
+	u32 to = __atomic_load_n(&v->pcpu, __ATOMIC_SEQ_CST);
+	/* An interrupt for v while its pCPU runs it: the hardware may take it there with no
+	 * exit (arch_notify_running). The interrupt was posted before the loads of
+	 * pcpu_in_guest and current, and v, once out of guest mode, sees it at its next
+	 * entry or halt (seq_cst on both sides, as below), so no kick flag is needed. */
+	if (kind == KICK_INTERRUPT && to != arch_pcpu_id() &&
+	    __atomic_load_n(&pcpu_in_guest[to], __ATOMIC_SEQ_CST) &&
+	    __atomic_load_n(&pcpus[to].current, __ATOMIC_RELAXED) == v &&
+	    arch_notify_running(v, to)) {
+		if (self)
+			self->stats.notifications_sent++;
+		return;
+	}
 	/* The first kick since its pCPU last looked dates a wakeup (wake-up latency). */
 	u64 none = 0;
 	if (!__atomic_load_n(&v->kicked_at, __ATOMIC_RELAXED))
 		__atomic_compare_exchange_n(&v->kicked_at, &none, arch_time_now(), false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->kick_pending, true, __ATOMIC_SEQ_CST);
-	u32 to = __atomic_load_n(&v->pcpu, __ATOMIC_SEQ_CST);
+	to = __atomic_load_n(&v->pcpu, __ATOMIC_SEQ_CST);
 	if (to == arch_pcpu_id())
 		return; /* this pCPU looks at it before its next guest entry */
 	/* Pairs with the owner's store of pcpu_in_guest / pcpu_idle followed by its check
@@ -103,9 +118,8 @@ static void kick_for(struct vcpu *v, bool always)
 	 * interrupt_guest reads was published before that entry (look_at before the
 	 * seq_cst store of pcpu_in_guest), or is newer: then the owner has left guest mode
 	 * since, and the flag is seen anyway. */
-	struct vcpu *self = sched_current();
 	if (__atomic_load_n(&pcpu_in_guest[to], __ATOMIC_SEQ_CST)) {
-		if (!always && !interrupt_guest(&pcpus[to], v)) {
+		if (kind != KICK_ALWAYS && !interrupt_guest(&pcpus[to], v)) {
 			if (self)
 				self->stats.kicks_deferred++;
 			return;
@@ -118,7 +132,8 @@ static void kick_for(struct vcpu *v, bool always)
 	arch_send_kick(to);
 }
 
-void vcpu_kick(struct vcpu *v) { kick_for(v, false); }
+void vcpu_kick(struct vcpu *v) { kick_for(v, KICK); }
+void vcpu_notify(struct vcpu *v) { kick_for(v, KICK_INTERRUPT); }
 
 static bool any_kick_pending(struct pcpu *p)
 {
@@ -584,7 +599,7 @@ bool sched_yield_to(struct vcpu *self, struct vcpu *target)
 		 * decide now (the hint is stored before kick_pending). */
 		own->slice_end = arch_time_now();
 		own->skip = self;
-		kick_for(target, true);
+		kick_for(target, KICK_ALWAYS);
 	}
 	vcpu_kick(self); /* back to this pCPU's scheduler before the next guest entry */
 	return true;

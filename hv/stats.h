@@ -38,7 +38,10 @@ struct vcpu_stats {
 	u64 run_ns;	    /* time running (in arch_vcpu_run: guest mode and its exits) */
 	u64 kicks_sent;	    /* host IPIs this vCPU's actions sent to other pCPUs */
 	u64 kicks_deferred; /* kicks left for the target's pCPU to find (hv/sched.c kick_for) */
-	u64 wakeups;	    /* halted -> runnable */
+	/* Interrupts this vCPU's actions sent to vCPUs running in guest mode that the hardware
+	 * delivered there without an exit (x86 posted interrupts), instead of a kick. */
+	u64 notifications_sent;
+	u64 wakeups; /* halted -> runnable */
 	/* Wake-up latency: from the kick (or timer) that made it runnable, woken from halt
 	 * or preempted with a new interrupt, to its next guest entry. */
 	u64 wake_latency_sum_ns, wake_latency_n, wake_latency_max_ns;

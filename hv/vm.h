@@ -120,6 +120,9 @@ void vm_dump(struct vm *vm);
  * running another vCPU, finds the flag when it next leaves guest mode). A target must
  * not decide from state it read before sched_enter_guest. */
 void vcpu_kick(struct vcpu *v);
+/* vcpu_kick for an interrupt the target's interrupt controller has accepted: a target
+ * running in guest mode may take it there without an exit (arch_notify_running). */
+void vcpu_notify(struct vcpu *v);
 /* A guest error answered as the hardware would (a fault, all-ones, a dropped write):
  * counted, and the first few of each vCPU logged with what happened. */
 void vcpu_bad_access(struct vcpu *v, const char *fmt, ...) PRINTF_LIKE(2, 3);

@@ -66,6 +66,12 @@ void arch_timer_arm(u64 deadline)
 
 void arch_send_kick(u32 pcpu) { gic_host_send_sgi(pcpu, INTID_KICK); }
 
+bool arch_notify_running(struct vcpu *v, u32 pcpu) /* no direct injection (GICv4) used */
+{
+	(void)v, (void)pcpu;
+	return false;
+}
+
 void arch_idle(void) { wait_for_interrupt(); }
 
 void arch_irq_window(void) { irq_window(); }

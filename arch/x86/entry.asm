@@ -33,6 +33,7 @@ trap_%1:
 %endrep
 TRAP_NOERR 0xf0
 TRAP_NOERR 0xf1
+TRAP_NOERR 0xf2
 TRAP_NOERR 0xff
 
 trap_common:

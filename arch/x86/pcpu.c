@@ -138,6 +138,13 @@ static void send_ipi(u32 apic_id, u32 icr_lo)
 
 void arch_send_kick(u32 pcpu) { send_ipi(pcpus[pcpu].arch.apic_id, VEC_KICK); }
 
+void x86_send_notification(u32 pcpu) { send_ipi(pcpus[pcpu].arch.apic_id, VEC_NOTIFY); }
+
+bool arch_notify_running(struct vcpu *v, u32 pcpu)
+{
+	return x86_vendor->notify && x86_vendor->notify(v, pcpu);
+}
+
 /* %gs holds this pCPU's struct pcpu, whose first field is its id. */
 u32 arch_pcpu_id(void)
 {
@@ -170,7 +177,7 @@ struct table_ptr {
 } PACKED;
 
 extern void *trap_table[32];
-extern char trap_0xf0[], trap_0xf1[], trap_0xff[];
+extern char trap_0xf0[], trap_0xf1[], trap_0xf2[], trap_0xff[];
 
 static void idt_set(int vec, void *handler)
 {
@@ -226,23 +233,38 @@ struct trap_frame {
 void arch_pcpu_describe(u32 pcpu, char *buf, size_t n)
 {
 	struct arch_pcpu *p = &pcpus[pcpu].arch;
-	snprintf(buf, n, "kicks=%llu timer-irqs=%llu nmis=%llu", (unsigned long long)p->kick_irqs,
-		 (unsigned long long)p->timer_irqs, (unsigned long long)p->nmis);
+	snprintf(buf, n, "kicks=%llu timer-irqs=%llu notifications=%llu nmis=%llu",
+		 (unsigned long long)p->kick_irqs, (unsigned long long)p->timer_irqs,
+		 (unsigned long long)p->notify_irqs, (unsigned long long)p->nmis);
 }
+
+/* The host's interrupts only end a guest's run or an idle wait: the scheduler then looks
+ * at what they were for. A notification that finds the pCPU out of guest mode is seen
+ * by the owner's next entry (vlapic_sync_pir). */
+static void host_interrupt(struct arch_pcpu *p, u8 vector)
+{
+	if (vector == VEC_SPURIOUS)
+		return;
+	if (vector == VEC_KICK)
+		p->kick_irqs++;
+	else if (vector == VEC_TIMER)
+		p->timer_irqs++;
+	else if (vector == VEC_NOTIFY)
+		p->notify_irqs++;
+	lapic_write(LAPIC_EOI, 0);
+}
+
+void x86_host_interrupt(u8 vector) { host_interrupt(&pcpus[arch_pcpu_id()].arch, vector); }
 
 static void trap(struct trap_frame *f, u32 id)
 {
 	struct arch_pcpu *p = &pcpus[id].arch;
 	switch (f->vector) {
 	case VEC_KICK:
-		p->kick_irqs++;
-		lapic_write(LAPIC_EOI, 0);
-		return;
 	case VEC_TIMER:
-		p->timer_irqs++;
-		lapic_write(LAPIC_EOI, 0);
-		return;
+	case VEC_NOTIFY:
 	case VEC_SPURIOUS:
+		host_interrupt(p, (u8)f->vector);
 		return;
 	case 2: /* host NMI (e.g. a platform watchdog): nothing of ours uses NMIs */
 		p->nmis++;
@@ -317,6 +339,7 @@ void x86_pcpu_init(u32 id, u32 apic_id)
 			idt_set(v, trap_table[v]);
 		idt_set(VEC_KICK, trap_0xf0);
 		idt_set(VEC_TIMER, trap_0xf1);
+		idt_set(VEC_NOTIFY, trap_0xf2);
 		idt_set(VEC_SPURIOUS, trap_0xff);
 	}
 	tables_load(p);

@@ -8,6 +8,7 @@
 
 #define VEC_KICK 0xf0
 #define VEC_TIMER 0xf1
+#define VEC_NOTIFY 0xf2 /* posted-interrupt notifications (VMX; SDM vol. 3C, 30.6) */
 #define VEC_SPURIOUS 0xff
 
 /* What the TSC and the APIC timer are measured against (timebase.c): its name for the
@@ -26,6 +27,11 @@ void x86_pcpu_init(u32 id, u32 apic_id);
  * tramp_page: a page below 1 MiB set aside before the takeover. Returns how many came up. */
 u32 x86_start_aps(const u32 *apic_ids, u32 n, u64 tramp_page, void (*ap_main)(u32 id));
 u32 x86_lapic_id(void);
+/* A posted-interrupt notification (VEC_NOTIFY) to that pCPU. */
+void x86_send_notification(u32 pcpu);
+/* A host interrupt the CPU acknowledged at a VM exit (VMX "acknowledge interrupt on
+ * exit"): handled as its IDT entry would, the local APIC's EOI included. */
+void x86_host_interrupt(u8 vector);
 /* Where a pCPU's descriptor tables are (code 0x08, data 0x10), for a VM exit to load. */
 struct x86_host_tables {
 	u64 gdt, idt, tss;

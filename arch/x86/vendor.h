@@ -114,6 +114,8 @@ struct x86_vendor {
 	struct x86_segment (*segment)(struct vcpu *v, enum x86_seg s);
 	/* RFLAGS.IF set and no interrupt shadow: an interrupt can be injected now. */
 	bool (*interruptible)(struct vcpu *v);
+	/* arch_notify_running (hv/arch.h); NULL: no posted interrupts. */
+	bool (*notify)(struct vcpu *v, u32 pcpu);
 };
 
 /* The backend in use (boot.c), and each one built. */

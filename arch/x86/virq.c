@@ -52,7 +52,10 @@ static bool deliver_one(struct vcpu *t, u8 mode, u8 vector, bool level, struct v
 	default:
 		return false; /* SMI, ExtINT: not modelled */
 	}
-	vcpu_kick(t);
+	if (mode == APIC_DM_FIXED || mode == APIC_DM_LOWEST)
+		vcpu_notify(t);
+	else
+		vcpu_kick(t);
 	return true;
 }
 

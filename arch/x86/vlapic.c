@@ -79,7 +79,8 @@ static int highest_request(const struct vlapic *l)
 {
 	for (int i = 7; i >= 0; i--) {
 		u32 w = __atomic_load_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), __ATOMIC_ACQUIRE) |
-			__atomic_load_n(&l->pir[i], __ATOMIC_ACQUIRE);
+			(l->cpu_delivers ? __atomic_load_n(&l->posted.pir[i], __ATOMIC_ACQUIRE)
+					 : 0);
 		if (w)
 			return i * 32 + 31 - __builtin_clz(w);
 	}
@@ -133,7 +134,7 @@ static void reset_regs(struct vlapic *l)
 	for (int i = 0; i < 8; i++) {
 		__atomic_store_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&VLAPIC_VEC_WORD(l, APIC_REG_TMR, i), 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&l->pir[i], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->posted.pir[i], 0, __ATOMIC_RELAXED);
 		VLAPIC_VEC_WORD(l, APIC_REG_ISR, i) = 0;
 	}
 	vlapic_set_tpr(l, 0);
@@ -183,19 +184,29 @@ bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
 		__atomic_fetch_or(tmr, bit, __ATOMIC_SEQ_CST);
 	else if (__atomic_load_n(tmr, __ATOMIC_RELAXED) & bit)
 		__atomic_fetch_and(tmr, ~bit, __ATOMIC_SEQ_CST);
-	__atomic_fetch_or(l->cpu_delivers ? &l->pir[vector / 32]
+	__atomic_fetch_or(l->cpu_delivers ? &l->posted.pir[vector / 32]
 					  : &VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32),
 			  bit, __ATOMIC_SEQ_CST);
 	return true;
 }
 
+bool vlapic_claim_notification(struct vlapic *l)
+{
+	return !(__atomic_fetch_or(&l->posted.control, VLAPIC_POSTED_ON, __ATOMIC_SEQ_CST) &
+		 VLAPIC_POSTED_ON);
+}
+
 bool vlapic_sync_pir(struct vlapic *l)
 {
 	bool any = false;
+	/* ON first: a request posted after a word's exchange below then finds ON clear and
+	 * notifies (or kicks) again. */
+	if (__atomic_load_n(&l->posted.control, __ATOMIC_RELAXED) & VLAPIC_POSTED_ON)
+		__atomic_fetch_and(&l->posted.control, ~VLAPIC_POSTED_ON, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < 8; i++) {
-		if (!__atomic_load_n(&l->pir[i], __ATOMIC_RELAXED))
+		if (!__atomic_load_n(&l->posted.pir[i], __ATOMIC_RELAXED))
 			continue;
-		u32 w = __atomic_exchange_n(&l->pir[i], 0, __ATOMIC_ACQ_REL);
+		u32 w = __atomic_exchange_n(&l->posted.pir[i], 0, __ATOMIC_ACQ_REL);
 		__atomic_fetch_or(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), w, __ATOMIC_SEQ_CST);
 		any = true;
 	}
@@ -497,7 +508,7 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 	if (reg >= APIC_REG_TMR && reg < APIC_REG_IRR + 0x80) { /* TMR, IRR (and posted) */
 		*val = __atomic_load_n(&VLAPIC_REG(l, reg), __ATOMIC_ACQUIRE);
 		if (reg >= APIC_REG_IRR)
-			*val |= __atomic_load_n(&l->pir[(reg - APIC_REG_IRR) / 0x10],
+			*val |= __atomic_load_n(&l->posted.pir[(reg - APIC_REG_IRR) / 0x10],
 						__ATOMIC_ACQUIRE);
 		return 0;
 	}

@@ -17,10 +17,10 @@
  *
  * Where the CPU delivers the IRR's interrupts itself (`cpu_delivers`: VMX virtual-interrupt
  * delivery, SDM vol. 3C, 30.2) it rewrites IRR and ISR words while the guest runs, not
- * atomically with other CPUs' writes. Then every new request goes to `pir` instead (a
- * software posted-interrupt request bitmap, as bhyve keeps without posted interrupts), which
- * the owner moves into the IRR before each entry (vlapic_sync_pir); the pending-interrupt
- * questions below look at both.
+ * atomically with other CPUs' writes. Then every new request goes to `posted` instead (a
+ * posted-interrupt request bitmap: the CPU's own where it has posted interrupts, else a
+ * software one, as bhyve keeps), which the owner moves into the IRR before each entry
+ * (vlapic_sync_pir); the pending-interrupt questions below look at both.
  *
  * Time is the TSC (u64 cycles, absolute). The APIC timer counts at a fixed virtual
  * bus frequency of VLAPIC_BUS_HZ (1 GHz) before the divide configuration, converted
@@ -145,6 +145,19 @@ struct vlapic_ops {
 	void (*eoi_level)(void *ctx, u8 vector);
 };
 
+/* The requests posted for a vCPU whose CPU delivers (cpu_delivers), __atomic. Laid out
+ * as the VMX posted-interrupt descriptor (SDM vol. 3C, 30.6: 64 bytes, 64-byte aligned), so
+ * that a CPU with posted interrupts moves them into the IRR itself: the PIR (vectors), then
+ * ON, "a notification is outstanding" (bit 0 of `control`; a sender that sets it sends
+ * the notification, one that finds it set need not; vlapic_sync_pir clears it). SN, NV and
+ * NDST (for devices that post) are not used. */
+struct vlapic_posted {
+	u32 pir[8];
+	u32 control, ndst;
+	u32 reserved[6];
+} __attribute__((aligned(64)));
+#define VLAPIC_POSTED_ON 1u
+
 struct vlapic {
 	/* The register page (APIC_REG_*), given to vlapic_init(). The IRR and TMR words
 	 * are __atomic: set by any CPU. */
@@ -160,7 +173,7 @@ struct vlapic {
 	/* Set by the backend before the first interrupt: the CPU delivers from the IRR and
 	 * completes EOIs (vlapic_eoi_exit then says which reached the IOAPIC). */
 	bool cpu_delivers;
-	u32 pir[8]; /* requests not yet in the IRR (cpu_delivers), __atomic */
+	struct vlapic_posted posted; /* requests not yet in the IRR (cpu_delivers) */
 	/* counters */
 	u64 ipis_sent;	 /* send_ipi calls */
 	u64 self_ipis;	 /* SELF IPI register writes delivered */
@@ -207,6 +220,10 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now);
  * Callable from any CPU. False (nothing set) if vector < 16 or the APIC is hardware-
  * or software-disabled. The caller then kicks the owner if needed. */
 bool vlapic_accept(struct vlapic *l, u8 vector, bool level);
+
+/* cpu_delivers, after vlapic_accept, to a vCPU in guest mode: sets ON; true if it was
+ * clear, and the caller is the one to send the notification. */
+bool vlapic_claim_notification(struct vlapic *l);
 
 /* cpu_delivers: moves the posted requests into the IRR (the owner, the guest not running);
  * whether there were any. */

@@ -16,6 +16,12 @@
  * next entry. A kick spends a little time after setting the flags and sending the IPI,
  * as the host IPI's register write does on the machine (microseconds under TCG).
  *
+ * Where the backend has posted interrupts (race_ops.notify), an interrupt for the target
+ * while it runs in guest mode may come as a notification instead (arch_notify_running):
+ * taken in guest mode by the CPU's processing (race_ops.posted) with no exit; one that
+ * finds the target out of guest mode stays pending for its next guest mode, or is taken
+ * by the host's irq window (an IDT handler that only EOIs).
+ *
  * Senders (vCPU 0 alone, then vCPU 0 and vCPU 2 together) each send their own interrupt
  * to the target (race_ops.send) and wait until its guest has taken it before the next,
  * so every interrupt must arrive exactly once. With one sender nothing else makes the
@@ -49,6 +55,11 @@ struct race_ops {
 	bool (*window)(void);	  /* the backend asked for an exit to deliver more */
 	void (*exit)(void);	  /* right after sched_left_guest */
 	const char *what;	  /* "SGI", "vector", ... for the report */
+	/* Posted interrupts (NULL: none): arch_notify_running for the target, true if it
+	 * sent a notification (race_notify) or one is outstanding; and the CPU's processing
+	 * of a notification in guest mode, which puts what the guest takes into irqs. */
+	bool (*notify)(struct vcpu *v);
+	u32 (*posted)(u32 *irqs, u32 max);
 };
 
 u64 arch_time_hz = 1000000000;
@@ -57,6 +68,7 @@ static const struct race_ops *race;
 static struct vm race_vm;
 static __thread u32 this_pcpu;
 static bool ipi[3];	       /* a host IPI pending at that pCPU */
+static bool notification[3];   /* a posted-interrupt notification pending there */
 static bool done;	       /* the senders have finished */
 static bool own_exits;	       /* the guest also exits on its own */
 static u64 taken[MAX_IRQS];    /* taken by the target's guest */
@@ -69,6 +81,18 @@ void arch_send_kick(u32 pcpu)
 {
 	__atomic_store_n(&ipi[pcpu], true, __ATOMIC_SEQ_CST);
 	for (volatile int i = 0; i < 3000; i++) /* the IPI's register write */
+		;
+}
+bool arch_notify_running(struct vcpu *v, u32 pcpu)
+{
+	(void)pcpu;
+	return race->notify && race->notify(v);
+}
+/* A notification to the target's pCPU (the IPI's register write as arch_send_kick). */
+static inline void race_notify(void)
+{
+	__atomic_store_n(&notification[TARGET], true, __ATOMIC_SEQ_CST);
+	for (volatile int i = 0; i < 3000; i++)
 		;
 }
 /* What hv/sched.c needs besides: never called here. */
@@ -99,11 +123,25 @@ static double now_s(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Guest mode until a host IPI, the end of the test, or (second run) an exit of the
- * guest's own after a few rounds; true for the guest's own exit. */
-static bool guest_mode(unsigned *seed)
+/* The target's guest takes and handles irqs in guest entry number `entry`. */
+static void take(const u32 *irqs, u32 n, u64 entry)
 {
+	for (u32 i = 0; i < n; i++) {
+		__atomic_store_n(&taken_at[irqs[i]], entry, __ATOMIC_SEQ_CST);
+		__atomic_fetch_add(&taken[irqs[i]], 1, __ATOMIC_SEQ_CST);
+		race->handled(irqs[i]);
+	}
+}
+
+/* Guest mode until a host IPI, the end of the test, or (second run) an exit of the
+ * guest's own after a few rounds; true for the guest's own exit. Notifications are
+ * processed on the way, with no exit. */
+static bool guest_mode(unsigned *seed, u64 entry)
+{
+	u32 irqs[8];
 	for (u32 spins = 0;; spins++) {
+		if (__atomic_exchange_n(&notification[TARGET], false, __ATOMIC_SEQ_CST))
+			take(irqs, race->posted(irqs, ARRAY_SIZE(irqs)), entry);
 		if (__atomic_exchange_n(&ipi[TARGET], false, __ATOMIC_SEQ_CST) ||
 		    __atomic_load_n(&done, __ATOMIC_ACQUIRE))
 			return false;
@@ -122,9 +160,10 @@ static void *target_pcpu(void *arg)
 	(void)arg;
 	this_pcpu = TARGET;
 	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
-		/* sched_loop: the irq window takes a pending IPI; poll_vcpus clears the
-		 * kick flags of this pCPU's vCPUs. */
+		/* sched_loop: the irq window takes a pending IPI (and notification); poll_vcpus
+		 * clears the kick flags of this pCPU's vCPUs. */
 		__atomic_store_n(&ipi[TARGET], false, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&notification[TARGET], false, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&v->kick_pending, false, __ATOMIC_SEQ_CST);
 		/* The backend's run loop, until an exit the scheduler must see. */
 		while (sched_enter_guest(v)) {
@@ -132,12 +171,8 @@ static void *target_pcpu(void *arg)
 			bool own_exit;
 
 			n = race->enter(irqs, ARRAY_SIZE(irqs));
-			for (u32 i = 0; i < n; i++) {
-				__atomic_store_n(&taken_at[irqs[i]], entry, __ATOMIC_SEQ_CST);
-				__atomic_fetch_add(&taken[irqs[i]], 1, __ATOMIC_SEQ_CST);
-				race->handled(irqs[i]);
-			}
-			own_exit = race->window() || guest_mode(&seed);
+			take(irqs, n, entry);
+			own_exit = race->window() || guest_mode(&seed, entry);
 			sched_left_guest(v);
 			race->exit();
 			if (!own_exit)
@@ -163,7 +198,6 @@ static void *sender_pcpu(void *arg)
 	double t0 = now_s();
 
 	this_pcpu = s->vcpu;
-	pcpus[s->vcpu].current = race_vm.vcpus[s->vcpu];
 	for (u64 k = 1; k <= SENDS_PER_SENDER && s->lost < MAX_LOST; k++) {
 		double give_up = now_s() + 1.0;
 
@@ -214,7 +248,7 @@ static void race_run(struct sender *senders, u32 n)
 }
 
 /* The machine with its vCPUs (struct vcpu embedded in the caller's), then both runs. */
-static int race_main(const struct race_ops *ops, struct vcpu **vcpus, struct sender *senders)
+static void race_main(const struct race_ops *ops, struct vcpu **vcpus, struct sender *senders)
 {
 	race = ops;
 	race_vm.nvcpus = 3;
@@ -227,6 +261,7 @@ static int race_main(const struct race_ops *ops, struct vcpu **vcpus, struct sen
 		race_vm.vcpus[i] = v;
 		pcpus[i].id = i;
 		pcpus[i].runq = v;
+		pcpus[i].current = v;
 		pcpus[i].nvcpus = 1;
 	}
 	npcpus = 3;
@@ -234,7 +269,6 @@ static int race_main(const struct race_ops *ops, struct vcpu **vcpus, struct sen
 	own_exits = true;
 	race_run(senders, NSENDERS);
 	printf("target: %llu guest entries\n", (unsigned long long)entries);
-	return test_summary();
 }
 
 #endif

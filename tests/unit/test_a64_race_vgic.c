@@ -53,7 +53,8 @@ static void exit_guest(void)
 
 int main(void)
 {
-	static const struct race_ops ops = { send, enter, handled, window, exit_guest, "SGI" };
+	static const struct race_ops ops = { send,	 enter, handled, window,
+					     exit_guest, "SGI", NULL,	 NULL };
 	struct sender senders[NSENDERS] = { { .vcpu = 0, .irq = 1 }, { .vcpu = 2, .irq = 5 } };
 	struct vcpu *v[3] = { &vcpus[0], &vcpus[1], &vcpus[2] };
 
@@ -61,5 +62,6 @@ int main(void)
 	G.ctlr = BIT(1); /* GICD_CTLR.EnableGrp1 */
 	for (u32 i = 0; i < NSENDERS; i++)
 		G.cpu[TARGET].priv[senders[i].irq].enabled = true;
-	return race_main(&ops, v, senders);
+	race_main(&ops, v, senders);
+	return test_summary();
 }

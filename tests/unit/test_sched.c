@@ -344,6 +344,7 @@ u64 arch_time_now(void) { return sim.now; }
 
 void arch_timer_arm(u64 deadline) { here()->timer = deadline; }
 
+bool arch_notify_running(struct vcpu *v, u32 pcpu) { return (void)v, (void)pcpu, false; }
 void arch_send_kick(u32 cpu)
 {
 	struct sim_pcpu *c = &sim.pcpu[cpu];

@@ -891,13 +891,13 @@ static void test_posted_requests(void)
 	CHECK(vlapic_sync_pir(&l));
 	CHECK(!vlapic_sync_pir(&l));
 	CHECK_EQ(VLAPIC_VEC_WORD(&l, APIC_REG_IRR, 2), 1u << 5);
-	CHECK_EQ(l.pir[2], 0);
+	CHECK_EQ(l.posted.pir[2], 0);
 
 	/* The timer's interrupt: posted too. */
 	WR(&l, 0x832, 0x66, 0);
 	WR(&l, 0x838, 10, 0);
 	vlapic_timer_update(&l, 1000000);
-	CHECK_EQ(l.pir[3], 1u << 6);
+	CHECK_EQ(l.posted.pir[3], 1u << 6);
 	CHECK_EQ(vlapic_pending_vector(&l), 0x66);
 
 	/* The CPU EOIs 0x45 (level) and 0x66 (edge): the IOAPIC hears of 0x45. */
@@ -909,7 +909,7 @@ static void test_posted_requests(void)
 	CHECK_EQ(neois, before + 1);
 
 	vlapic_reset(&l);
-	CHECK_EQ(l.pir[3], 0);
+	CHECK_EQ(l.posted.pir[3], 0);
 	CHECK(!vlapic_has_pending_irr(&l));
 }
 

@@ -105,6 +105,11 @@ struct exit { /* what it then reports; 0: that state stays */
 	u8 takes;
 	bool no_eoi;
 	u8 eois_first; /* EOIs of what was in service at the entry, before that */
+	/* A posted-interrupt notification (VEC_NOTIFY) arrives in guest mode, first: the
+	 * CPU's processing of it where the VMCS asks (30.6), else an external-interrupt
+	 * exit instead of this one. */
+	bool notified;
+	u8 posted; /* another CPU posts this vector while the guest runs (vmx_notify) */
 };
 #define MAX_EXITS 16
 static struct entry entries[MAX_EXITS];
@@ -189,6 +194,32 @@ static void run_with_apicv(struct exit *x)
 	}
 }
 
+#define EXT_INTR(vec) ((u32)(vec) | INTR_TYPE_EXT_INTR | INTR_INFO_VALID)
+
+/* 30.6: posted-interrupt processing of a notification; false if it is no notification
+ * for this VMCS (then it makes the run exit). */
+static bool posted_interrupt_processing(u8 vector)
+{
+	if (!(vmcs[PIN_BASED_VM_EXEC_CONTROL] & PIN_POSTED_INTR) || vector != vmcs[POSTED_INTR_NV])
+		return false;
+	struct vlapic_posted *d = (void *)(uintptr_t)vmcs[POSTED_INTR_DESC_ADDR];
+	d->control &= ~VLAPIC_POSTED_ON;
+	u8 rvi = (u8)vmcs[GUEST_INTERRUPT_STATUS];
+	for (int v = 255; v >= 0; v--)
+		if (d->pir[v / 32] & 1u << v % 32) {
+			vset(APIC_REG_IRR, (u8)v, true);
+			rvi = MAX(rvi, (u8)v);
+		}
+	memset(d->pir, 0, sizeof d->pir);
+	vmcs[GUEST_INTERRUPT_STATUS] = (vmcs[GUEST_INTERRUPT_STATUS] & 0xFF00) | rvi;
+	return true;
+}
+
+static int host_interrupts, notifications;
+static u8 host_vector;
+void x86_host_interrupt(u8 vector) { host_interrupts++, host_vector = vector; }
+void x86_send_notification(u32 pcpu) { (void)pcpu, notifications++; }
+
 u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2)
 {
 	(void)gpr, (void)cr2;
@@ -219,6 +250,16 @@ u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2)
 	struct exit *x = &script[nexits++];
 	if (x->fail)
 		return 1;
+	int sent = notifications;
+	if (x->posted) {
+		vlapic_accept(&vcpu.arch.lapic, x->posted, false);
+		vmx_notify(&vcpu, 0);
+	}
+	if ((x->notified || notifications != sent) && !posted_interrupt_processing(VEC_NOTIFY))
+		*x = (struct exit){ .reason = EXIT_REASON_EXTERNAL_INTERRUPT,
+				    .intr_info = vmcs[VM_EXIT_CONTROLS] & EXIT_ACK_INTR_ON_EXIT
+							 ? EXT_INTR(VEC_NOTIFY)
+							 : 0 };
 	if (vmcs[SECONDARY_VM_EXEC_CONTROL] & PROC2_VIRT_INTR_DELIVERY)
 		run_with_apicv(x);
 	vmcs[VM_ENTRY_INTR_INFO] &= ~(u64)INTR_INFO_VALID; /* cleared by every exit (28.2.5) */
@@ -290,7 +331,6 @@ static enum run_result run(int n, ...)
 }
 
 #define EXIT(...) ((struct exit){ __VA_ARGS__ })
-#define EXT_INTR(vec) ((u32)(vec) | INTR_TYPE_EXT_INTR | INTR_INFO_VALID)
 #define HW_EXC(vec) ((u32)(vec) | INTR_TYPE_HW_EXCEPTION | INTR_INFO_VALID)
 #define GP_EVENT (HW_EXC(13) | INTR_INFO_HAS_ERROR)
 
@@ -634,7 +674,7 @@ static void test_cpuid_filter(void)
 /* Review findings: an NMI whose delivery an exit cut short is injected again with NMI
  * blocking lifted (an entry injecting an NMI with it set fails); an exception from a
  * handler (INS: #GP) goes first, the interrupt it cut short goes back to the vLAPIC and
- * the window follows; no host interrupt is acknowledged at exits (nothing would EOI it). */
+ * the window follows. */
 static void test_review_findings(void)
 {
 	machine();
@@ -650,12 +690,6 @@ static void test_review_findings(void)
 	CHECK_EQ(entries[1].event, GP_EVENT);
 	CHECK(entries[1].proc & PROC_INTR_WINDOW_EXITING);
 	CHECK_EQ(vlapic_pending_vector(&vcpu.arch.lapic), 0x43);
-
-	machine();
-	ctls[VMX_EXIT] = EXIT_ACK_INTR_ON_EXIT | EXIT_HOST_ADDR_SPACE_SIZE;
-	write_controls(&vcpu);
-	CHECK_EQ(vmcs[VM_EXIT_CONTROLS], EXIT_HOST_ADDR_SPACE_SIZE);
-	ctls[VMX_EXIT] = 0;
 }
 
 /* A failed entry (VMfail, or an exit with bit 31: the guest state) stops the VM. */
@@ -771,13 +805,13 @@ static void test_apicv_delivery(void)
 	struct vlapic *l = &vcpu.arch.lapic;
 	vlapic_accept(l, 0x41, false);
 	CHECK_EQ(VLAPIC_VEC_WORD(l, APIC_REG_IRR, 2), 0);
-	CHECK_EQ(l->pir[2], 2);
+	CHECK_EQ(l->posted.pir[2], 2);
 	CHECK_EQ(vlapic_pending_vector(l), 0x41);
 	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 1));
 	CHECK_EQ(entries[0].intr_status, 0x41);
 	CHECK_EQ(entries[0].event, 0);
 	CHECK(!(entries[0].proc & PROC_INTR_WINDOW_EXITING));
-	CHECK_EQ(l->pir[2], 0);
+	CHECK_EQ(l->posted.pir[2], 0);
 	CHECK_EQ(VLAPIC_VEC_WORD(l, APIC_REG_IRR, 2), 0);
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 1);
 	CHECK_EQ(vcpu.stats.virtual_eois, 1);
@@ -910,6 +944,76 @@ static void test_preemption_timer(void)
 	pcpus[0].look_at = 0;
 }
 
+/* Posted interrupts where the CPU has them (and acknowledges interrupts at exits): the
+ * descriptor is the vLAPIC's posted requests, the notification vector VEC_NOTIFY; a
+ * request for the running vCPU sends one notification while ON is set, and the CPU's
+ * processing of it delivers with no exit. */
+static void test_posted_interrupts(void)
+{
+	ctls[VMX_PIN] = PIN_EXT_INTR_EXITING | PIN_POSTED_INTR;
+	ctls[VMX_EXIT] = EXIT_ACK_INTR_ON_EXIT;
+	machine_apicv();
+	struct vlapic *l = &vcpu.arch.lapic;
+	CHECK(vmcs[PIN_BASED_VM_EXEC_CONTROL] & PIN_POSTED_INTR);
+	CHECK(vmcs[VM_EXIT_CONTROLS] & EXIT_ACK_INTR_ON_EXIT);
+	CHECK_EQ(vmcs[POSTED_INTR_NV], VEC_NOTIFY);
+	CHECK_EQ(vmcs[POSTED_INTR_DESC_ADDR], (u64)(uintptr_t)&l->posted);
+	CHECK_EQ(vmcs[POSTED_INTR_DESC_ADDR] & 63, 0);	       /* 26.2.1.1 */
+	CHECK_EQ(offsetof(struct vlapic_posted, control), 32); /* ON is bit 256 */
+
+	notifications = host_interrupts = 0;
+	CHECK(vlapic_accept(l, 0x61, false));
+	CHECK(vmx_notify(&vcpu, 0));
+	CHECK(vlapic_accept(l, 0x72, false));
+	CHECK(vmx_notify(&vcpu, 0)); /* ON still set: no second notification */
+	CHECK_EQ(notifications, 1);
+	CHECK_EQ(l->posted.control & VLAPIC_POSTED_ON, VLAPIC_POSTED_ON);
+	/* The entry moves them into the IRR (ON cleared); the guest takes both. */
+	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 2));
+	CHECK_EQ(entries[0].intr_status, 0x72);
+	CHECK_EQ(l->posted.control, 0);
+	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 2);
+	CHECK_EQ(vcpu.stats.virtual_eois, 2);
+
+	/* Posted while the guest runs: the notification's processing puts it into the IRR
+	 * and RVI, the CPU delivers it, and the run goes on to its next exit. */
+	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .posted = 0x83, .takes = 1));
+	CHECK_EQ(notifications, 2);
+	CHECK_EQ(entries[0].intr_status, 0);
+	CHECK_EQ(l->posted.pir[4], 0);
+	CHECK_EQ(l->posted.control, 0);
+	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x83) && !vlapic_test_vec(l, APIC_REG_ISR, 0x83));
+	CHECK_EQ(host_interrupts, 0);
+
+	/* A host interrupt ends the run acknowledged: handled from the exit's vector. */
+	run(1, EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .intr_info = EXT_INTR(VEC_TIMER)));
+	CHECK_EQ(host_interrupts, 1);
+	CHECK_EQ(host_vector, VEC_TIMER);
+
+	/* A vCPU whose APIC is emulated (apicv = off) gets no posting: kicks, and a
+	 * notification meant for another vCPU makes it exit, handled as the host's. */
+	vm.apicv_off = true;
+	machine_apicv();
+	vm.apicv_off = false;
+	vcpu.arch.lapic.cpu_delivers = false;
+	write_controls(&vcpu);
+	CHECK(!(vmcs[PIN_BASED_VM_EXEC_CONTROL] & PIN_POSTED_INTR));
+	CHECK(!vmx_notify(&vcpu, 0));
+	host_interrupts = 0;
+	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .notified = true));
+	CHECK_EQ(host_interrupts, 1);
+	CHECK_EQ(host_vector, VEC_NOTIFY);
+
+	/* A CPU without posted interrupts (Bochs): the software PIR, kicks. */
+	ctls[VMX_PIN] = PIN_EXT_INTR_EXITING;
+	machine_apicv();
+	CHECK(vcpu.arch.lapic.cpu_delivers);
+	CHECK(!(vmcs[PIN_BASED_VM_EXEC_CONTROL] & PIN_POSTED_INTR));
+	CHECK(!vmx_notify(&vcpu, 0));
+	ctls[VMX_PIN] = 0;
+	ctls[VMX_EXIT] = 0;
+}
+
 int main(void)
 {
 	test_start_states();
@@ -928,6 +1032,7 @@ int main(void)
 	test_apicv_level_eoi();
 	test_apicv_requeue();
 	test_preemption_timer();
+	test_posted_interrupts();
 	free(vcpu.arch.vmx.vmcs);
 	free(msr_bitmap);
 	free(msr_bitmap_x2apic);

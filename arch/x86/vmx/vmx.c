@@ -8,7 +8,7 @@
  * A VMCS is current on one pCPU at a time: loaded (VMPTRLD) when its vCPU comes to a
  * pCPU, cleared (VMCLEAR) when it leaves, so a vCPU that migrates starts over with
  * VMLAUNCH. The registers the shared code reads are copied out at each exit (vmx_state.h).
- * APIC virtualization where the CPU has it (vmx_apicv.h). Not yet: posted interrupts. */
+ * APIC virtualization where the CPU has it (vmx_apicv.h), with posted interrupts. */
 #include "arch/x86/vmx/vmcs.h"
 #include "arch/x86/vmx/vmx_apicv.h"
 #include "arch/x86/vmx/vmx_caps.h"
@@ -251,13 +251,33 @@ static void write_host_state(u32 pcpu)
 	vmcs_write(HOST_RIP, (u64)(uintptr_t)vmx_exit);
 }
 
+/* Posted interrupts (SDM vol. 3C, 30.6) where the CPU has them, for a vCPU whose CPU
+ * delivers: the vLAPIC's posted requests are the descriptor; a notification (VEC_NOTIFY)
+ * that reaches its pCPU while it runs moves them into the IRR and delivers with no exit. */
+static bool posts(const struct vcpu *v)
+{
+	return v->arch.lapic.cpu_delivers && (ctls[VMX_PIN] & PIN_POSTED_INTR);
+}
+
+/* arch_notify_running: the notification, unless one is outstanding (ON already set: its
+ * processing, or the owner's next entry, takes this request too). */
+static bool vmx_notify(struct vcpu *v, u32 pcpu)
+{
+	if (!posts(v))
+		return false;
+	if (vlapic_claim_notification(&v->arch.lapic))
+		x86_send_notification(pcpu);
+	return true;
+}
+
 /* The controls and what stays as set (once, at the vCPU's first entry). */
 static void write_controls(struct vcpu *v)
 {
 	struct vmx_vcpu *x = &v->arch.vmx;
 	x->proc = ctls[VMX_PROC] &
 		  ~(PROC_INTR_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING | PROC_PAUSE_EXITING);
-	vmcs_write(PIN_BASED_VM_EXEC_CONTROL, ctls[VMX_PIN] & ~PIN_POSTED_INTR);
+	vmcs_write(PIN_BASED_VM_EXEC_CONTROL,
+		   (ctls[VMX_PIN] & ~PIN_POSTED_INTR) | (posts(v) ? PIN_POSTED_INTR : 0));
 	vmcs_write(CPU_BASED_VM_EXEC_CONTROL, x->proc);
 	/* x2APIC virtualization and PLE are switched at entries (vmx_enter). */
 	x->proc2 = (ctls[VMX_PROC2] & ~(PROC2_APICV | PROC2_PAUSE_LOOP_EXITING)) |
@@ -268,13 +288,17 @@ static void write_controls(struct vcpu *v)
 		for (u32 i = 0; i < 4; i++)
 			vmcs_write(EOI_EXIT_BITMAP0 + 2 * i, x->eoi_exit[i] = 0);
 	}
+	if (posts(v)) {
+		vmcs_write(POSTED_INTR_NV, VEC_NOTIFY);
+		vmcs_write(POSTED_INTR_DESC_ADDR, (u64)(uintptr_t)&v->arch.lapic.posted);
+	}
 	if (caps.pause_loop) { /* KVM's defaults, in TSC ticks (25.6.13) */
 		vmcs_write(PLE_GAP, 128);
 		vmcs_write(PLE_WINDOW, 4096);
 	}
-	/* Posted interrupts are not used yet: a host interrupt must stay pending in the
-	 * local APIC across the exit, for the host's IDT (27.2.1.1). */
-	vmcs_write(VM_EXIT_CONTROLS, ctls[VMX_EXIT] & ~EXIT_ACK_INTR_ON_EXIT);
+	/* Where the CPU can, it acknowledges the host interrupt that ends a run and reports
+	 * its vector (27.2.2), which posted interrupts require (26.2.1.1). */
+	vmcs_write(VM_EXIT_CONTROLS, ctls[VMX_EXIT]);
 	vmcs_write(VM_ENTRY_CONTROLS, ctls[VMX_ENTRY] & ~ENTRY_IA32E_MODE_GUEST);
 	/* #DB and #AC exit, against the CPU's endless delivery of one raised while it
 	 * delivers the same (CVE-2015-8104, CVE-2015-5307), as on SVM. */
@@ -930,6 +954,11 @@ static void vmx_decode(struct vcpu *v, struct x86_exit *e)
 		stop_vm(v, e, "an exception exit that was not asked for");
 		break;
 	case EXIT_REASON_EXTERNAL_INTERRUPT:
+		/* Acknowledged at the exit: handled here, as the host's IDT would. */
+		if (x->exit_intr_info & INTR_INFO_VALID)
+			x86_host_interrupt((u8)(x->exit_intr_info & INTR_INFO_VECTOR_MASK));
+		e->reason = X86_EXIT_HOST;
+		break;
 	case EXIT_REASON_INIT:
 	case EXIT_REASON_SIPI:
 	case EXIT_REASON_IO_SMI:
@@ -1086,4 +1115,5 @@ const struct x86_vendor vmx_vendor = {
 	.get = vmx_get,
 	.segment = vmx_segment,
 	.interruptible = vmx_interruptible,
+	.notify = vmx_notify,
 };

@@ -75,11 +75,13 @@ int vmx_adjust(enum vmx_ctls set, u32 want, u64 cap, u32 *out, const char **why)
 }
 
 /* Posted interrupts are delivered through virtual-interrupt delivery and need the
- * host's interrupt acknowledged at the exit (SDM vol. 3C, 27.2.1.1); without them a host
- * interrupt stays pending in the local APIC across the exit, for the host's IDT. */
+ * host's interrupt acknowledged at the exit (SDM vol. 3C, 26.2.1.1), which is used
+ * wherever the CPU has it (else a host interrupt stays pending in the local APIC across
+ * the exit, for the host's IDT). */
 int vmx_controls(const struct vmx_caps *c, u32 out[VMX_CTLS], const char **why)
 {
-	bool posted = c->posted_intr && c->virt_intr_delivery;
+	bool ack = allowed1(c->ctl_msr[VMX_EXIT], EXIT_ACK_INTR_ON_EXIT);
+	bool posted = c->posted_intr && c->virt_intr_delivery && ack;
 	/* Instructions a guest may find in CPUID that are #UD in VMX non-root operation
 	 * unless enabled: enabled where the CPU can. */
 	u32 proc2 = (u32)(c->ctl_msr[VMX_PROC2] >> 32);
@@ -99,7 +101,7 @@ int vmx_controls(const struct vmx_caps *c, u32 out[VMX_CTLS], const char **why)
 			      (proc2 &
 			       (PROC2_ENABLE_RDTSCP | PROC2_ENABLE_INVPCID | PROC2_ENABLE_XSAVES)),
 		[VMX_EXIT] = EXIT_SAVE_DEBUG_CONTROLS | EXIT_HOST_ADDR_SPACE_SIZE |
-			     (posted ? EXIT_ACK_INTR_ON_EXIT : 0) | EXIT_SAVE_PAT | EXIT_LOAD_PAT |
+			     (ack ? EXIT_ACK_INTR_ON_EXIT : 0) | EXIT_SAVE_PAT | EXIT_LOAD_PAT |
 			     EXIT_SAVE_EFER | EXIT_LOAD_EFER,
 		/* IA-32e mode guest: the guest's EFER.LMA at each entry, so it must be
 		 * settable; VMX_MISC_STORE_LMA keeps it current at exits. */
