@@ -984,8 +984,20 @@ static void test_posted_interrupts(void)
 	CHECK_EQ(l->posted.control, 0);
 	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x83) && !vlapic_test_vec(l, APIC_REG_ISR, 0x83));
 	CHECK_EQ(host_interrupts, 0);
+	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 2); /* taken and EOIed in the run: not seen */
+	CHECK_EQ(vcpu.stats.virtual_eois, 2);
+	/* Posted in a run and still in service at its exit: delivered, no EOI (the counts
+	 * do not wrap below 0). */
+	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .posted = 0x94, .takes = 1,
+		    .no_eoi = true));
+	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x94));
+	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 3);
+	CHECK_EQ(vcpu.stats.virtual_eois, 2);
+	VLAPIC_VEC_WORD(l, APIC_REG_ISR, 4) = 0;
+	run(1, EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .intr_info = EXT_INTR(VEC_TIMER)));
 
 	/* A host interrupt ends the run acknowledged: handled from the exit's vector. */
+	host_interrupts = 0;
 	run(1, EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .intr_info = EXT_INTR(VEC_TIMER)));
 	CHECK_EQ(host_interrupts, 1);
 	CHECK_EQ(host_vector, VEC_TIMER);

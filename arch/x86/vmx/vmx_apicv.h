@@ -13,8 +13,10 @@
  * Level-triggered vectors (TMR) are set in the EOI-exit bitmap so that their EOI exits for
  * the IOAPIC. PV EOI is not armed for such vCPUs: their EOIs exit no more than its.
  *
- * What the CPU delivered and completed between an entry and the next exit is counted,
- * exactly, from the IRR and ISR around the run. */
+ * What the CPU delivered and completed between an entry and the next exit is counted
+ * from the IRR and ISR around the run: exactly without posted interrupts (no request
+ * reaches the IRR while the guest runs: SELF IPI writes exit); with them, an interrupt
+ * posted, delivered and EOIed within one run leaves no trace there, and is not counted. */
 #ifndef ARCH_X86_VMX_VMX_APICV_H
 #define ARCH_X86_VMX_VMX_APICV_H
 
