@@ -99,8 +99,8 @@ static const struct family families[] = {
 	{ "hv_vcpu_kicks_sent_total", "Host IPIs this vCPU's actions sent to other pCPUs.",
 	  "counter", COUNT, NULL, NULL, 1, FIELD(kicks_sent) },
 	{ "hv_vcpu_notifications_sent_total",
-	  "Interrupts this vCPU's actions sent to running vCPUs that the hardware delivered "
-	  "without an exit (posted interrupts).",
+	  "Interrupts this vCPU's actions posted to running vCPUs with a notification "
+	  "instead of a kick (posted interrupts: no exit on the target).",
 	  "counter", COUNT, NULL, NULL, 1, FIELD(notifications_sent) },
 	{ "hv_vcpu_wakeups_total", "Wakeups from halt.", "counter", COUNT, NULL, NULL, 1,
 	  FIELD(wakeups) },

@@ -80,6 +80,14 @@ static bool interrupt_guest(struct pcpu *p, struct vcpu *v)
 	       __atomic_load_n(&p->look_at, __ATOMIC_RELAXED);
 }
 
+/* Whether pCPU `to` runs v in guest mode (read racily, v's own pCPU may be elsewhere). */
+static bool runs_in_guest(struct vcpu *v, u32 to)
+{
+	return __atomic_load_n(&pcpu_in_guest[to], __ATOMIC_SEQ_CST) &&
+	       __atomic_load_n(&pcpus[to].current, __ATOMIC_SEQ_CST) == v &&
+	       __atomic_load_n(&v->pcpu, __ATOMIC_SEQ_CST) == to;
+}
+
 /* vcpu_kick, vcpu_notify; `always`: interrupt a pCPU in guest mode whatever it runs (a
  * yield hint that it must take now). */
 enum kick_kind { KICK, KICK_ALWAYS, KICK_INTERRUPT };
@@ -90,11 +98,12 @@ static void kick_for(struct vcpu *v, enum kick_kind kind)
 	/* An interrupt for v while its pCPU runs it: the hardware may take it there with no
 	 * exit (arch_notify_running). The interrupt was posted before the loads of
 	 * pcpu_in_guest and current, and v, once out of guest mode, sees it at its next
-	 * entry or halt (seq_cst on both sides, as below), so no kick flag is needed. */
-	if (kind == KICK_INTERRUPT && to != arch_pcpu_id() &&
-	    __atomic_load_n(&pcpu_in_guest[to], __ATOMIC_SEQ_CST) &&
-	    __atomic_load_n(&pcpus[to].current, __ATOMIC_RELAXED) == v &&
-	    arch_notify_running(v, to)) {
+	 * entry or halt (seq_cst on both sides, as below), so no kick flag is needed. The
+	 * second look, after the notification was claimed (x86: ON set), catches a v that
+	 * left meanwhile, perhaps for another pCPU, where a notification claimed after its
+	 * entry would never be processed: then it is kicked as any other. */
+	if (kind == KICK_INTERRUPT && to != arch_pcpu_id() && runs_in_guest(v, to) &&
+	    arch_notify_running(v, to) && runs_in_guest(v, to)) {
 		if (self)
 			self->stats.notifications_sent++;
 		return;

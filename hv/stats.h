@@ -38,8 +38,10 @@ struct vcpu_stats {
 	u64 run_ns;	    /* time running (in arch_vcpu_run: guest mode and its exits) */
 	u64 kicks_sent;	    /* host IPIs this vCPU's actions sent to other pCPUs */
 	u64 kicks_deferred; /* kicks left for the target's pCPU to find (hv/sched.c kick_for) */
-	/* Interrupts this vCPU's actions sent to vCPUs running in guest mode that the hardware
-	 * delivered there without an exit (x86 posted interrupts), instead of a kick. */
+	/* Interrupts this vCPU's actions posted to vCPUs running in guest mode with a
+	 * notification (sent, or one already outstanding) instead of a kick: the hardware
+	 * delivers them there without an exit (x86 posted interrupts), unless the target left
+	 * in between (then its next entry takes them). */
 	u64 notifications_sent;
 	u64 wakeups; /* halted -> runnable */
 	/* Wake-up latency: from the kick (or timer) that made it runnable, woken from halt

@@ -52,7 +52,8 @@ static bool deliver_one(struct vcpu *t, u8 mode, u8 vector, bool level, struct v
 	default:
 		return false; /* SMI, ExtINT: not modelled */
 	}
-	if (mode == APIC_DM_FIXED || mode == APIC_DM_LOWEST)
+	/* A level-triggered interrupt waits for the target's next entry (vlapic.h, held). */
+	if ((mode == APIC_DM_FIXED || mode == APIC_DM_LOWEST) && !level)
 		vcpu_notify(t);
 	else
 		vcpu_kick(t);

@@ -74,13 +74,19 @@ static int highest_bit(const struct vlapic *l, u32 base, bool atomic)
 	return -1;
 }
 
+/* Word i of the requests posted and not yet moved into the IRR (cpu_delivers). */
+static u32 posted_word(const struct vlapic *l, int i)
+{
+	return __atomic_load_n(&l->posted.pir[i], __ATOMIC_ACQUIRE) |
+	       __atomic_load_n(&l->held[i], __ATOMIC_ACQUIRE);
+}
+
 /* Highest requested vector: in the IRR, or posted and not yet moved there; or -1. */
 static int highest_request(const struct vlapic *l)
 {
 	for (int i = 7; i >= 0; i--) {
 		u32 w = __atomic_load_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), __ATOMIC_ACQUIRE) |
-			(l->cpu_delivers ? __atomic_load_n(&l->posted.pir[i], __ATOMIC_ACQUIRE)
-					 : 0);
+			(l->cpu_delivers ? posted_word(l, i) : 0);
 		if (w)
 			return i * 32 + 31 - __builtin_clz(w);
 	}
@@ -135,6 +141,7 @@ static void reset_regs(struct vlapic *l)
 		__atomic_store_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&VLAPIC_VEC_WORD(l, APIC_REG_TMR, i), 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&l->posted.pir[i], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->held[i], 0, __ATOMIC_RELAXED);
 		VLAPIC_VEC_WORD(l, APIC_REG_ISR, i) = 0;
 	}
 	vlapic_set_tpr(l, 0);
@@ -184,9 +191,13 @@ bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
 		__atomic_fetch_or(tmr, bit, __ATOMIC_SEQ_CST);
 	else if (__atomic_load_n(tmr, __ATOMIC_RELAXED) & bit)
 		__atomic_fetch_and(tmr, ~bit, __ATOMIC_SEQ_CST);
-	__atomic_fetch_or(l->cpu_delivers ? &l->posted.pir[vector / 32]
-					  : &VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32),
-			  bit, __ATOMIC_SEQ_CST);
+	/* cpu_delivers: a level-triggered request is held back from the CPU (its EOI must
+	 * exit, and the EOI-exit bitmap is written at entries): only the owner moves it
+	 * into the IRR, before an entry. */
+	u32 *word = !l->cpu_delivers ? &VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32)
+		    : level	     ? &l->held[vector / 32]
+				     : &l->posted.pir[vector / 32];
+	__atomic_fetch_or(word, bit, __ATOMIC_SEQ_CST);
 	return true;
 }
 
@@ -204,9 +215,10 @@ bool vlapic_sync_pir(struct vlapic *l)
 	if (__atomic_load_n(&l->posted.control, __ATOMIC_RELAXED) & VLAPIC_POSTED_ON)
 		__atomic_fetch_and(&l->posted.control, ~VLAPIC_POSTED_ON, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < 8; i++) {
-		if (!__atomic_load_n(&l->posted.pir[i], __ATOMIC_RELAXED))
+		if (!posted_word(l, i))
 			continue;
-		u32 w = __atomic_exchange_n(&l->posted.pir[i], 0, __ATOMIC_ACQ_REL);
+		u32 w = __atomic_exchange_n(&l->posted.pir[i], 0, __ATOMIC_ACQ_REL) |
+			__atomic_exchange_n(&l->held[i], 0, __ATOMIC_ACQ_REL);
 		__atomic_fetch_or(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), w, __ATOMIC_SEQ_CST);
 		any = true;
 	}
@@ -508,8 +520,7 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 	if (reg >= APIC_REG_TMR && reg < APIC_REG_IRR + 0x80) { /* TMR, IRR (and posted) */
 		*val = __atomic_load_n(&VLAPIC_REG(l, reg), __ATOMIC_ACQUIRE);
 		if (reg >= APIC_REG_IRR)
-			*val |= __atomic_load_n(&l->posted.pir[(reg - APIC_REG_IRR) / 0x10],
-						__ATOMIC_ACQUIRE);
+			*val |= posted_word(l, (int)(reg - APIC_REG_IRR) / 0x10);
 		return 0;
 	}
 	if (lvt_index(reg) >= 0) {

@@ -174,6 +174,7 @@ struct vlapic {
 	 * completes EOIs (vlapic_eoi_exit then says which reached the IOAPIC). */
 	bool cpu_delivers;
 	struct vlapic_posted posted; /* requests not yet in the IRR (cpu_delivers) */
+	u32 held[8]; /* ...and level-triggered ones, which only the owner moves (__atomic) */
 	/* counters */
 	u64 ipis_sent;	 /* send_ipi calls */
 	u64 self_ipis;	 /* SELF IPI register writes delivered */
@@ -225,8 +226,8 @@ bool vlapic_accept(struct vlapic *l, u8 vector, bool level);
  * clear, and the caller is the one to send the notification. */
 bool vlapic_claim_notification(struct vlapic *l);
 
-/* cpu_delivers: moves the posted requests into the IRR (the owner, the guest not running);
- * whether there were any. */
+/* cpu_delivers: moves the posted (and held) requests into the IRR (the owner, the guest
+ * not running); whether there were any. */
 bool vlapic_sync_pir(struct vlapic *l);
 
 /* cpu_delivers: the CPU completed the guest's EOI of vector (it has cleared the ISR bit)

@@ -888,10 +888,21 @@ static void test_posted_requests(void)
 	CHECK_EQ(vlapic_pending_vector(&l), 0x45);
 	WR(&l, 0x808, 0x50, 0);
 	CHECK_EQ(vlapic_tpr_holds_back(&l), 4);
+	/* Level-triggered: held back from the CPU's posted-interrupt processing (held, not
+	 * the descriptor's PIR), moved by the owner alone. */
+	CHECK_EQ(l.posted.pir[2], 0);
+	CHECK_EQ(l.held[2], 1u << 5);
+	CHECK(vlapic_accept(&l, 0x47, false)); /* edge: the PIR */
+	CHECK_EQ(l.posted.pir[2], 1u << 7);
+	CHECK(vlapic_claim_notification(&l));
+	CHECK(!vlapic_claim_notification(&l)); /* ON set: one notification */
 	CHECK(vlapic_sync_pir(&l));
 	CHECK(!vlapic_sync_pir(&l));
-	CHECK_EQ(VLAPIC_VEC_WORD(&l, APIC_REG_IRR, 2), 1u << 5);
+	CHECK_EQ(VLAPIC_VEC_WORD(&l, APIC_REG_IRR, 2), 1u << 5 | 1u << 7);
 	CHECK_EQ(l.posted.pir[2], 0);
+	CHECK_EQ(l.held[2], 0);
+	CHECK_EQ(l.posted.control, 0); /* ON cleared by the sync */
+	VLAPIC_VEC_WORD(&l, APIC_REG_IRR, 2) &= ~(1u << 7);
 
 	/* The timer's interrupt: posted too. */
 	WR(&l, 0x832, 0x66, 0);

@@ -109,7 +109,9 @@ struct exit { /* what it then reports; 0: that state stays */
 	 * CPU's processing of it where the VMCS asks (30.6), else an external-interrupt
 	 * exit instead of this one. */
 	bool notified;
-	u8 posted; /* another CPU posts this vector while the guest runs (vmx_notify) */
+	/* After those `takes`, another CPU posts this vector (vlapic_accept, vmx_notify);
+	 * the notification's processing, and the guest takes it (EOIs it unless no_eoi). */
+	u8 posted;
 };
 #define MAX_EXITS 16
 static struct entry entries[MAX_EXITS];
@@ -250,18 +252,29 @@ u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2)
 	struct exit *x = &script[nexits++];
 	if (x->fail)
 		return 1;
-	int sent = notifications;
-	if (x->posted) {
-		vlapic_accept(&vcpu.arch.lapic, x->posted, false);
-		vmx_notify(&vcpu, 0);
-	}
-	if ((x->notified || notifications != sent) && !posted_interrupt_processing(VEC_NOTIFY))
-		*x = (struct exit){ .reason = EXIT_REASON_EXTERNAL_INTERRUPT,
-				    .intr_info = vmcs[VM_EXIT_CONTROLS] & EXIT_ACK_INTR_ON_EXIT
-							 ? EXT_INTR(VEC_NOTIFY)
-							 : 0 };
+	u8 posted = x->posted;
+	bool notified = x->notified, no_eoi = x->no_eoi;
 	if (vmcs[SECONDARY_VM_EXEC_CONTROL] & PROC2_VIRT_INTR_DELIVERY)
 		run_with_apicv(x);
+	int sent = notifications;
+	if (posted) {
+		vlapic_accept(&vcpu.arch.lapic, posted, false);
+		vmx_notify(&vcpu, 0);
+	}
+	if (notified || notifications != sent) {
+		if (!posted_interrupt_processing(VEC_NOTIFY)) {
+			*x = (struct exit){ .reason = EXIT_REASON_EXTERNAL_INTERRUPT,
+					    .intr_info = vmcs[VM_EXIT_CONTROLS] &
+									 EXIT_ACK_INTR_ON_EXIT
+								 ? EXT_INTR(VEC_NOTIFY)
+								 : 0 };
+		} else {
+			u8 v = deliver_virtual(); /* then the guest takes it */
+			if (v && !no_eoi && eoi_virtualization(v))
+				*x = (struct exit){ .reason = EXIT_REASON_VIRTUALIZED_EOI,
+						    .qual = v };
+		}
+	}
 	vmcs[VM_ENTRY_INTR_INFO] &= ~(u64)INTR_INFO_VALID; /* cleared by every exit (28.2.5) */
 	vmcs[VM_EXIT_REASON] = x->reason;
 	vmcs[EXIT_QUALIFICATION] = x->qual;
@@ -995,6 +1008,16 @@ static void test_posted_interrupts(void)
 	CHECK_EQ(vcpu.stats.virtual_eois, 2);
 	VLAPIC_VEC_WORD(l, APIC_REG_ISR, 4) = 0;
 	run(1, EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .intr_info = EXT_INTR(VEC_TIMER)));
+	/* Requested at the entry, taken and still in service, posted again in the run (it
+	 * waits behind itself): one delivered, no EOI; nothing wraps. */
+	vlapic_accept(l, 0x61, false);
+	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 1, .no_eoi = true,
+		    .posted = 0x61));
+	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x61) && vlapic_test_vec(l, APIC_REG_IRR, 0x61));
+	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 4);
+	CHECK_EQ(vcpu.stats.virtual_eois, 2);
+	VLAPIC_VEC_WORD(l, APIC_REG_ISR, 3) = 0;
+	VLAPIC_VEC_WORD(l, APIC_REG_IRR, 3) = 0;
 
 	/* A host interrupt ends the run acknowledged: handled from the exit's vector. */
 	host_interrupts = 0;

@@ -73,13 +73,14 @@ void vmx_apicv_count(const struct vlapic *l, const struct vmx_apicv_entry *e, u6
 	for (int i = 0; i < 8; i++) {
 		u32 irr = __atomic_load_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), __ATOMIC_ACQUIRE);
 		u32 isr = VLAPIC_VEC_WORD(l, APIC_REG_ISR, i);
-		/* Only the CPU's delivery clears an IRR bit while the guest runs. A vector in
-		 * service now that was neither in service nor requested at the entry came
-		 * through a posted-interrupt notification in the run and was delivered. */
-		u32 taken = (e->irr[i] & ~irr) | (isr & ~e->isr[i] & ~e->irr[i]);
+		/* Only the CPU's delivery clears an IRR bit while the guest runs, and only it
+		 * puts a vector in service (one posted in the run, through a notification,
+		 * too). Each vector counts once. */
+		u32 taken = (e->irr[i] & ~irr) | (isr & ~e->isr[i]);
 		*delivered += (u64)__builtin_popcount(taken);
-		/* Per vector, EOIs = in service before + delivered - in service after: each
-		 * vector in service after is one of the first two, so no word goes below 0. */
+		/* Per vector, EOIs = in service before + delivered - in service after: a
+		 * vector in service after was in service before or is in taken, so no word
+		 * goes below 0. */
 		*eois += (u64)__builtin_popcount(e->isr[i]) + (u64)__builtin_popcount(taken) -
 			 (u64)__builtin_popcount(isr);
 	}

@@ -33,7 +33,9 @@ struct arch_pcpu {
 	struct vcpu *last_vcpu; /* the vCPU whose TLB entries this pCPU may hold */
 	struct vm *last_vm;	/* the VM whose branch predictions it may hold */
 	u64 timer_irqs, kick_irqs, nmis;
-	u64 notify_irqs;    /* posted-interrupt notifications that found it out of guest mode */
+	/* Posted-interrupt notifications its host handled: they found it out of guest mode,
+	 * or running a vCPU without posted interrupts. */
+	u64 notify_irqs;
 	u64 gif_violations; /* host interrupts taken with GIF=0 (pcpu.c, x86_trap) */
 };
 
