@@ -104,9 +104,11 @@ $(BUILD)/hv.efi: $(BUILD)/hv.so
 		-j '.rela.*' -j .reloc $(EFI_OBJCOPY) $< $@
 	@echo "built $@"
 
-# arm64: the bare-metal test guests that emulator tests boot (tests/guest/arm64/guests.mk).
+# The bare-metal test guests that emulator tests boot (tests/guest/*/guests.mk).
 ifeq ($(ARCH),aarch64)
 include tests/guest/arm64/guests.mk
+else
+include tests/guest/x86/guests.mk
 endif
 
 # Host programs that include the code they test (tests/unit, tests/fuzz): what they share.

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The VMX backend on an Intel CPU: Debian's Bochs 2.7 (cpu model corei7_skylake_x, 2 CPUs,
-# VMX with EPT, VPID and unrestricted guest), OVMF as its ROM, the boot volume on an ATA
-# disk (../shared/EMULATION.md). Its OVMF publishes no ACPI tables (QEMU hands them over
+# The VMX backend on an Intel CPU under Bochs (boot_bochs in lib.sh). Its OVMF publishes
+# no ACPI tables (QEMU hands them over
 # fw_cfg, which Bochs has not): the hypervisor finds both CPUs through UEFI's MP services,
 # shows what the CPU's VMX offers (its capability MSRs, arch/x86/vmx/vmx_caps.c), tries
 # VMX operation on the boot CPU before the takeover (vmxon.c: Bochs's OVMF leaves
@@ -12,48 +11,22 @@
 # guest); vCPUs that move between the pCPUs (their VMCS cleared on one, loaded on the
 # other), spin exits (PAUSE-loop exiting) for the directed yield. emulated, 1 vCPU with
 # apicv = off: the emulated local APIC (interrupts injected by the hypervisor, EOIs exit).
-# Each: the test init's facts and the guest's ACPI power-off. Bochs's machine has no ACPI
-# power-off itself: the hypervisor halts after the VMs have gone. About 4-5 minutes.
+# Each: the test init's facts and the guest's ACPI power-off. About 4-5 minutes.
 # (Without the VMX-preemption timer this hung: README, Testing.)
 . "$(dirname "$0")/lib.sh"
-command -v bochs > /dev/null || { echo "FAIL: no bochs (scripts/deps.sh installs it)"; exit 1; }
-dir=$(mktemp -d /tmp/hv-test-bochs.XXXXXX)
-cat /usr/share/OVMF/OVMF_VARS.fd /usr/share/OVMF/OVMF_CODE.fd > "$dir/ovmf.fd"
-printf '[vm linux0]\nkernel = /guests/vmlinuz\ninitrd = /guests/initrd.gz\ncmdline = console=ttyS0 hv.mode=test\nvcpus = 3\nmemory = 256M\n\n[vm emulated]\nkernel = /guests/vmlinuz\ninitrd = /guests/initrd.gz\ncmdline = console=ttyS0 quiet hv.mode=test\napicv = off\nmemory = 160M\n' > "$dir/hv.cfg"
-"$TOP/scripts/mkesp.sh" "$dir/esp.img" "$dir/hv.cfg"
-# Bochs takes a flat disk's geometry from its size: whole cylinders of 16 heads, 63 sectors.
-cyl=$((16 * 63 * 512)) size=$(stat -c %s "$dir/esp.img")
-truncate -s $(((size + cyl - 1) / cyl * cyl)) "$dir/esp.img"
-cat > "$dir/bochsrc" << EOF
-megs: 768
-cpu: model=corei7_skylake_x, count=2, ips=100000000, reset_on_triple_fault=0, ignore_bad_msrs=1
-romimage: file=ovmf.fd, address=0xffe00000
-vgaromimage: file=/usr/share/seabios/vgabios-isavga.bin
-ata0-master: type=disk, path=esp.img, mode=flat
-boot: disk
-display_library: rfb, options="timeout=0"
-log: bochs.log
-panic: action=fatal
-clock: sync=none
-speaker: enabled=0
-sound: driver=dummy
-com1: enabled=1, mode=file, dev=serial.txt
-EOF
-echo c > "$dir/dbg.rc" # Debian's bochs is the debugger build: "continue"
-cd "$dir" || exit 1
-start=$(date +%s)
-timeout 600 bochs -q -f bochsrc -rc dbg.rc > bochs.out 2>&1 &
-bpid=$!
-until grep -q "returning to the firmware\|hv: no VM left\|FATAL" serial.txt 2> /dev/null; do
-	kill -0 "$bpid" 2> /dev/null || break
-	sleep 2
-done
-sleep 2
-kill "$bpid" 2> /dev/null
-wait "$bpid"
-tr -d '\r' < serial.txt > "$LOG"
-printf "\nbochs stopped after %ss\n" $(($(date +%s) - start)) >> "$LOG"
-cd / && rm -rf "$dir"
+boot_bochs "[vm linux0]
+kernel = /guests/vmlinuz
+initrd = /guests/initrd.gz
+cmdline = console=ttyS0 hv.mode=test
+vcpus = 3
+memory = 256M
+
+[vm emulated]
+kernel = /guests/vmlinuz
+initrd = /guests/initrd.gz
+cmdline = console=ttyS0 quiet hv.mode=test
+apicv = off
+memory = 160M" 600
 expect "the VMX backend chosen" "(x86_64, Intel VMX backend)"
 expect "what its VMX offers, from the capability MSRs" \
 	"hv: CPU GenuineIntel; VMX rev 43, EPT (2M, A/D) VPID unrestricted-guest; APICv: x2APIC-virt register-virt VID; no posted interrupts; PLE"

@@ -529,6 +529,52 @@ $1$(linux_vm linux0 2 256M "hv.mode=spin hv.spin=60")" 400
 	unset QEMU_ARGS
 }
 
+# boot_bochs CONFIG_TEXT TIMEOUT_SECONDS: the hypervisor with that configuration on an
+# Intel CPU: Debian's Bochs 2.7 (cpu model corei7_skylake_x, 2 CPUs, VMX with EPT, VPID
+# and unrestricted guest, ips 100 M), OVMF as its ROM, the boot volume on an ATA disk
+# (ESP_FILES as for boot; ../shared/EMULATION.md). Bochs's machine has no ACPI power-off:
+# the run ends when the hypervisor says it returns to the firmware or halts, or on FATAL.
+boot_bochs() {
+	command -v bochs > /dev/null || { echo "FAIL: no bochs (scripts/deps.sh installs it)"; exit 1; }
+	dir=$(mktemp -d /tmp/hv-test-bochs.XXXXXX)
+	cat /usr/share/OVMF/OVMF_VARS.fd /usr/share/OVMF/OVMF_CODE.fd > "$dir/ovmf.fd"
+	printf '%s\n' "$1" > "$dir/hv.cfg"
+	# shellcheck disable=SC2086 # ESP_FILES: FILE=PATH words, split on blanks
+	"$TOP/scripts/mkesp.sh" "$dir/esp.img" "$dir/hv.cfg" $ESP_FILES
+	# Bochs takes a flat disk's geometry from its size: whole cylinders of 16 heads, 63 sectors.
+	cyl=$((16 * 63 * 512)) size=$(stat -c %s "$dir/esp.img")
+	truncate -s $(((size + cyl - 1) / cyl * cyl)) "$dir/esp.img"
+	cat > "$dir/bochsrc" <<- EOF
+		megs: 768
+		cpu: model=corei7_skylake_x, count=2, ips=100000000, reset_on_triple_fault=0, ignore_bad_msrs=1
+		romimage: file=ovmf.fd, address=0xffe00000
+		vgaromimage: file=/usr/share/seabios/vgabios-isavga.bin
+		ata0-master: type=disk, path=esp.img, mode=flat
+		boot: disk
+		display_library: rfb, options="timeout=0"
+		log: bochs.log
+		panic: action=fatal
+		clock: sync=none
+		speaker: enabled=0
+		sound: driver=dummy
+		com1: enabled=1, mode=file, dev=serial.txt
+	EOF
+	echo c > "$dir/dbg.rc" # Debian's bochs is the debugger build: "continue"
+	start=$(date +%s)
+	(cd "$dir" && exec timeout "$2" bochs -q -f bochsrc -rc dbg.rc > bochs.out 2>&1) &
+	bpid=$!
+	until grep -q "returning to the firmware\|hv: no VM left\|FATAL" "$dir/serial.txt" 2> /dev/null; do
+		kill -0 "$bpid" 2> /dev/null || break
+		sleep 2
+	done
+	sleep 2
+	kill "$bpid" 2> /dev/null
+	wait "$bpid"
+	tr -d '\r' < "$dir/serial.txt" > "$LOG"
+	printf "\nbochs stopped after %ss\n" $(($(date +%s) - start)) >> "$LOG"
+	rm -rf "$dir"
+}
+
 finish() {
 	grep -E "^hv: VM '.*' (powered|reset|triple|stopped)|^qemu exit" "$LOG" | sed 's/^/      /'
 	exit $failed

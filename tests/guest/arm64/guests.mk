@@ -11,15 +11,7 @@ TEST_GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding -fno-bu
 	-mstrict-align -mno-outline-atomics
 TEST_GUEST_COMMON := $(addprefix $(BUILD)/guests-test/,start.o lib.o)
 all: $(TEST_GUESTS:%=$(BUILD)/guests-test/%.img)
-$(BUILD)/guests-test/%.o: $(TEST_GUEST_DIR)/%.c
-	@mkdir -p $(dir $@)
-	@echo "  CC $< (test guest)"
-	@$(CC) $(TEST_GUEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/guests-test/%.o: $(TEST_GUEST_DIR)/%.S
-	@mkdir -p $(dir $@)
-	@echo "  AS $< (test guest)"
-	@$(CC) $(TEST_GUEST_CFLAGS) $(DEPFLAGS) -D__ASSEMBLY__ -c $< -o $@
 $(BUILD)/guests-test/%.img: $(BUILD)/guests-test/%.o $(TEST_GUEST_COMMON) $(TEST_GUEST_DIR)/guest.ld
 	$(LD) -nostdlib -static --no-warn-rwx-segments -T $(TEST_GUEST_DIR)/guest.ld $(TEST_GUEST_COMMON) $< -o $@.elf
 	$(OBJCOPY) -O binary $@.elf $@
--include $(addsuffix .d,$(TEST_GUEST_COMMON) $(TEST_GUESTS:%=$(BUILD)/guests-test/%.o))
+include tests/guest/rules.mk
