@@ -344,7 +344,22 @@ u64 arch_time_now(void) { return sim.now; }
 
 void arch_timer_arm(u64 deadline) { here()->timer = deadline; }
 
-bool arch_notify_running(struct vcpu *v, u32 pcpu) { return (void)v, (void)pcpu, false; }
+/* Posted interrupts, for test_notify: off (the policies' scenarios), or the hardware's
+ * notification claimed and sent, after `meanwhile` ran (what the target did between the
+ * sender's first look and its claim). */
+static bool posts;
+static void (*meanwhile)(void);
+static u32 notified_to[MAX_PCPUS];
+bool arch_notify_running(struct vcpu *v, u32 pcpu)
+{
+	(void)v;
+	if (!posts)
+		return false;
+	if (meanwhile)
+		meanwhile();
+	notified_to[pcpu]++;
+	return true;
+}
 void arch_send_kick(u32 cpu)
 {
 	struct sim_pcpu *c = &sim.pcpu[cpu];
@@ -1568,9 +1583,56 @@ static void test_watchdog(void)
 	settle();
 }
 
+/* vcpu_notify: an interrupt for a vCPU that runs in guest mode goes as a notification
+ * (no kick, no kick flag); for one that left its pCPU between the sender's first look and
+ * its claim of the notification (moved to another pCPU and entered there, where the
+ * notification would never be processed) the sender looks again and kicks it there. */
+static struct vcpu *mover;
+static void move_to_pcpu2(void)
+{
+	pcpu_in_guest[1] = false;
+	mover->pcpu = 2;
+	pcpus[2].current = mover;
+	pcpu_in_guest[2] = true;
+}
+
+static void test_notify(void)
+{
+	machine(3);
+	struct vcpu *self = vm_new_on(1, 1ull << 0)->vcpus[0]; /* the sender, on pCPU 0 */
+	struct vcpu *v = vm_new_on(1, 1ull << 1)->vcpus[0];
+	pcpus[0].current = self;
+	pcpus[1].current = v;
+	pcpu_in_guest[1] = true;
+	posts = true;
+	vcpu_notify(v);
+	CHECK_EQ(notified_to[1], 1);
+	CHECK_EQ(self->stats.notifications_sent, 1);
+	CHECK(!v->kick_pending);
+	CHECK_EQ(sim.pcpu[1].kicks, 0);
+	CHECK_EQ(v->pcpu, 1);
+
+	mover = v;
+	meanwhile = move_to_pcpu2;
+	vcpu_notify(v);
+	CHECK_EQ(notified_to[1], 2); /* sent, to where it was */
+	CHECK_EQ(self->stats.notifications_sent, 1);
+	CHECK(v->kick_pending);
+	CHECK_EQ(sim.pcpu[2].kicks, 1); /* and kicked where it is */
+
+	vcpu_kick(v); /* not an interrupt: a kick whatever the hardware has */
+	CHECK_EQ(notified_to[2], 0);
+	CHECK_EQ(sim.pcpu[2].kicks, 2);
+	posts = false;
+	meanwhile = NULL;
+	pcpu_in_guest[2] = false;
+	pcpus[0].current = pcpus[1].current = pcpus[2].current = NULL;
+}
+
 int main(void)
 {
 	test_watchdog();
+	test_notify();
 	static const enum sched_policy policies[] = { SCHED_RR, SCHED_AWARE };
 	for (u32 p = 0; p < ARRAY_SIZE(policies); p++)
 		for (u32 i = 0; i < ARRAY_SIZE(tests); i++) {
