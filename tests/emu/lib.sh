@@ -529,6 +529,21 @@ $1$(linux_vm linux0 2 256M "hv.mode=spin hv.spin=60")" 400
 	unset QEMU_ARGS
 }
 
+# The x86 interrupt test guest (tests/guest/x86/apictest.c) on the boot volume, a VM of it
+# (NAME [EXTRA CONFIG LINES]), and its steps checked (expect_apictest NAME).
+APICTEST="$TOP/build/x86_64/guests-test/apictest.elf=/guests/apictest.elf"
+apictest_vm() { printf '[vm %s]\nkernel = /guests/apictest.elf\nvcpus = 2\nmemory = 16M\n%s\n' "$1" "$2"; }
+expect_apictest() {
+	for step in "mmio: ioapic version 11, entries 24, entry 0 10055" "self-ipi: 1000 of 1000" \
+		"timer: 20 of 20" "ap: 1 of 1" "ipi bsp->ap: 1000 of 1000" "ipi ap->bsp: 1000 of 1000"; do
+		expect "$1: ${step%%:*}" "[$1] X86TEST ok $step"
+	done
+	expect "$1: all steps passed" "[$1] X86TEST DONE"
+	expect "$1: powered off" "hv: VM '$1' powered off;"
+	expect_counter "$1: MMIO emulated (nested paging faults)" "$1" mmio 4
+	expect_counter "$1: SELF IPIs through the x2APIC" "$1" self 1000
+}
+
 # boot_bochs CONFIG_TEXT TIMEOUT_SECONDS: the hypervisor with that configuration on an
 # Intel CPU: Debian's Bochs 2.7 (cpu model corei7_skylake_x, 2 CPUs, VMX with EPT, VPID
 # and unrestricted guest, ips 100 M), OVMF as its ROM, the boot volume on an ATA disk
