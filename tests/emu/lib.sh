@@ -542,6 +542,10 @@ expect_apictest() {
 	expect "$1: powered off" "hv: VM '$1' powered off;"
 	expect_counter "$1: MMIO emulated (nested paging faults)" "$1" mmio 4
 	expect_counter "$1: SELF IPIs through the x2APIC" "$1" self 1000
+	expect "$1: IPI costs through the ICR" "[$1] X86TEST ipicost icr: unicast-wait="
+	expect "$1: IPI costs through the PV hypercall" "[$1] X86TEST ipicost pv: unicast-wait="
+	expect_counter "$1: PV IPIs sent" "$1" pv 600
+	grep -a "^\[$1\] X86TEST ipicost" "$LOG" | sed 's/^/      /'
 }
 
 # boot_bochs CONFIG_TEXT TIMEOUT_SECONDS: the hypervisor with that configuration on an

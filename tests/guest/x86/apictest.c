@@ -9,14 +9,23 @@
  *   ap        vCPU 1 started with INIT and STARTUP into the trampoline (real mode);
  *   ipi       fixed IPIs through the x2APIC ICR, vCPU 0 to 1 and back, each taken
  *             exactly once (the sender waits for it before the next);
+ *   ipicost   what an IPI to the other vCPU costs the sender, in TSC cycles (the median
+ *             is not kept: the mean of COST_ROUNDS), through the x2APIC ICR and through
+ *             the PV hypercall KVM_HC_SEND_IPI where the VM offers it: unicast waiting
+ *             for the target's handler, unicast without waiting, and to all others
+ *             waiting (the shape of the seeds' ipi_bench; informational);
  * then DONE and the ACPI power-off. A step that does not complete within its bound
  * prints X86TEST FAIL with what it saw. */
 #include "lib.h"
+#include "guest_abi/kvm_para.h"
 
 #define VEC_SELF 0x40
 #define VEC_TO_AP 0x41
 #define VEC_TIMER 0x42
 #define VEC_TO_BSP 0x43
+#define VEC_COST 0x44
+#define COST_ROUNDS 200
+#define ICR_ALL_BUT_SELF (3u << 18)
 #define IOAPIC 0xfec00000u
 #define ROUNDS 1000
 #define TIMER_ROUNDS 20
@@ -125,14 +134,62 @@ void ap_main(void)
 	check(got == ROUNDS, "ipi ap->bsp", got, ROUNDS);
 	print("X86TEST ap %u done\n", id);
 	ap_up = 2;
-	for (;;)
-		asm volatile("cli; hlt");
+	for (;;) /* taking interrupts (ipicost) */
+		sti_hlt();
+}
+
+/* One IPI of VEC_COST to `to` (all other vCPUs with `all`), through the ICR or the PV
+ * hypercall (its bitmap from APIC ID `to`: 2 vCPUs). */
+static void send_cost_ipi(bool pv, u32 to, bool all)
+{
+	if (pv)
+		hypercall(KVM_HC_SEND_IPI, 1, 0, to, VEC_COST);
+	else
+		wrmsr(X2APIC_ICR, all ? ICR_ALL_BUT_SELF | VEC_COST : (u64)to << 32 | VEC_COST);
+}
+
+/* Mean cycles per IPI over COST_ROUNDS, waiting for each to be taken or not. */
+static u32 cost(bool pv, u32 to, bool all, bool wait)
+{
+	u32 base = counts[VEC_COST];
+	u64 t0 = rdtsc();
+	for (u32 i = 0; i < COST_ROUNDS; i++) {
+		send_cost_ipi(pv, to, all);
+		if (wait && !wait_for(&counts[VEC_COST], base + i + 1))
+			return 0;
+	}
+	u32 cycles = (u32)(rdtsc() - t0) / COST_ROUNDS;
+	if (!wait) { /* let the last ones arrive (some coalesced in the IRR) */
+		wait_for(&counts[VEC_COST], base + 1);
+		for (volatile u32 k = 0; k < 100000; k++)
+			;
+	}
+	return cycles;
+}
+
+static void test_ipi_cost(u32 to)
+{
+	u32 r[4];
+	cpuid(KVM_CPUID_SIGNATURE, r);
+	bool kvm = r[1] == 0x4b4d564b; /* "KVMK" */
+	cpuid(KVM_CPUID_FEATURES, r);
+	bool pv_ipi = kvm && (r[0] & 1u << KVM_FEATURE_PV_SEND_IPI);
+	for (int pv = 0; pv < 2; pv++) {
+		if (pv && !pv_ipi) {
+			print("X86TEST ipicost pv: absent (no KVM_FEATURE_PV_SEND_IPI)\n");
+			continue;
+		}
+		u32 uw = cost(pv, to, false, true), u = cost(pv, to, false, false);
+		u32 bw = cost(pv, to, true, true);
+		print("X86TEST ipicost %s: unicast-wait=%u unicast=%u broadcast-wait=%u cycles\n",
+		      pv ? "pv" : "icr", uw, u, bw);
+	}
 }
 
 void main(const struct start_info *si);
 void main(const struct start_info *si)
 {
-	for (u32 v = 0x40; v <= 0x43; v++)
+	for (u32 v = 0x40; v <= VEC_COST; v++)
 		set_handler((u8)v, count);
 	u32 id = x2apic_enable();
 	print("X86TEST start: APIC ID %u\n", id);
@@ -144,6 +201,7 @@ void main(const struct start_info *si)
 		ap_go = 1;
 		ok &= wait_for(&ap_up, 2) && counts[VEC_TO_BSP] == ROUNDS;
 		cli();
+		test_ipi_cost(id + 1);
 	} else {
 		ok = false;
 	}

@@ -6,7 +6,7 @@
 TEST_GUEST_DIR := tests/guest/x86
 TEST_GUESTS := apictest
 TEST_GUEST_CFLAGS := -std=gnu11 -m32 -O2 -Wall -Wextra -Werror -ffreestanding -fno-builtin \
-	-fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only
+	-fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -mgeneral-regs-only -I.
 TEST_GUEST_COMMON := $(addprefix $(BUILD)/guests-test/,start.o lib.o)
 all: $(TEST_GUESTS:%=$(BUILD)/guests-test/%.elf)
 $(BUILD)/guests-test/%.elf: $(BUILD)/guests-test/%.o $(TEST_GUEST_COMMON) $(TEST_GUEST_DIR)/guest.ld

@@ -77,6 +77,28 @@ void print(const char *fmt, ...)
 	va_end(ap);
 }
 
+long hypercall(u32 nr, u32 a0, u32 a1, u32 a2, u32 a3)
+{
+	static int intel = -1;
+	long ret;
+	if (intel < 0) {
+		u32 r[4];
+		cpuid(0, r);
+		intel = r[1] == 0x756e6547; /* "Genu" */
+	}
+	if (intel)
+		asm volatile("vmcall"
+			     : "=a"(ret)
+			     : "a"(nr), "b"(a0), "c"(a1), "d"(a2), "S"(a3)
+			     : "memory");
+	else
+		asm volatile("vmmcall"
+			     : "=a"(ret)
+			     : "a"(nr), "b"(a0), "c"(a1), "d"(a2), "S"(a3)
+			     : "memory");
+	return ret;
+}
+
 void set_handler(u8 v, void (*fn)(struct frame *f))
 {
 	handlers[v] = fn;

@@ -63,8 +63,21 @@ static inline void cli(void) { asm volatile("cli" : : : "memory"); }
 /* Interrupts on for one instruction, the halt: an interrupt that is pending wakes it. */
 static inline void sti_hlt(void) { asm volatile("sti; hlt; cli" : : : "memory"); }
 static inline void cpu_relax(void) { asm volatile("pause" : : : "memory"); }
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+	asm volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return (u64)hi << 32 | lo;
+}
+static inline void cpuid(u32 leaf, u32 r[4])
+{
+	asm volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(0));
+}
 
 void print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A KVM hypercall (guest_abi/kvm_para.h) in 32-bit mode: VMCALL on Intel, VMMCALL on AMD;
+ * its return value. */
+long hypercall(u32 nr, u32 a0, u32 a1, u32 a2, u32 a3);
 /* The handler of vector v (0: exceptions report and stop the guest). */
 void set_handler(u8 v, void (*fn)(struct frame *f));
 /* This CPU's local APIC in x2APIC mode, software-enabled; returns its APIC ID. */
