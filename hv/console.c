@@ -49,7 +49,7 @@ static u32 nvms, focus;
  * shown once it has been quiet for a moment, so a shell prompt and typed characters
  * appear as they should. A quiet moment can also be a vCPU preempted mid-line: the line
  * stays in its buffer, so when other output cuts it on the screen, it is printed whole
- * (prefix and all) once it ends, and a log never holds a VM's line in pieces. */
+ * (prefix and all) once it ends (the piece shown before the cut stays in the log too). */
 static int open_line = -1;
 
 #define PROMPT_IDLE_US 50000
@@ -138,14 +138,19 @@ void console_guest_putc(void *vm, u8 c)
 	spin_lock(&lock);
 	tails[i].buf[tails[i].total++ % CONSOLE_TAIL] = (char)c;
 	last_output[i] = arch_time_now();
-	writer[i] = sched_current();
-	if (writer[i] && writer[i]->vm != vm)
-		writer[i] = NULL; /* not written from the VM's own exit */
+	struct vcpu *w = sched_current();
+	writer[i] = w && w->vm == vm ? w : NULL; /* else not written from the VM's own exit */
 	if (writer[i])
 		writer_steal_ns[i] = sched_steal_ns(writer[i], last_output[i]);
-	if (c == '\n' || line_len[i] == LINE_MAX)
+	if (c == '\n') {
 		end_line(i);
-	if (c != '\n') {
+	} else {
+		/* A full buffer: the line ends there, unless it is on the screen already (a long
+		 * command typed at a prompt): then it goes on there, the buffer starting over. */
+		if (line_len[i] == LINE_MAX && open_line == i)
+			line_len[i] = 0;
+		else if (line_len[i] == LINE_MAX)
+			end_line(i);
 		line[i][line_len[i]++] = (char)c;
 		if (open_line == i)
 			emit((const char *)&c, 1);
@@ -206,18 +211,19 @@ size_t console_tail(const char *name, char *out, size_t max)
 static void show_prompt(void)
 {
 	int f = (int)focus;
-	if (!nvms || !line_len[f])
-		return;
-	u64 now = arch_time_now();
-	u64 quiet_ns = (now - last_output[f]) * 1000 / (arch_time_hz / 1000000);
-	if (writer[f])
-		quiet_ns -= MIN(quiet_ns, sched_steal_ns(writer[f], now) - writer_steal_ns[f]);
-	if (quiet_ns < PROMPT_IDLE_US * 1000)
+	if (!nvms || !line_len[f] || open_line == f) /* racy hints, checked again below */
 		return;
 	spin_lock(&lock);
-	if (line_len[f] && open_line != f) {
-		show_line(f);
-		open_line = f;
+	u64 now = arch_time_now();
+	if (line_len[f] && open_line != f && now > last_output[f]) {
+		u64 quiet_ns = (now - last_output[f]) * 1000 / (arch_time_hz / 1000000);
+		if (writer[f])
+			quiet_ns -= MIN(quiet_ns,
+					sched_steal_ns(writer[f], now) - writer_steal_ns[f]);
+		if (quiet_ns >= PROMPT_IDLE_US * 1000) {
+			show_line(f);
+			open_line = f;
+		}
 	}
 	spin_unlock(&lock);
 }

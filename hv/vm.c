@@ -144,12 +144,16 @@ static void report(struct vm *vm)
 	vm_stats(vm, &sum);
 	u64 total = stats_exits(&sum);
 	console_unregister_vm(vm);
-	printk("hv: VM '%s' %s; %llu exits:", vm->name, vm_stop_reason_name(vm->stop_reason),
-	       (unsigned long long)total);
-	for (int k = 0; k < EXIT_KINDS; k++)
+	/* One printk per line: another VM's output cannot come in between. */
+	char line[400];
+	int n = snprintf(line, sizeof line, "hv: VM '%s' %s; %llu exits:", vm->name,
+			 vm_stop_reason_name(vm->stop_reason), (unsigned long long)total);
+	for (int k = 0; k < EXIT_KINDS && n < (int)sizeof line; k++)
 		if (sum.exits[k])
-			printk(" %s=%llu", exit_kind_name(k), (unsigned long long)sum.exits[k]);
-	printk("\nhv: VM '%s' interrupts injected=%llu nmi=%llu; "
+			n += snprintf(line + n, sizeof line - (size_t)n, " %s=%llu",
+				      exit_kind_name(k), (unsigned long long)sum.exits[k]);
+	printk("%s\n", line);
+	printk("hv: VM '%s' interrupts injected=%llu nmi=%llu; "
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
 	       "lazy-eois=%llu cpu-delivered=%llu virtual-eois=%llu kicks=%llu kicks-deferred=%llu "
 	       "notified=%llu wakeups=%llu yields=%llu "

@@ -195,6 +195,25 @@ static void test_preempted_writer(void)
 	put_text(&vm_a, "0-1\n");
 }
 
+/* A command longer than the line buffer typed at a prompt (the guest echoes it): it goes
+ * on on the screen, not cut into lines; a VM's line that is not on the screen is. */
+static void test_long_line_at_prompt(void)
+{
+	static char typed[LINE_MAX + 50];
+	memset(typed, 'x', sizeof typed - 1);
+	printed[0] = 0;
+	put_text(&vm_a, "# ");
+	poll_after_ms(50);
+	put_text(&vm_a, typed);
+	CHECK_EQ(strlen(printed), 4 + 2 + sizeof typed - 1);
+	CHECK(!strchr(printed, '\n'));
+	put_text(&vm_a, "\n");
+	printed[0] = 0;
+	put_text(&vm_b, typed); /* not shown: cut at the buffer's size */
+	CHECK_EQ(strlen(printed), 4 + LINE_MAX + 1);
+	put_text(&vm_b, "\n");
+}
+
 /* A VM that stops with an unfinished line: the line is printed and ended. */
 static void test_unregister_ends_line(void)
 {
@@ -216,6 +235,7 @@ int main(void)
 	test_prompt();
 	test_cut_line_printed_whole();
 	test_preempted_writer();
+	test_long_line_at_prompt();
 	test_unregister_ends_line();
 	return test_summary();
 }

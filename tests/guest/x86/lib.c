@@ -99,11 +99,13 @@ long hypercall(u32 nr, u32 a0, u32 a1, u32 a2, u32 a3)
 	return ret;
 }
 
-void set_handler(u8 v, void (*fn)(struct frame *f))
+void idt_init(void)
 {
-	handlers[v] = fn;
-	idt[v] = (struct gate){ (u16)stubs[v], 0x08, 0, 0x8e, (u16)(stubs[v] >> 16) };
+	for (int v = 0; v < 256; v++)
+		idt[v] = (struct gate){ (u16)stubs[v], 0x08, 0, 0x8e, (u16)(stubs[v] >> 16) };
 }
+
+void set_handler(u8 v, void (*fn)(struct frame *f)) { handlers[v] = fn; }
 
 void trap(struct frame *f);
 void trap(struct frame *f)
@@ -119,9 +121,6 @@ void trap(struct frame *f)
 
 u32 x2apic_enable(void)
 {
-	for (int v = 0; v < 32; v++)
-		if (!handlers[v])
-			set_handler((u8)v, 0); /* exceptions: reported */
 	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | APIC_BASE_EN | APIC_BASE_EXTD);
 	wrmsr(X2APIC_SVR, 0x1ff);
 	return (u32)rdmsr(X2APIC_ID);

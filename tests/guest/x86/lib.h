@@ -78,7 +78,9 @@ void print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A KVM hypercall (guest_abi/kvm_para.h) in 32-bit mode: VMCALL on Intel, VMMCALL on AMD;
  * its return value. */
 long hypercall(u32 nr, u32 a0, u32 a1, u32 a2, u32 a3);
-/* The handler of vector v (0: exceptions report and stop the guest). */
+/* Every vector's gate (its start.S stub), before interrupts are on; then the handler of
+ * vector v: a vector without one (an exception) is reported and stops the CPU. */
+void idt_init(void);
 void set_handler(u8 v, void (*fn)(struct frame *f));
 /* This CPU's local APIC in x2APIC mode, software-enabled; returns its APIC ID. */
 u32 x2apic_enable(void);
