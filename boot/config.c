@@ -30,7 +30,8 @@ enum key {
 	K_VM_PCPUS,
 	K_ADDRESS,
 	K_GATEWAY,
-	K_PORT
+	K_PORT,
+	K_SELFTEST
 };
 
 static const struct {
@@ -45,7 +46,7 @@ static const struct {
 	[K_MEMORY] = { "memory", SEC_VM },    [K_PV] = { "pv", SEC_VM },
 	[K_APICV] = { "apicv", SEC_VM },      [K_VM_PCPUS] = { "pcpus", SEC_VM },
 	[K_ADDRESS] = { "address", SEC_NET }, [K_GATEWAY] = { "gateway", SEC_NET },
-	[K_PORT] = { "port", SEC_NET },
+	[K_PORT] = { "port", SEC_NET },	      [K_SELFTEST] = { "selftest", SEC_HV },
 };
 
 struct parser {
@@ -548,6 +549,13 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_sched(ps, v);
 	case K_ON_EXIT:
 		return set_on_exit(ps, v);
+	case K_SELFTEST:
+		if (!slice_eq(v, "yes") && !slice_eq(v, "no"))
+			return fail(ps, ps->line, "bad value '%s' for selftest: expected yes or no",
+				    show(buf, v));
+		ps->cfg->selftest = slice_eq(v, "yes");
+		ps->cfg->selftest_line = ps->line;
+		return 0;
 	case K_SERIAL:
 		return set_serial(ps, v);
 	case K_BAUD:
@@ -649,6 +657,13 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 		pos = end + 1;
 	}
 
+	if (cfg->selftest && cfg->nvms)
+		return fail(
+			&ps, cfg->vms[0].line,
+			"selftest = yes (line %d) runs its own VMs: no [vm ...] section with it",
+			cfg->selftest_line);
+	if (cfg->selftest)
+		return 0;
 	if (!cfg->nvms)
 		return fail(&ps, 0, "no [vm ...] section");
 	if (cfg->net.has_gateway && cfg->net.dhcp)

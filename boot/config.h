@@ -100,6 +100,10 @@ struct hv_config {
 	enum on_exit on_exit;	    /* default ON_EXIT_POWEROFF */
 	struct serial_choice serial;
 	struct net_config net;
+	/* selftest = yes: the hardware self-test's own VMs instead of [vm] sections
+	 * (hv/selftest.h) */
+	bool selftest;
+	int selftest_line;
 	u32 nvms;
 	struct vm_config vms[CFG_MAX_VMS];
 };

@@ -16,6 +16,7 @@
 #include "hv/pv_features.h"
 #include "hv/pvclock.h"
 #include "hv/sched.h"
+#include "hv/selftest.h"
 #include "hv/spinlock.h"
 #include "hv/on_exit.h"
 #include "hv/vm.h"
@@ -105,13 +106,51 @@ static bool inflate_kernel(const char *path, struct guest_images *img)
 	return true;
 }
 
+#define SELFTEST_KERNEL "(the built-in test guest)"
+
+/* selftest = yes: the self-test's VMs (hv/selftest.h) in place of [vm] sections. */
+static int selftest_configure(void)
+{
+	const struct selftest_vm *st = arch_selftest_vms();
+	if (!st)
+		return -1;
+	for (; cfg.nvms < SELFTEST_MAX_VMS && st[cfg.nvms].name; cfg.nvms++) {
+		struct vm_config *vc = &cfg.vms[cfg.nvms];
+		*vc = (struct vm_config){ .vcpus = 2,
+					  .memory = 16 * MiB,
+					  .pv = PV_FEATURES_ALL,
+					  .apicv_off = st[cfg.nvms].apicv_off,
+					  .line = cfg.selftest_line };
+		strlcpy(vc->name, st[cfg.nvms].name, sizeof vc->name);
+		strlcpy(vc->kernel, SELFTEST_KERNEL, sizeof vc->kernel);
+	}
+	strlcpy(cfg.console, cfg.vms[0].name, sizeof cfg.console);
+	selftest_running = true;
+	printk("hv: self-test (%s:%d selftest = yes): %u VM%s of the built-in test guest, then a "
+	       "table of what this CPU has and how it went\n",
+	       config_file, cfg.selftest_line, cfg.nvms, cfg.nvms == 1 ? "" : "s");
+	return 0;
+}
+
+/* The VM's kernel: its file, or the self-test's built-in guest (a copy, freed as a file). */
+static bool load_kernel(const struct vm_config *vc, struct guest_images *img)
+{
+	if (!selftest_running)
+		return (img->kernel = load_file(vc->kernel, &img->kernel_len)) &&
+		       inflate_kernel(vc->kernel, img);
+	const void *guest = arch_selftest_guest(&img->kernel_len);
+	void *copy = efi_alloc(img->kernel_len);
+	if (copy)
+		memcpy(copy, guest, img->kernel_len);
+	return (img->kernel = copy) != NULL;
+}
+
 static int create_vms(void)
 {
 	for (u32 i = 0; i < cfg.nvms; i++) {
 		struct vm_config *vc = &cfg.vms[i];
 		struct guest_images img = { 0 };
-		if (!(img.kernel = load_file(vc->kernel, &img.kernel_len)) ||
-		    !inflate_kernel(vc->kernel, &img))
+		if (!load_kernel(vc, &img))
 			goto bad;
 		if (vc->initrd[0] && !(img.initrd = load_file(vc->initrd, &img.initrd_len)))
 			goto bad;
@@ -179,6 +218,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		return fail("the configuration has an error");
 	}
 	efi_free(text);
+	if (cfg.selftest && selftest_configure())
+		return fail("selftest = yes: no self-test on this architecture");
 
 	if (arch_boot_console(&cfg.serial, &why)) {
 		printk("hv: %s:%d: %s\n", config_file, cfg.serial.line, why);

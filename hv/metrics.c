@@ -102,6 +102,10 @@ static const struct family families[] = {
 	  "Interrupts this vCPU's actions posted to running vCPUs with a notification "
 	  "instead of a kick (posted interrupts: no exit on the target).",
 	  "counter", COUNT, NULL, NULL, 1, FIELD(notifications_sent) },
+	{ "hv_vcpu_ipis_not_running_total",
+	  "IPIs the CPU delivered (AVIC) with a target outside guest mode, which the "
+	  "hypervisor then woke or kicked.",
+	  "counter", COUNT, NULL, NULL, 1, FIELD(ipi_not_running) },
 	{ "hv_vcpu_wakeups_total", "Wakeups from halt.", "counter", COUNT, NULL, NULL, 1,
 	  FIELD(wakeups) },
 	{ "hv_vcpu_wake_latency_seconds_max", "Longest time from a wakeup to the guest entry.",

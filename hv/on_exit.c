@@ -3,6 +3,7 @@
 #include "hv/on_exit.h"
 #include "hv/arch.h"
 #include "hv/console.h"
+#include "hv/selftest.h"
 
 static enum on_exit on_exit = ON_EXIT_POWEROFF;
 
@@ -10,6 +11,8 @@ void on_exit_set(enum on_exit what) { on_exit = what; }
 
 NORETURN void hv_exit(void)
 {
+	if (selftest_running)
+		selftest_report();
 	if (on_exit == ON_EXIT_REBOOT)
 		arch_reboot();
 	if (on_exit == ON_EXIT_POWEROFF)

@@ -43,6 +43,9 @@ struct vcpu_stats {
 	 * delivers them there without an exit (x86 posted interrupts), unless the target left
 	 * in between (then its next entry takes them). */
 	u64 notifications_sent;
+	/* IPIs whose targets' IRR bits the CPU set (AMD AVIC) while one was not in guest
+	 * mode: the hypervisor woke or kicked them */
+	u64 ipi_not_running;
 	u64 wakeups; /* halted -> runnable */
 	/* Wake-up latency: from the kick (or timer) that made it runnable, woken from halt
 	 * or preempted with a new interrupt, to its next guest entry. */

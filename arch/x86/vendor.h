@@ -12,6 +12,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/decode.h"
 #include "hv/arch.h"
+#include "hv/selftest.h"
 #include "hv/vm.h"
 
 /* Guest registers that live in the vendor's structure (VMCB, VMCS). */
@@ -116,6 +117,11 @@ struct x86_vendor {
 	bool (*interruptible)(struct vcpu *v);
 	/* arch_notify_running (hv/arch.h); NULL: no posted interrupts. */
 	bool (*notify)(struct vcpu *v, u32 pcpu);
+	/* The hardware self-test (hv/selftest.h): whether VMs get the CPU's APIC
+	 * virtualization (then one runs with it), and what this CPU has. */
+	bool (*apic_virtualization)(void);
+	const char *apicv_vm; /* the name of that VM: "avic", "apicv" */
+	u32 (*selftest_features)(struct selftest_feature *f, u32 max);
 };
 
 /* The backend in use (boot.c), and each one built. */

@@ -23,7 +23,7 @@ void vioapic_init(struct vioapic *io, u8 id, const struct vioapic_ops *ops, void
 /* Only fixed and lowest-priority can be level-triggered (82093AA 3.2.4). */
 static bool rte_level(u64 e) { return (e & IOAPIC_RTE_LEVEL) && IOAPIC_RTE_DELMODE(e) <= 1; }
 
-static void deliver(struct vioapic *io, unsigned pin)
+static void deliver_pin(struct vioapic *io, unsigned pin)
 {
 	u64 e = io->rte[pin];
 	u32 dest = IOAPIC_RTE_DEST(e);
@@ -53,7 +53,7 @@ static void check_level(struct vioapic *io, unsigned pin)
 
 	if (rte_level(e) && (io->lines & (1u << pin)) &&
 	    !(e & (IOAPIC_RTE_MASKED | IOAPIC_RTE_REMOTE_IRR)))
-		deliver(io, pin);
+		deliver_pin(io, pin);
 }
 
 void vioapic_set_irq(struct vioapic *io, unsigned pin, bool high)
@@ -71,7 +71,7 @@ void vioapic_set_irq(struct vioapic *io, unsigned pin, bool high)
 	if (rte_level(io->rte[pin]))
 		check_level(io, pin);
 	else if (high && !old && !(io->rte[pin] & IOAPIC_RTE_MASKED))
-		deliver(io, pin); /* masked edges are discarded (82093AA 3.2.4) */
+		deliver_pin(io, pin); /* masked edges are discarded (82093AA 3.2.4) */
 }
 
 void vioapic_eoi(struct vioapic *io, u8 vector)

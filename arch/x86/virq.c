@@ -8,7 +8,8 @@
 #include "hv/lib.h"
 #include "hv/mem.h"
 
-static bool targets(struct vcpu *t, struct vcpu *src, u8 shorthand, u32 dest, bool logical)
+bool x86_ipi_target(const struct vcpu *t, const struct vcpu *src, u8 shorthand, u32 dest,
+		    bool logical)
 {
 	switch (shorthand) {
 	case APIC_SH_SELF:
@@ -67,7 +68,7 @@ static void deliver(struct vm *vm, struct vcpu *src, u8 shorthand, u32 dest, boo
 {
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu *t = vm->vcpus[i];
-		if (targets(t, src, shorthand, dest, logical) &&
+		if (x86_ipi_target(t, src, shorthand, dest, logical) &&
 		    deliver_one(t, mode, vector, level, st) && mode == APIC_DM_LOWEST)
 			return;
 	}

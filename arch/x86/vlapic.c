@@ -74,7 +74,7 @@ static int highest_bit(const struct vlapic *l, u32 base, bool atomic)
 	return -1;
 }
 
-/* Word i of the requests posted and not yet moved into the IRR (cpu_delivers). */
+/* Word i of the requests posted and not yet moved into the IRR (posted_requests). */
 static u32 posted_word(const struct vlapic *l, int i)
 {
 	return __atomic_load_n(&l->posted.pir[i], __ATOMIC_ACQUIRE) |
@@ -86,7 +86,7 @@ static int highest_request(const struct vlapic *l)
 {
 	for (int i = 7; i >= 0; i--) {
 		u32 w = __atomic_load_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), __ATOMIC_ACQUIRE) |
-			(l->cpu_delivers ? posted_word(l, i) : 0);
+			(l->posted_requests ? posted_word(l, i) : 0);
 		if (w)
 			return i * 32 + 31 - __builtin_clz(w);
 	}
@@ -191,12 +191,12 @@ bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
 		__atomic_fetch_or(tmr, bit, __ATOMIC_SEQ_CST);
 	else if (__atomic_load_n(tmr, __ATOMIC_RELAXED) & bit)
 		__atomic_fetch_and(tmr, ~bit, __ATOMIC_SEQ_CST);
-	/* cpu_delivers: a level-triggered request is held back from the CPU (its EOI must
-	 * exit, and the EOI-exit bitmap is written at entries): only the owner moves it
-	 * into the IRR, before an entry. */
-	u32 *word = !l->cpu_delivers ? &VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32)
-		    : level	     ? &l->held[vector / 32]
-				     : &l->posted.pir[vector / 32];
+	/* posted_requests: a level-triggered request is held back from the CPU (its EOI
+	 * must exit, and the EOI-exit bitmap is written at entries): only the owner moves
+	 * it into the IRR, before an entry. */
+	u32 *word = !l->posted_requests ? &VLAPIC_VEC_WORD(l, APIC_REG_IRR, vector / 32)
+		    : level		? &l->held[vector / 32]
+					: &l->posted.pir[vector / 32];
 	__atomic_fetch_or(word, bit, __ATOMIC_SEQ_CST);
 	return true;
 }
@@ -223,6 +223,57 @@ bool vlapic_sync_pir(struct vlapic *l)
 		any = true;
 	}
 	return any;
+}
+
+bool vlapic_page_read(u32 msr)
+{
+	u32 reg = (msr - MSR_X2APIC_FIRST) << 4;
+	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST)
+		return false;
+	if (reg >= APIC_REG_ISR && reg < APIC_REG_IRR + 0x80) /* ISR, TMR, IRR */
+		return true;
+	if (reg >= APIC_REG_LVT_TIMER && reg <= APIC_REG_LVT_ERROR)
+		return true;
+	switch (reg) {
+	case APIC_REG_ID:
+	case APIC_REG_VERSION:
+	case APIC_REG_TPR:
+	case APIC_REG_LDR:
+	case APIC_REG_SVR:
+	case APIC_REG_ESR:
+	case APIC_REG_LVT_CMCI:
+	case APIC_REG_TIMER_ICR:
+	case APIC_REG_TIMER_DCR:
+		return true;
+	}
+	return false;
+}
+
+void vlapic_run_begin(const struct vlapic *l, struct vlapic_run *r)
+{
+	for (int i = 0; i < 8; i++) {
+		r->irr[i] = __atomic_load_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), __ATOMIC_ACQUIRE);
+		r->isr[i] = VLAPIC_VEC_WORD(l, APIC_REG_ISR, i);
+	}
+}
+
+void vlapic_run_count(const struct vlapic *l, const struct vlapic_run *r, u64 *delivered, u64 *eois)
+{
+	*delivered = *eois = 0;
+	for (int i = 0; i < 8; i++) {
+		u32 irr = __atomic_load_n(&VLAPIC_VEC_WORD(l, APIC_REG_IRR, i), __ATOMIC_ACQUIRE);
+		u32 isr = VLAPIC_VEC_WORD(l, APIC_REG_ISR, i);
+		/* Only the CPU's delivery clears an IRR bit while the guest runs, and only it
+		 * puts a vector in service (one that reached the IRR in the run too). Each
+		 * vector counts once. */
+		u32 taken = (r->irr[i] & ~irr) | (isr & ~r->isr[i]);
+		*delivered += (u64)__builtin_popcount(taken);
+		/* Per vector, EOIs = in service before + delivered - in service after: a
+		 * vector in service after was in service before or is in taken, so no word
+		 * goes below 0. */
+		*eois += (u64)__builtin_popcount(r->isr[i]) + (u64)__builtin_popcount(taken) -
+			 (u64)__builtin_popcount(isr);
+	}
 }
 
 /* Records an error (SDM 11.5.3) and raises the error LVT the first time it is seen
@@ -332,17 +383,22 @@ void vlapic_eoi_exit(struct vlapic *l, u8 vector)
 	eoi_broadcast(l, vector);
 }
 
+struct vlapic_ipi vlapic_icr_decode(u64 icr)
+{
+	return (struct vlapic_ipi){
+		.vector = icr & 0xff,
+		.mode = (icr >> 8) & 7,
+		.logical = icr & BIT(11),
+		.level_assert = icr & BIT(14),
+		.level_trigger = icr & BIT(15),
+		.shorthand = (icr >> 18) & 3,
+		.dest = (u32)(icr >> 32),
+	};
+}
+
 static void send_icr(struct vlapic *l, u64 val)
 {
-	struct vlapic_ipi ipi = {
-		.vector = val & 0xff,
-		.mode = (val >> 8) & 7,
-		.logical = val & BIT(11),
-		.level_assert = val & BIT(14),
-		.level_trigger = val & BIT(15),
-		.shorthand = (val >> 18) & 3,
-		.dest = (u32)(val >> 32),
-	};
+	struct vlapic_ipi ipi = vlapic_icr_decode(val);
 
 	VLAPIC_REG(l, APIC_REG_ICR_LO) = (u32)val;
 	VLAPIC_REG(l, APIC_REG_ICR_HI) = (u32)(val >> 32);
@@ -513,31 +569,13 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 		return -1;
 	reg = (msr - MSR_X2APIC_FIRST) << 4; /* SDM 11.12.1.2 */
 
-	if (reg >= APIC_REG_ISR && reg < APIC_REG_ISR + 0x80) {
-		*val = VLAPIC_REG(l, reg);
-		return 0;
-	}
-	if (reg >= APIC_REG_TMR && reg < APIC_REG_IRR + 0x80) { /* TMR, IRR (and posted) */
+	if (vlapic_page_read(msr)) {
 		*val = __atomic_load_n(&VLAPIC_REG(l, reg), __ATOMIC_ACQUIRE);
-		if (reg >= APIC_REG_IRR)
+		if (reg >= APIC_REG_IRR && reg < APIC_REG_IRR + 0x80) /* and posted */
 			*val |= posted_word(l, (int)(reg - APIC_REG_IRR) / 0x10);
 		return 0;
 	}
-	if (lvt_index(reg) >= 0) {
-		*val = VLAPIC_REG(l, reg);
-		return 0;
-	}
 	switch (reg) {
-	case APIC_REG_ID:
-	case APIC_REG_VERSION:
-	case APIC_REG_TPR:
-	case APIC_REG_LDR:
-	case APIC_REG_SVR:
-	case APIC_REG_ESR:
-	case APIC_REG_TIMER_ICR:
-	case APIC_REG_TIMER_DCR:
-		*val = VLAPIC_REG(l, reg);
-		return 0;
 	case APIC_REG_PPR:
 		*val = vlapic_ppr(l);
 		return 0;

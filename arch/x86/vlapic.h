@@ -16,11 +16,13 @@
  * builtins on both sides), and the SVR / apic_base reads done by vlapic_accept().
  *
  * Where the CPU delivers the IRR's interrupts itself (`cpu_delivers`: VMX virtual-interrupt
- * delivery, SDM vol. 3C, 30.2) it rewrites IRR and ISR words while the guest runs, not
- * atomically with other CPUs' writes. Then every new request goes to `posted` instead (a
- * posted-interrupt request bitmap: the CPU's own where it has posted interrupts, else a
- * software one, as bhyve keeps), which the owner moves into the IRR before each entry
- * (vlapic_sync_pir); the pending-interrupt questions below look at both.
+ * delivery, SDM vol. 3C, 30.2; AMD AVIC, APM vol. 2, 15.29) it changes IRR and ISR words
+ * while the guest runs. VMX does not do it atomically with other CPUs' writes: there
+ * (`posted_requests`) every new request goes to `posted` instead (a posted-interrupt
+ * request bitmap: the CPU's own where it has posted interrupts, else a software one, as
+ * bhyve keeps), which the owner moves into the IRR before each entry (vlapic_sync_pir);
+ * the pending-interrupt questions below look at both. AVIC's CPU sets IRR bits of other
+ * vCPUs' pages itself, atomically, as senders here do.
  *
  * Time is the TSC (u64 cycles, absolute). The APIC timer counts at a fixed virtual
  * bus frequency of VLAPIC_BUS_HZ (1 GHz) before the divide configuration, converted
@@ -136,6 +138,9 @@ struct vlapic_ipi {
 	u32 dest;	    /* ICR[63:32], x2APIC destination */
 };
 
+/* The x2APIC ICR's fields (SDM 11.12.9), as written. */
+struct vlapic_ipi vlapic_icr_decode(u64 icr);
+
 struct vlapic_ops {
 	/* ICR write (not the SELF IPI register): the VM layer resolves the targets,
 	 * including shorthand "self", and calls vlapic_accept() (fixed/lowest) or its
@@ -145,7 +150,7 @@ struct vlapic_ops {
 	void (*eoi_level)(void *ctx, u8 vector);
 };
 
-/* The requests posted for a vCPU whose CPU delivers (cpu_delivers), __atomic. Laid out
+/* The requests posted for a vCPU whose CPU delivers (posted_requests), __atomic. Laid out
  * as the VMX posted-interrupt descriptor (SDM vol. 3C, 30.6: 64 bytes, 64-byte aligned), so
  * that a CPU with posted interrupts moves them into the IRR itself: the PIR (vectors), then
  * ON, "a notification is outstanding" (bit 0 of `control`; a sender that sets it sends
@@ -171,9 +176,13 @@ struct vlapic {
 	const struct vlapic_ops *ops;
 	void *ctx;
 	/* Set by the backend before the first interrupt: the CPU delivers from the IRR and
-	 * completes EOIs (vlapic_eoi_exit then says which reached the IOAPIC). */
+	 * completes EOIs (vlapic_eoi_exit then says which reached the IOAPIC)... */
 	bool cpu_delivers;
-	struct vlapic_posted posted; /* requests not yet in the IRR (cpu_delivers) */
+	/* ...and new requests go to `posted`, not to the IRR, which the CPU rewrites
+	 * non-atomically while the guest runs (VMX). Without it (AMD AVIC, whose CPU sets
+	 * and clears IRR bits atomically) every request goes to the IRR at once. */
+	bool posted_requests;
+	struct vlapic_posted posted; /* requests not yet in the IRR (posted_requests) */
 	u32 held[8]; /* ...and level-triggered ones, which only the owner moves (__atomic) */
 	/* counters */
 	u64 ipis_sent;	 /* send_ipi calls */
@@ -222,17 +231,35 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now);
  * or software-disabled. The caller then kicks the owner if needed. */
 bool vlapic_accept(struct vlapic *l, u8 vector, bool level);
 
-/* cpu_delivers, after vlapic_accept, to a vCPU in guest mode: sets ON; true if it was
+/* posted_requests, after vlapic_accept, to a vCPU in guest mode: sets ON; true if it was
  * clear, and the caller is the one to send the notification. */
 bool vlapic_claim_notification(struct vlapic *l);
 
-/* cpu_delivers: moves the posted (and held) requests into the IRR (the owner, the guest
+/* posted_requests: moves the posted (and held) requests into the IRR (the owner, the guest
  * not running); whether there were any. */
 bool vlapic_sync_pir(struct vlapic *l);
 
 /* cpu_delivers: the CPU completed the guest's EOI of vector (it has cleared the ISR bit)
  * and exited because the vector is level-triggered: the rest of an EOI (the IOAPIC's). */
 void vlapic_eoi_exit(struct vlapic *l, u8 vector);
+
+/* The x2APIC MSRs whose reads return the register page's word as it is (an IRR word
+ * with the posted requests, posted_requests), which a CPU virtualizing the APIC may read
+ * from the page without an exit. Not: PPR and the timer's current count (computed at the
+ * read), the ICR (64 bits from two words), EOI and SELF IPI (write-only). */
+bool vlapic_page_read(u32 msr);
+
+/* Where the CPU delivers (cpu_delivers): the IRR and ISR at a guest entry, from which
+ * vlapic_run_count tells after the exit how many interrupts the CPU delivered from the IRR
+ * and how many EOIs it completed in the run. Exact while no request reaches the IRR in
+ * the run; one that does (VMX posted interrupts, AMD AVIC) and is delivered and EOIed
+ * within the same run leaves no trace, and is not counted. */
+struct vlapic_run {
+	u32 irr[8], isr[8];
+};
+void vlapic_run_begin(const struct vlapic *l, struct vlapic_run *r);
+void vlapic_run_count(const struct vlapic *l, const struct vlapic_run *r, u64 *delivered,
+		      u64 *eois);
 
 /* Highest IRR vector whose priority class is above PPR's, else -1. */
 int vlapic_pending_vector(struct vlapic *l);

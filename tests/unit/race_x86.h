@@ -66,7 +66,8 @@ static void race_x86_main(const struct race_ops *ops, bool cpu_delivers)
 		x86_vcpu_irq_init(&vcpus[i]);
 		CHECK_EQ(vlapic_wrmsr(&vcpus[i].arch.lapic, MSR_X2APIC_SVR, 0x1ff, 0), 0);
 	}
-	vcpus[TARGET].arch.lapic.cpu_delivers = cpu_delivers;
+	vcpus[TARGET].arch.lapic.cpu_delivers = vcpus[TARGET].arch.lapic.posted_requests =
+		cpu_delivers;
 	race_main(ops, v, x86_senders);
 }
 

@@ -477,6 +477,23 @@ static void test_on_exit(void)
 	CHECK_ERR("[vm a]\nkernel=k\non_exit = halt\n", 3, "unknown key 'on_exit' in [vm a]");
 }
 
+/* selftest = yes: no [vm] section needed, none allowed (the self-test brings its own). */
+static void test_selftest(void)
+{
+	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
+	CHECK(!cfg.selftest);
+	CHECK_EQ(parse("[hv]\nselftest = yes\n"), 0);
+	CHECK(cfg.selftest);
+	CHECK_EQ(cfg.nvms, 0);
+	CHECK_EQ(cfg.selftest_line, 2);
+	CHECK_EQ(parse("[hv]\nselftest = no\n[vm a]\nkernel=k\n"), 0);
+	CHECK(!cfg.selftest);
+	CHECK_ERR("[hv]\nselftest = no\n", 0, "no [vm ...] section");
+	CHECK_ERR("[hv]\nselftest = on\n", 2, "bad value 'on' for selftest: expected yes or no");
+	CHECK_ERR("[hv]\nselftest = yes\n\n[vm a]\nkernel=k\n", 4,
+		  "selftest = yes (line 2) runs its own VMs: no [vm ...] section with it");
+}
+
 static void test_serial(void)
 {
 	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
@@ -636,6 +653,7 @@ int main(void)
 	test_pv();
 	test_sched();
 	test_on_exit();
+	test_selftest();
 	test_apicv();
 	test_serial();
 	test_vm_pcpus();

@@ -109,7 +109,7 @@ static void test_too_small(void)
 	"\"hv_vcpu_interrupts_cpu_delivered_total\":0,\"hv_vcpu_virtual_eois_total\":0,"          \
 	"\"hv_vcpu_steal_seconds_total\":1.500000001,"                                            \
 	"\"hv_vcpu_run_seconds_total\":0.000000000,\"hv_vcpu_kicks_sent_total\":0,"               \
-	"\"hv_vcpu_notifications_sent_total\":0,"                                                 \
+	"\"hv_vcpu_notifications_sent_total\":0,\"hv_vcpu_ipis_not_running_total\":0,"            \
 	"\"hv_vcpu_wakeups_total\":0,\"hv_vcpu_wake_latency_seconds_max\":0.004920000,"           \
 	"\"hv_vcpu_spin_exits_total\":0,\"hv_vcpu_migrations_total\":0,"                          \
 	"\"hv_vcpu_critical_preemptions_total\":0,\"hv_vcpu_boosts_total\":24,"                   \

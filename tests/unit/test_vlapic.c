@@ -879,7 +879,7 @@ static void test_posted_requests(void)
 	struct vlapic l;
 
 	setup(&l, 0, TSC_HZ);
-	l.cpu_delivers = true;
+	l.cpu_delivers = l.posted_requests = true;
 	CHECK(vlapic_accept(&l, 0x45, true));
 	CHECK_EQ(VLAPIC_VEC_WORD(&l, APIC_REG_IRR, 2), 0);
 	CHECK_EQ(rd(&l, 0x81a, 0), 1u << 5); /* TMR at once */

@@ -4,6 +4,7 @@
  * CPUs without NRIP save or decode assists too (QEMU TCG): then the next RIP is computed
  * by the handlers, and MMIO instructions are decoded in software (vcpu.c). */
 #include "arch/x86/svm/vmcb.h"
+#include "arch/x86/svm/avic.h"
 #include "arch/x86/xstate.h"
 #include "arch/cpu.h"
 #include "arch/x86/decode.h"
@@ -22,7 +23,7 @@
 #define VEC_DB 1  /* debug exception */
 #define VEC_AC 17 /* alignment check */
 
-static u8 *msrpm, *iopm;
+static u8 *msrpm, *msrpm_avic, *iopm;
 static u32 max_asid;
 static bool has_nrips;
 
@@ -38,6 +39,7 @@ static int svm_check(const char **why)
 	}
 	max_asid = b;
 	has_nrips = d & BIT(3);
+	avic_probe(d);
 	return 0;
 }
 
@@ -61,7 +63,9 @@ static void svm_pcpu_enable(struct arch_pcpu *p)
 	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)p->svm.hsave);
 }
 
-static void msrpm_passthrough(u32 msr)
+/* The MSR's reads and / or writes without an intercept (APM 15.11: two bits an MSR, read
+ * then write). */
+static void msrpm_passthrough(u8 *pm, u32 msr, bool read, bool write)
 {
 	u32 base;
 	if (msr < 0x2000)
@@ -71,7 +75,7 @@ static void msrpm_passthrough(u32 msr)
 	else
 		return;
 	u32 bit = base + msr * 2;
-	msrpm[bit / 8] &= (u8) ~(3u << (bit % 8));
+	pm[bit / 8] &= (u8) ~((read ? 1u : 0) << (bit % 8) | (write ? 2u : 0) << (bit % 8));
 }
 
 static int svm_vm_init(struct vm *vm)
@@ -83,7 +87,7 @@ static int svm_vm_init(struct vm *vm)
 		memset(iopm, 0xFF, 3 * PAGE_SIZE);
 		/* State that VMRUN/VMLOAD/VMSAVE switch through the VMCB: no exit needed. */
 		for (size_t i = 0; i < ARRAY_SIZE(x86_msr_passthrough); i++)
-			msrpm_passthrough(x86_msr_passthrough[i]);
+			msrpm_passthrough(msrpm, x86_msr_passthrough[i], true, true);
 	}
 	vm->arch.svm.asid = vm->id + 1;
 	if (vm->arch.svm.asid >= max_asid) {
@@ -91,6 +95,13 @@ static int svm_vm_init(struct vm *vm)
 		return -1;
 	}
 	vm->arch.svm.npt_root = nested_paging_map_ram(vm, NPT_BITS);
+	if (avic_vm_init(vm) && !msrpm_avic) {
+		msrpm_avic = alloc_pages(2);
+		memcpy(msrpm_avic, msrpm, 2 * PAGE_SIZE);
+		for (u32 msr = MSR_X2APIC_FIRST; msr <= MSR_X2APIC_LAST; msr++)
+			msrpm_passthrough(msrpm_avic, msr, avic_msr_read_passthrough(msr),
+					  avic_msr_write_passthrough(msr));
+	}
 	return 0;
 }
 
@@ -160,6 +171,8 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 	V64(vmcb, VMCB_VINTR) = VINTR_MASKING;
 	V64(vmcb, VMCB_NP_ENABLE) = 1;
 	V64(vmcb, VMCB_NCR3) = (u64)(uintptr_t)vm->arch.svm.npt_root;
+	if (vm->arch.svm.avic_physical && avic_vcpu_init(v))
+		V64(vmcb, VMCB_MSRPM) = (u64)(uintptr_t)msrpm_avic;
 	xstate_vcpu_init(v);
 	v->arch.sipi_vector = -1;
 	v->arch.flush_tlb = true;
@@ -255,7 +268,8 @@ static void tpr_from_vmcb(struct vcpu *v)
  * an interrupt back (as KVM does). */
 static void watch_cr8_writes(struct vcpu *v)
 {
-	if (vlapic_tpr_holds_back(&v->arch.lapic))
+	/* Under AVIC the CPU delivers what a lower V_TPR lets through itself. */
+	if (!v->arch.svm.avic && vlapic_tpr_holds_back(&v->arch.lapic))
 		V32(v->arch.svm.vmcb, VMCB_ICPT_CR) |= ICPT_CR8_WRITE;
 	else
 		V32(v->arch.svm.vmcb, VMCB_ICPT_CR) &= ~ICPT_CR8_WRITE;
@@ -321,6 +335,8 @@ static void inject_pending(struct vcpu *v)
 		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
 		return;
 	}
+	if (v->arch.svm.avic)
+		return; /* the CPU delivers from the IRR; it ignores V_IRQ (no window) */
 	bool nmi_waits = v->arch.svm.nmi_iret_seen &&
 			 __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE);
 	int vec = vlapic_pending_vector(&v->arch.lapic);
@@ -420,7 +436,7 @@ static void report_triple_fault(struct vcpu *v)
 static void svm_inject(struct vcpu *v, bool section_end)
 {
 	inject_pending(v);
-	if (section_end && !svm_interruptible(v))
+	if (section_end && !svm_interruptible(v) && !v->arch.svm.avic)
 		request_irq_window(v->arch.svm.vmcb);
 }
 
@@ -505,6 +521,15 @@ static void decode_exit(struct vcpu *v, struct x86_exit *e)
 	case SVM_EXIT_PAUSE:
 		e->reason = X86_EXIT_PAUSE;
 		break;
+	case SVM_EXIT_AVIC_INCOMPLETE_IPI:
+		avic_incomplete_ipi(v, info1, V64(vmcb, VMCB_EXITINFO2));
+		break;
+	case SVM_EXIT_AVIC_NOACCEL:
+		if (avic_unaccelerated(v, info1, &e->write)) {
+			e->reason = X86_EXIT_MSR;
+			e->insn_len = 0; /* the WRMSR or RDMSR: 2 bytes (vcpu.c) */
+		}
+		break;
 	default:
 		if (code == (u64)-1 || (u32)code == 0xFFFFFFFFu) {
 			printk("hv: VM '%s' vcpu%u: VMRUN refused the guest state "
@@ -544,7 +569,11 @@ static void svm_enter(struct vcpu *v)
 	/* VMRUN takes RAX and RSP from the VMCB and saves them there. */
 	V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
 	V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];
+	if (v->arch.svm.avic)
+		avic_enter(v);
 	svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->svm.host_save);
+	if (v->arch.svm.avic)
+		avic_exit(v);
 	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
 	v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
 	tpr_from_vmcb(v);
@@ -602,6 +631,35 @@ static struct x86_segment svm_segment(struct vcpu *v, enum x86_seg s)
 				     V64(vmcb, off + 8) };
 }
 
+/* ---- the hardware self-test ---- */
+
+static u32 svm_selftest_features(struct selftest_feature *f, u32 max)
+{
+	u32 a, b, c, d, n = 0;
+	cpuid(0x8000000A, 0, &a, &b, &c, &d);
+	bool avic = d & BIT(13);
+	const struct selftest_feature all[] = {
+		{ "SVM", true, false, NULL, NULL },
+		{ "nested paging (NPT)", true, false, NULL, NULL },
+		{ "ASIDs", b > 1, false, NULL, NULL },
+		{ "NRIP save", d & BIT(3), false, NULL,
+		  d & BIT(3) ? NULL : "instruction lengths decoded in software" },
+		{ "decode assists", d & BIT(7), true, NULL,
+		  "MMIO instructions decoded in software" },
+		{ "pause filter", d & BIT(10), true, NULL,
+		  "every PAUSE exits while a spin is watched (sched = aware)" },
+		{ "AVIC", avic, !avic_available(), "avic",
+		  !avic		      ? "interrupts injected by the hypervisor, EOIs exit"
+		  : !avic_available() ? "unused without x2AVIC: interrupts injected"
+				      : NULL },
+		{ "x2AVIC", d & BIT(18), false, "avic",
+		  d & BIT(18) ? NULL : "x2APIC accesses exit (the APIC is emulated)" },
+	};
+	for (; n < ARRAY_SIZE(all) && n < max; n++)
+		f[n] = all[n];
+	return n;
+}
+
 const struct x86_vendor svm_vendor = {
 	.name = "AMD SVM",
 	.check = svm_check,
@@ -619,4 +677,8 @@ const struct x86_vendor svm_vendor = {
 	.get = svm_get,
 	.segment = svm_segment,
 	.interruptible = svm_interruptible,
+	.notify = avic_notify,
+	.apicv_vm = "avic",
+	.apic_virtualization = avic_available,
+	.selftest_features = svm_selftest_features,
 };

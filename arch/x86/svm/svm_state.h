@@ -4,6 +4,7 @@
 #ifndef ARCH_X86_SVM_STATE_H
 #define ARCH_X86_SVM_STATE_H
 
+#include "arch/x86/vlapic.h"
 #include "hv/types.h"
 
 /* One guest entry and the exit that ended it; a vCPU keeps its last few for the report of
@@ -23,12 +24,16 @@ struct svm_vcpu {
 	bool nmi_iret_seen;
 	u64 nmi_iret_rip;
 	struct entry_trace trace[ENTRY_TRACE_LEN];
-	u32 trace_next; /* the slot of the next entry */
+	u32 trace_next;		    /* the slot of the next entry */
+	bool avic;		    /* the CPU delivers its interrupts (avic.h) */
+	struct vlapic_run avic_run; /* its IRR and ISR at the entry */
 };
 
 struct svm_vm {
 	u64 *npt_root; /* nested page table (PML4) */
 	u32 asid;
+	u64 *avic_physical; /* AVIC's tables (avic.h); NULL: its vCPUs' APICs are emulated */
+	u32 *avic_logical;
 };
 
 struct svm_pcpu {

@@ -23,10 +23,14 @@
 #define VMCB_EXITINFO2 0x080
 #define VMCB_EXITINTINFO 0x088
 #define VMCB_NP_ENABLE 0x090
+#define VMCB_AVIC_APIC_BAR 0x098 /* AVIC (APM vol. 2, 15.29.2): the guest's xAPIC page */
 #define VMCB_EVENTINJ 0x0A8
 #define VMCB_NCR3 0x0B0
 #define VMCB_CLEAN 0x0C0
 #define VMCB_NRIP 0x0C8
+#define VMCB_AVIC_BACKING 0x0E0	 /* the vCPU's backing page */
+#define VMCB_AVIC_LOGICAL 0x0F0	 /* the logical APIC ID table */
+#define VMCB_AVIC_PHYSICAL 0x0F8 /* the physical APIC ID table, its highest index in 11:0 */
 /* state save area */
 #define VMCB_ES 0x400
 #define VMCB_CS 0x410
@@ -89,6 +93,8 @@
 #define VINTR_PRIO_SHIFT 16
 #define VINTR_IGN_TPR BIT(20)
 #define VINTR_MASKING BIT(24)
+#define VINTR_X2AVIC BIT(30) /* x2APIC mode virtualized too (with VINTR_AVIC) */
+#define VINTR_AVIC BIT(31)
 
 #define EVENT_VALID BIT(31)
 #define EVENT_HAS_ERR BIT(11)
@@ -129,6 +135,8 @@ enum svm_exit {
 	SVM_EXIT_MWAIT = 0x8B,
 	SVM_EXIT_XSETBV = 0x8D,
 	SVM_EXIT_NPF = 0x400,
+	SVM_EXIT_AVIC_INCOMPLETE_IPI = 0x401,
+	SVM_EXIT_AVIC_NOACCEL = 0x402, /* an APIC access AVIC does not accelerate */
 };
 
 #define V8(vmcb, o) (*(volatile u8 *)((vmcb) + (o)))

@@ -429,7 +429,7 @@ static int vmx_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 	x->vmcs = alloc_pages(1);
 	*(u32 *)x->vmcs = caps.revision;
 	xstate_vcpu_init(v);
-	v->arch.lapic.cpu_delivers = apicv && !v->vm->apicv_off;
+	v->arch.lapic.cpu_delivers = v->arch.lapic.posted_requests = apicv && !v->vm->apicv_off;
 	v->arch.sipi_vector = -1;
 	v->arch.flush_tlb = true;
 	if (v->id == 0) {
@@ -840,7 +840,7 @@ static void apicv_enter(struct vcpu *v, u32 *proc2)
 static void apicv_exit(struct vcpu *v)
 {
 	u64 delivered, eois;
-	vmx_apicv_count(&v->arch.lapic, &v->arch.vmx.apicv, &delivered, &eois);
+	vlapic_run_count(&v->arch.lapic, &v->arch.vmx.apicv.run, &delivered, &eois);
 	if (vmx_exit_basic(v->arch.vmx.exit_reason) == EXIT_REASON_VIRTUALIZED_EOI && eois)
 		eois--; /* that EOI exited */
 	v->stats.irqs_cpu_delivered += delivered;
@@ -1095,6 +1095,39 @@ static bool vmx_interruptible(struct vcpu *v)
 	       !(g->interruptibility & (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
 }
 
+/* ---- the hardware self-test ---- */
+
+static bool vmx_apic_virtualization(void) { return apicv; }
+
+static u32 vmx_selftest_features(struct selftest_feature *f, u32 max)
+{
+	const char *injected = "interrupts injected by the hypervisor, EOIs exit";
+	const struct selftest_feature all[] = {
+		{ "VMX", true, false, NULL, NULL },
+		{ "EPT", caps.ept, false, NULL, NULL },
+		{ "VPID", caps.vpid, false, NULL, caps.vpid ? NULL : "TLB flushed at each entry" },
+		{ "unrestricted guest", caps.unrestricted_guest, false, NULL, NULL },
+		{ "x2APIC virtualization", caps.x2apic_virt, !apicv, "apicv",
+		  apicv ? NULL : injected },
+		{ "APIC-register virtualization", caps.apic_register_virt, !apicv, "apicv",
+		  apicv ? NULL : injected },
+		{ "virtual-interrupt delivery", caps.virt_intr_delivery, !apicv, "apicv",
+		  apicv ? NULL : injected },
+		{ "posted interrupts", apicv && (ctls[VMX_PIN] & PIN_POSTED_INTR), false, "apicv",
+		  apicv && (ctls[VMX_PIN] & PIN_POSTED_INTR)
+			  ? NULL
+			  : "an interrupt for a running vCPU is a kick (an exit)" },
+		{ "PAUSE-loop exiting", caps.pause_loop, false, NULL,
+		  caps.pause_loop ? NULL : "every PAUSE exits while a spin is watched" },
+		{ "VMX-preemption timer", caps.preemption_timer, false, NULL,
+		  caps.preemption_timer ? NULL : "runs end at host timer interrupts only" },
+	};
+	u32 n = 0;
+	for (; n < ARRAY_SIZE(all) && n < max; n++)
+		f[n] = all[n];
+	return n;
+}
+
 const struct x86_vendor vmx_vendor = {
 	.name = "Intel VMX",
 	.check = vmx_check,
@@ -1116,4 +1149,7 @@ const struct x86_vendor vmx_vendor = {
 	.segment = vmx_segment,
 	.interruptible = vmx_interruptible,
 	.notify = vmx_notify,
+	.apicv_vm = "apicv",
+	.apic_virtualization = vmx_apic_virtualization,
+	.selftest_features = vmx_selftest_features,
 };

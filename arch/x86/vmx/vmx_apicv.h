@@ -22,11 +22,9 @@
 
 #include "arch/x86/vlapic.h"
 
-/* The x2APIC MSRs (0x800 + register offset / 16) a guest reads from the virtual-APIC page
- * without an exit: those that APIC-register virtualization reads from it (30.5) and that
- * the vLAPIC keeps there as a read returns them. Not: the ICR (64 bits at offset 0x300 for
- * the CPU, two words for the vLAPIC), the timer's current count and ESR (computed), EOI and
- * SELF IPI (write-only). */
+/* The x2APIC MSRs a guest reads from the virtual-APIC page without an exit: those the
+ * vLAPIC keeps in the page as a read returns them (vlapic_page_read), and PPR, which
+ * APIC-register virtualization keeps there itself (30.5). */
 bool vmx_apicv_read_passthrough(u32 msr);
 /* The ones a guest writes without an exit, with virtual-interrupt delivery (30.5): TPR and
  * EOI. */
@@ -38,17 +36,12 @@ bool vmx_apicv_x2apic(const struct vlapic *l);
 
 /* The state the CPU needs at an entry, and the IRR and ISR the run starts from. */
 struct vmx_apicv_entry {
-	u16 intr_status;    /* the guest interrupt status: RVI in 7:0, SVI in 15:8 */
-	u64 eoi_exit[4];    /* the EOI-exit bitmap: vectors 0-63, 64-127, ... */
-	u32 irr[8], isr[8]; /* at the entry */
+	u16 intr_status;       /* the guest interrupt status: RVI in 7:0, SVI in 15:8 */
+	u64 eoi_exit[4];       /* the EOI-exit bitmap: vectors 0-63, 64-127, ... */
+	struct vlapic_run run; /* the IRR and ISR at the entry */
 };
 
 /* Before an entry (the owner): posted requests into the IRR, then *e. */
 void vmx_apicv_prepare(struct vlapic *l, struct vmx_apicv_entry *e);
-
-/* After the exit: how many interrupts the CPU delivered from the IRR and how many EOIs it
- * completed since the entry *e. */
-void vmx_apicv_count(const struct vlapic *l, const struct vmx_apicv_entry *e, u64 *delivered,
-		     u64 *eois);
 
 #endif

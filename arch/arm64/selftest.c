@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The hardware self-test (hv/selftest.h) has no built-in guest on arm64 yet. */
+#include "hv/console.h"
+#include "hv/selftest.h"
+
+const struct selftest_vm *arch_selftest_vms(void)
+{
+	printk("hv: selftest = yes: the self-test has no built-in guest on arm64 yet\n");
+	return NULL;
+}
+
+const void *arch_selftest_guest(u64 *len)
+{
+	*len = 0;
+	return NULL;
+}
+
+u32 arch_selftest_features(struct selftest_feature *f, u32 max)
+{
+	(void)f, (void)max;
+	return 0;
+}
