@@ -98,11 +98,10 @@ static bool hw_enabled(const struct vlapic *l)
 	return __atomic_load_n(&l->apic_base, __ATOMIC_RELAXED) & APIC_BASE_EN;
 }
 
-static bool x2apic_mode(const struct vlapic *l)
+bool vlapic_x2apic_mode(const struct vlapic *l)
 {
-	u64 base = l->apic_base;
-
-	return (base & APIC_BASE_EN) && (base & APIC_BASE_EXTD);
+	u64 mode = APIC_BASE_EN | APIC_BASE_EXTD;
+	return (__atomic_load_n(&l->apic_base, __ATOMIC_RELAXED) & mode) == mode;
 }
 
 static bool sw_enabled(const struct vlapic *l)
@@ -565,7 +564,7 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 		*val = timer_mode(l) == APIC_TIMER_TSC_DEADLINE ? l->tsc_deadline_msr : 0;
 		return 0;
 	}
-	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !x2apic_mode(l))
+	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !vlapic_x2apic_mode(l))
 		return -1;
 	reg = (msr - MSR_X2APIC_FIRST) << 4; /* SDM 11.12.1.2 */
 
@@ -606,7 +605,7 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 		}
 		return 0;
 	}
-	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !x2apic_mode(l))
+	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !vlapic_x2apic_mode(l))
 		return -1;
 	reg = (msr - MSR_X2APIC_FIRST) << 4; /* SDM 11.12.1.2 */
 	if (reg == APIC_REG_ICR_LO) {

@@ -284,6 +284,10 @@ void vlapic_timer_update(struct vlapic *l, u64 now);
 /* Absolute TSC of the next timer expiry, or 0 if none is armed. */
 u64 vlapic_next_deadline(const struct vlapic *l);
 
+/* The APIC is enabled in x2APIC mode (IA32_APIC_BASE EN and EXTD): the x2APIC MSRs reach
+ * it (else they #GP). */
+bool vlapic_x2apic_mode(const struct vlapic *l);
+
 /* x2APIC destination match (SDM 11.12.10): physical: dest == id; logical: cluster
  * dest[31:16] == id >> 4 and dest[15:0] has bit id & 15; 0xFFFFFFFF matches all. */
 bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical);

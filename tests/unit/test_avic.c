@@ -62,7 +62,8 @@ static void free_all(void)
 #include "console_capture.h"
 #include "x86_run_loop_stubs.h"
 bool sched_watch_spin(struct vcpu *v) { return (void)v, false; }
-bool sched_watch_section_end(struct vcpu *v) { return (void)v, false; }
+static bool section_watched; /* the scheduler runs the vCPU in a turn extended for a section */
+bool sched_watch_section_end(struct vcpu *v) { return (void)v, section_watched; }
 bool sched_spin_exit(struct vcpu *v) { return (void)v, false; }
 int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 {
@@ -168,6 +169,7 @@ static void model_wrmsr(u32 msr, u64 val)
 static void enter(struct vcpu *v, u32 pcpu)
 {
 	v->pcpu = pcpu;
+	svm_inject(v, false);
 	avic_enter(v);
 	in_guest[pcpu] = v;
 	evaluate(v);
@@ -190,7 +192,8 @@ struct action {
 static struct action acts[MAXV][MAX_ACTS];
 static int nacts[MAXV], next_act[MAXV];
 static u64 rdmsr_result;
-static int guest_rdmsrs; /* RDMSRs the CPU answered from the page */
+static u64 injected_event; /* the last EVENTINJ a VMRUN found */
+static int guest_rdmsrs;   /* RDMSRs the CPU answered from the page */
 
 static bool intercepted(u8 *vmcb, u32 msr, bool write)
 {
@@ -294,6 +297,8 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 		CHECK_EQ((uintptr_t)page_of(e), (uintptr_t)backing(v));
 	}
 	in_guest[v->pcpu] = v;
+	if (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID)
+		injected_event = V64(vmcb, VMCB_EVENTINJ);
 	if (avic_on(v))
 		evaluate(v); /* VMRUN looks at the page's IRR */
 	u64 code = 0;
@@ -358,6 +363,7 @@ static void machine(u32 n, u32 edx, bool apicv_off)
 	memset(next_act, 0, sizeof next_act);
 	console[0] = 0;
 	guest_rdmsrs = 0;
+	section_watched = false;
 	msrpm = msrpm_avic = NULL;
 	for (u32 p = 0; p < NPCPUS; p++)
 		pcpus[p].arch.apic_id = 0x10 + p;
@@ -406,6 +412,7 @@ static void test_layout(void)
 	machine(3, AVIC_X2AVIC, false);
 	CHECK(strstr(console, "hv: VM 't': AVIC (x2AVIC)"));
 	for (u32 i = 0; i < 3; i++) {
+		CHECK_EQ(run(i), RUN_PREEMPTED); /* its first entry */
 		u8 *vmcb = vmcb_of(&vcpus[i]);
 		CHECK(avic_on(&vcpus[i]));
 		CHECK(V64(vmcb, VMCB_VINTR) & VINTR_X2AVIC);
@@ -416,9 +423,10 @@ static void test_layout(void)
 		CHECK(e & AVIC_ENTRY_VALID);
 		CHECK(!(e & AVIC_ENTRY_RUNNING));
 		CHECK_EQ((uintptr_t)page_of(e), (uintptr_t)vcpus[i].arch.lapic.regs);
-		CHECK(vcpus[i].arch.lapic.cpu_delivers && !vcpus[i].arch.lapic.posted_requests);
+		CHECK(vcpus[i].arch.lapic.cpu_delivers);
 	}
 	CHECK(table_entry(&vcpus[0], 3) == NULL); /* beyond the highest index */
+	CHECK(!vcpus[0].arch.lapic.posted_requests);
 	u8 *vmcb = vmcb_of(&vcpus[0]);
 	CHECK(!intercepted(vmcb, ICR_MSR, true));
 	CHECK(!intercepted(vmcb, EOI_MSR, true));
@@ -628,6 +636,54 @@ static void test_self_and_reads(void)
 	CHECK_EQ(vlapic_tpr(&vcpus[0].arch.lapic), 0);
 }
 
+/* An entry that AVIC cannot serve runs with the APIC emulated, for that vCPU alone: its
+ * guest's APIC out of x2APIC mode (x2APIC MSRs must #GP: all intercepted, none reaching
+ * the host's APIC), or an interrupt window wanted (a critical section's end with IF = 0:
+ * AVIC ignores V_IRQ). IsRunning stays clear, so an interrupt for it is a kick, not a
+ * doorbell; what waits is injected. The next entry that can runs with AVIC again. */
+static void test_entries_without_avic(void)
+{
+	machine(2, AVIC_X2AVIC, false);
+	CHECK_EQ(run(0), RUN_PREEMPTED);
+	CHECK(avic_on(&vcpus[0]));
+	/* xAPIC mode: EN without EXTD, through disabled (SDM 11.12.5). */
+	struct vlapic *l = &vcpus[0].arch.lapic;
+	CHECK_EQ(vlapic_wrmsr(l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE, 0), 0);
+	CHECK_EQ(vlapic_wrmsr(l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE | APIC_BASE_EN, 0), 0);
+	act(0, RDMSR, MSR_X2APIC_FIRST + (APIC_REG_ID >> 4), 0);
+	CHECK_EQ(run(0), RUN_PREEMPTED);
+	CHECK(!avic_on(&vcpus[0]));
+	CHECK(intercepted(vmcb_of(&vcpus[0]), EOI_MSR, true));
+	CHECK(intercepted(vmcb_of(&vcpus[0]), MSR_X2APIC_FIRST + (APIC_REG_ID >> 4), false));
+	CHECK_EQ(guest_rdmsrs, 0);
+	CHECK_EQ(vcpus[0].stats.exits[EXIT_MSR], 1); /* and the vLAPIC refused it: #GP */
+	CHECK_EQ(injected_event & 0xFF, 13);
+	CHECK_EQ(vlapic_wrmsr(l, MSR_IA32_APIC_BASE,
+			      APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD, 0),
+		 0);
+	CHECK_EQ(vlapic_wrmsr(l, MSR_X2APIC_FIRST + (APIC_REG_SVR >> 4), 0x1ff, 0), 0);
+	CHECK_EQ(run(0), RUN_PREEMPTED);
+	CHECK(avic_on(&vcpus[0]));
+
+	/* A section's end with IF = 0 wants the window: emulated for that entry; an
+	 * interrupt for it meanwhile is a kick; injected once the window comes. */
+	section_watched = true;
+	V64(vmcb_of(&vcpus[1]), VMCB_RFLAGS) = 0x2;
+	svm_inject(&vcpus[1], true);
+	CHECK(!avic_on(&vcpus[1]));
+	CHECK(V64(vmcb_of(&vcpus[1]), VMCB_VINTR) & VINTR_V_IRQ);
+	CHECK(!arch_notify_running(&vcpus[1], 1)); /* not running with AVIC: no doorbell */
+	CHECK_EQ(x86_deliver_to(&vcpus[0], (u32[]){ 1 }, 1, APIC_DM_FIXED, VEC_A), 1);
+	CHECK_EQ(doorbells[0] + doorbells[1], 0);
+	CHECK_EQ(kicks[1], 1);
+	section_watched = false;
+	V64(vmcb_of(&vcpus[1]), VMCB_RFLAGS) = 0x202;
+	CHECK_EQ(run(1), RUN_PREEMPTED);
+	CHECK(avic_on(&vcpus[1]));
+	CHECK_EQ(ntaken[1], 1); /* by the CPU at its VMRUN with AVIC */
+	CHECK_EQ(taken[1][0], VEC_A);
+}
+
 int main(void)
 {
 	test_layout();
@@ -638,6 +694,7 @@ int main(void)
 	test_emulated_ipis();
 	test_hypervisor_sends_and_level_eoi();
 	test_self_and_reads();
+	test_entries_without_avic();
 	free_all();
 	return test_summary();
 }

@@ -931,8 +931,9 @@ static void test_apicv_level_eoi(void)
 }
 
 /* The VMX-preemption timer, where the CPU has it, ends a run at the pCPU's next decision
- * (look_at) in TSC ticks >> IA32_VMX_MISC[4:0]; none due: the longest count; due: 0, an
- * exit at once. Its exit returns to the scheduler like a host interrupt. */
+ * (look_at) in TSC ticks >> IA32_VMX_MISC[4:0], and at the latest after 10 ms (1 ms with
+ * IF = 0: Bochs's host interrupts do not make such a guest exit); due: 0, an exit at once.
+ * Its exit returns to the scheduler like a host interrupt. */
 static void test_preemption_timer(void)
 {
 	machine();
@@ -942,17 +943,21 @@ static void test_preemption_timer(void)
 	pcpus[0].look_at = fake_now + 3200;
 	run(0);
 	CHECK_EQ(entries[0].preemption_timer, 100);
-	pcpus[0].look_at = ~0ull;
+	pcpus[0].look_at = ~0ull; /* nothing to decide: 10 ms, 10^7 ns of this TSC */
 	run(0);
-	CHECK_EQ(entries[0].preemption_timer, ~0u);
+	CHECK_EQ(entries[0].preemption_timer, 10000000 >> 5);
+	vcpu.arch.vmx.regs.rflags = 0x2; /* 1 ms */
+	run(0);
+	CHECK_EQ(entries[0].preemption_timer, 1000000 >> 5);
+	vcpu.arch.vmx.regs.rflags = 0x202;
 	pcpus[0].look_at = fake_now - 1;
 	run(0);
 	CHECK_EQ(entries[0].preemption_timer, 0);
 	pcpus[0].look_at = fake_now + (1ull << 40);
 	CHECK_EQ(run(1, EXIT(.reason = EXIT_REASON_PREEMPTION_TIMER)), RUN_PREEMPTED);
-	CHECK_EQ(entries[0].preemption_timer, ~0u); /* 2^35: saturated */
+	CHECK_EQ(entries[0].preemption_timer, 10000000 >> 5);
 	CHECK_EQ(nentries, 1);
-	CHECK_EQ(vcpu.stats.exits[EXIT_HOST_IRQ], 4);
+	CHECK_EQ(vcpu.stats.exits[EXIT_HOST_IRQ], 5);
 	ctls[VMX_PIN] = 0;
 	caps.misc = 0;
 	pcpus[0].look_at = 0;

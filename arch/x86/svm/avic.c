@@ -73,9 +73,9 @@ bool avic_vcpu_init(struct vcpu *v)
 	V64(vmcb, VMCB_AVIC_LOGICAL) = (u64)(uintptr_t)vm->arch.svm.avic_logical;
 	V64(vmcb, VMCB_AVIC_PHYSICAL) = (u64)(uintptr_t)vm->arch.svm.avic_physical |
 					(vm->nvcpus - 1);
-	V64(vmcb, VMCB_VINTR) |= VINTR_AVIC | VINTR_X2AVIC;
+	/* VINTR_AVIC and VINTR_X2AVIC per entry (svm.c, choose_avic). The CPU delivers: PV
+	 * EOI is not armed, even for entries without AVIC. */
 	v->arch.lapic.cpu_delivers = true;
-	v->arch.svm.avic = true;
 	return true;
 }
 
@@ -101,9 +101,16 @@ void avic_exit(struct vcpu *v)
 
 bool avic_notify(struct vcpu *v, u32 pcpu)
 {
+	/* Only while it runs with AVIC (IsRunning, set right before VMRUN): an entry without
+	 * it takes nothing from a doorbell, and must be kicked. A doorbell that comes after
+	 * its exit costs nothing: its next VMRUN looks at the IRR anyway. */
+	(void)pcpu;
 	if (!v->arch.svm.avic)
 		return false;
-	wrmsr(MSR_AVIC_DOORBELL, pcpus[pcpu].arch.apic_id);
+	u64 e = __atomic_load_n(entry_of(v), __ATOMIC_SEQ_CST);
+	if (!(e & AVIC_ENTRY_RUNNING))
+		return false;
+	wrmsr(MSR_AVIC_DOORBELL, e & AVIC_ENTRY_HOST_ID);
 	return true;
 }
 

@@ -171,8 +171,8 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 	V64(vmcb, VMCB_VINTR) = VINTR_MASKING;
 	V64(vmcb, VMCB_NP_ENABLE) = 1;
 	V64(vmcb, VMCB_NCR3) = (u64)(uintptr_t)vm->arch.svm.npt_root;
-	if (vm->arch.svm.avic_physical && avic_vcpu_init(v))
-		V64(vmcb, VMCB_MSRPM) = (u64)(uintptr_t)msrpm_avic;
+	if (vm->arch.svm.avic_physical)
+		v->arch.svm.avic = avic_vcpu_init(v); /* on from its first entry (choose_avic) */
 	xstate_vcpu_init(v);
 	v->arch.sipi_vector = -1;
 	v->arch.flush_tlb = true;
@@ -269,7 +269,7 @@ static void tpr_from_vmcb(struct vcpu *v)
 static void watch_cr8_writes(struct vcpu *v)
 {
 	/* Under AVIC the CPU delivers what a lower V_TPR lets through itself. */
-	if (!v->arch.svm.avic && vlapic_tpr_holds_back(&v->arch.lapic))
+	if (!v->arch.svm.avic_on && vlapic_tpr_holds_back(&v->arch.lapic))
 		V32(v->arch.svm.vmcb, VMCB_ICPT_CR) |= ICPT_CR8_WRITE;
 	else
 		V32(v->arch.svm.vmcb, VMCB_ICPT_CR) &= ~ICPT_CR8_WRITE;
@@ -335,8 +335,8 @@ static void inject_pending(struct vcpu *v)
 		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
 		return;
 	}
-	if (v->arch.svm.avic)
-		return; /* the CPU delivers from the IRR; it ignores V_IRQ (no window) */
+	if (v->arch.svm.avic_on)
+		return; /* the CPU delivers from the IRR */
 	bool nmi_waits = v->arch.svm.nmi_iret_seen &&
 			 __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE);
 	int vec = vlapic_pending_vector(&v->arch.lapic);
@@ -432,11 +432,34 @@ static void report_triple_fault(struct vcpu *v)
 	print_entry_trace(v);
 }
 
+/* Whether the next entry of a vCPU that has AVIC runs with it (avic.h): not while its
+ * guest's APIC is outside x2APIC mode (its x2APIC MSRs must #GP, which AVIC would not
+ * do), nor when it needs the interrupt window (AVIC ignores V_IRQ, APM 15.29.2): then it
+ * runs with its APIC emulated, for itself alone and for that entry, from the same
+ * register page (IsRunning stays clear: senders exit, and it is kicked). */
+static void choose_avic(struct vcpu *v, bool window)
+{
+	u8 *vmcb = v->arch.svm.vmcb;
+	bool on = v->arch.svm.avic && !window && vlapic_x2apic_mode(&v->arch.lapic);
+	if (on == v->arch.svm.avic_on)
+		return;
+	v->arch.svm.avic_on = on;
+	if (on)
+		V64(vmcb, VMCB_VINTR) |= VINTR_AVIC | VINTR_X2AVIC;
+	else
+		V64(vmcb, VMCB_VINTR) &= ~(u64)(VINTR_AVIC | VINTR_X2AVIC);
+	/* Without AVIC an x2APIC MSR left unintercepted would reach the host's own APIC. */
+	V64(vmcb, VMCB_MSRPM) = (u64)(uintptr_t)(on ? msrpm_avic : msrpm);
+}
+
 /* Before an entry: an event to inject, else the windows that tell when one can be. */
 static void svm_inject(struct vcpu *v, bool section_end)
 {
+	bool window = section_end && !svm_interruptible(v);
+	choose_avic(v, window || (v->arch.svm.nmi_iret_seen &&
+				  __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE)));
 	inject_pending(v);
-	if (section_end && !svm_interruptible(v) && !v->arch.svm.avic)
+	if (window)
 		request_irq_window(v->arch.svm.vmcb);
 }
 
@@ -569,10 +592,10 @@ static void svm_enter(struct vcpu *v)
 	/* VMRUN takes RAX and RSP from the VMCB and saves them there. */
 	V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
 	V64(vmcb, VMCB_RSP) = v->arch.gpr[GPR_RSP];
-	if (v->arch.svm.avic)
+	if (v->arch.svm.avic_on)
 		avic_enter(v);
 	svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->svm.host_save);
-	if (v->arch.svm.avic)
+	if (v->arch.svm.avic_on)
 		avic_exit(v);
 	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
 	v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);

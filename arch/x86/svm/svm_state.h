@@ -25,7 +25,8 @@ struct svm_vcpu {
 	u64 nmi_iret_rip;
 	struct entry_trace trace[ENTRY_TRACE_LEN];
 	u32 trace_next;		    /* the slot of the next entry */
-	bool avic;		    /* the CPU delivers its interrupts (avic.h) */
+	bool avic;		    /* it has AVIC (avic.h)... */
+	bool avic_on;		    /* ...and its next / last entry runs with it (choose_avic) */
 	struct vlapic_run avic_run; /* its IRR and ISR at the entry */
 };
 

@@ -799,15 +799,11 @@ static void read_exit(struct vcpu *v)
 
 extern u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2);
 
-/* The VMX-preemption timer's count from now to deadline (~0: none): 0 exits at once. */
+/* The VMX-preemption timer's count from now to deadline, at most 10 ms away (vmx_enter):
+ * 0 exits at once. */
 static u32 preemption_ticks(u64 deadline, u64 now)
 {
-	if (deadline == ~0ull)
-		return ~0u;
-	if (deadline <= now)
-		return 0;
-	u64 ticks = (deadline - now) >> (caps.misc & 0x1F);
-	return ticks > 0xFFFFFFFFull ? ~0u : (u32)ticks;
+	return deadline <= now ? 0 : (u32)((deadline - now) >> (caps.misc & 0x1F));
 }
 
 /* APIC virtualization before an entry: x2APIC virtualization while the guest's APIC is in
@@ -817,7 +813,9 @@ static void apicv_enter(struct vcpu *v, u32 *proc2)
 {
 	struct vmx_vcpu *x = &v->arch.vmx;
 	struct vmx_apicv_entry *a = &x->apicv;
-	bool x2 = vmx_apicv_x2apic(&v->arch.lapic);
+	/* In x2APIC mode only: else every x2APIC MSR exits, to be refused by the vLAPIC as on
+	 * a CPU. */
+	bool x2 = vlapic_x2apic_mode(&v->arch.lapic);
 	if (x2 != !!(x->proc2 & PROC2_VIRT_X2APIC_MODE))
 		vmcs_write(MSR_BITMAP, (u64)(uintptr_t)(x2 ? msr_bitmap_x2apic : msr_bitmap));
 	*proc2 = (*proc2 & ~(PROC2_VIRT_X2APIC_MODE | PROC2_APIC_REGISTER_VIRT)) |
@@ -875,11 +873,18 @@ static void vmx_enter(struct vcpu *v)
 		x->proc |= PROC_PAUSE_EXITING;
 	/* The VMX-preemption timer (25.5.1, counting down at the TSC rate >> IA32_VMX_MISC
 	 * bits 4:0) ends the guest's run at this pCPU's next decision (look_at) even if its
-	 * host timer interrupt does not make it exit: Bochs 2.7 lets a guest that entered with
-	 * RFLAGS.IF = 0 run on past host interrupts (README, Testing). */
-	if (ctls[VMX_PIN] & PIN_PREEMPTION_TIMER)
+	 * host timer interrupt does not make it exit, and a run with nothing to decide after
+	 * 10 ms (1 ms with RFLAGS.IF = 0) at the latest: Bochs 2.7 lets a guest that runs with
+	 * IF = 0 go on past host interrupts, kicks included (README, Testing), so a vCPU woken
+	 * on this pCPU (a PV spinlock's next holder) would wait for a spinning one for good.
+	 * Where host interrupts exit as they should, that is one exit per 10 ms of a vCPU
+	 * that runs alone. */
+	if (ctls[VMX_PIN] & PIN_PREEMPTION_TIMER) {
+		u64 now = arch_time_now();
+		u64 bound = now + arch_time_hz / (x->regs.rflags & X86_RFLAGS_IF ? 100 : 1000);
 		vmcs_write(VMX_PREEMPTION_TIMER_VALUE,
-			   preemption_ticks(pcpus[v->pcpu].look_at, arch_time_now()));
+			   preemption_ticks(MIN(pcpus[v->pcpu].look_at, bound), now));
+	}
 	bool cpu_delivers = v->arch.lapic.cpu_delivers;
 	if (cpu_delivers)
 		apicv_enter(v, &proc2);

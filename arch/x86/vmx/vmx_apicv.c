@@ -14,12 +14,6 @@ bool vmx_apicv_write_passthrough(u32 msr)
 	       msr == MSR_X2APIC_FIRST + (APIC_REG_EOI >> 4);
 }
 
-bool vmx_apicv_x2apic(const struct vlapic *l)
-{
-	u64 mode = APIC_BASE_EN | APIC_BASE_EXTD;
-	return (__atomic_load_n(&l->apic_base, __ATOMIC_RELAXED) & mode) == mode;
-}
-
 static int highest(const u32 w[8])
 {
 	for (int i = 7; i >= 0; i--)

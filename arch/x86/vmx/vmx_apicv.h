@@ -30,10 +30,6 @@ bool vmx_apicv_read_passthrough(u32 msr);
  * EOI. */
 bool vmx_apicv_write_passthrough(u32 msr);
 
-/* The guest's APIC is in x2APIC mode: x2APIC virtualization applies (else every x2APIC MSR
- * exits, to be refused by the vLAPIC as on a CPU). */
-bool vmx_apicv_x2apic(const struct vlapic *l);
-
 /* The state the CPU needs at an entry, and the IRR and ISR the run starts from. */
 struct vmx_apicv_entry {
 	u16 intr_status;       /* the guest interrupt status: RVI in 7:0, SVI in 15:8 */
