@@ -662,9 +662,7 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 			&ps, cfg->vms[0].line,
 			"selftest = yes (line %d) runs its own VMs: no [vm ...] section with it",
 			cfg->selftest_line);
-	if (cfg->selftest)
-		return 0;
-	if (!cfg->nvms)
+	if (!cfg->nvms && !cfg->selftest)
 		return fail(&ps, 0, "no [vm ...] section");
 	if (cfg->net.has_gateway && cfg->net.dhcp)
 		return fail(&ps, cfg->net.line, "[net] has a gateway but no static address");
@@ -672,6 +670,8 @@ int config_parse(const char *text, size_t len, struct hv_config *cfg, struct cfg
 		if (!cfg->vms[i].kernel[0])
 			return fail(&ps, cfg->vms[i].line, "[vm %s] has no kernel",
 				    cfg->vms[i].name);
+	if (cfg->selftest) /* its VMs come later, the console to the first */
+		return 0;
 	if (!cfg->console[0]) {
 		memcpy(cfg->console, cfg->vms[0].name, sizeof(cfg->console));
 		return 0;

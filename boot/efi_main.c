@@ -125,7 +125,6 @@ static int selftest_configure(void)
 		strlcpy(vc->kernel, SELFTEST_KERNEL, sizeof vc->kernel);
 	}
 	strlcpy(cfg.console, cfg.vms[0].name, sizeof cfg.console);
-	selftest_running = true;
 	printk("hv: self-test (%s:%d selftest = yes): %u VM%s of the built-in test guest, then a "
 	       "table of what this CPU has and how it went\n",
 	       config_file, cfg.selftest_line, cfg.nvms, cfg.nvms == 1 ? "" : "s");
@@ -135,7 +134,7 @@ static int selftest_configure(void)
 /* The VM's kernel: its file, or the self-test's built-in guest (a copy, freed as a file). */
 static bool load_kernel(const struct vm_config *vc, struct guest_images *img)
 {
-	if (!selftest_running)
+	if (!cfg.selftest)
 		return (img->kernel = load_file(vc->kernel, &img->kernel_len)) &&
 		       inflate_kernel(vc->kernel, img);
 	const void *guest = arch_selftest_guest(&img->kernel_len);
@@ -237,6 +236,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	hv_mem_init((u64)(uintptr_t)pool, HV_POOL_BYTES);
 	if (create_vms())
 		return fail("a VM could not be created");
+	if (cfg.selftest)
+		selftest_start(vms, cfg.nvms);
 	if (cfg.console[0])
 		console_focus(cfg.console);
 

@@ -11,8 +11,7 @@ void on_exit_set(enum on_exit what) { on_exit = what; }
 
 NORETURN void hv_exit(void)
 {
-	if (selftest_running)
-		selftest_report();
+	selftest_report();
 	if (on_exit == ON_EXIT_REBOOT)
 		arch_reboot();
 	if (on_exit == ON_EXIT_POWEROFF)

@@ -15,6 +15,7 @@
 #include "console.h"
 #include "vm.h"
 #include "on_exit.h"
+#include "selftest.h"
 #include "net/telemetry.h"
 
 struct pcpu pcpus[MAX_PCPUS];
@@ -494,6 +495,7 @@ NORETURN void sched_loop(void)
 		if (p->id == 0) { /* the machine's console and network: pCPU 0's own time */
 			console_poll_input();
 			telemetry_poll();
+			selftest_poll(now);
 			now = arch_time_now();
 		}
 		watch_next(p, now);

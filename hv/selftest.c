@@ -2,9 +2,35 @@
 /* The hardware self-test's report: see selftest.h. */
 #include "hv/selftest.h"
 #include "hv/console.h"
+#include "hv/arch.h"
 #include "hv/lib.h"
+#include "hv/vm.h"
 
-bool selftest_running;
+static bool running;
+static struct vm *const *st_vms;
+static u32 st_n;
+static u64 deadline;
+
+void selftest_start(struct vm *const *vms, u32 n)
+{
+	st_vms = vms;
+	st_n = n;
+	deadline = arch_time_now() + SELFTEST_TIMEOUT_S * arch_time_hz;
+	__atomic_store_n(&running, true, __ATOMIC_RELEASE);
+}
+
+void selftest_poll(u64 now)
+{
+	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE) || now < deadline)
+		return;
+	deadline = ~0ull;
+	for (u32 i = 0; i < st_n; i++)
+		if (st_vms[i]->stop_reason == VM_RUNNING) {
+			printk("hv: self-test: VM '%s' has not finished in %u s; stopping it\n",
+			       st_vms[i]->name, SELFTEST_TIMEOUT_S);
+			vm_request_stop(st_vms[i], VM_FATAL);
+		}
+}
 
 #define TAG "X86TEST "
 
@@ -21,7 +47,7 @@ static bool starts(const char *s, const char *prefix)
 /* What the VM's guest said, from its console lines. */
 static void read_result(const char *name, struct vm_result *r)
 {
-	static char tail[CONSOLE_TAIL + 1]; /* only pCPU 0's last VM end runs this */
+	static char tail[CONSOLE_TAIL + 1]; /* the report runs once (selftest_report) */
 	size_t n = console_tail(name, tail, CONSOLE_TAIL);
 	*r = (struct vm_result){ 0 };
 	if (n == (size_t)-1)
@@ -48,6 +74,8 @@ static void read_result(const char *name, struct vm_result *r)
 
 void selftest_report(void)
 {
+	if (!__atomic_exchange_n(&running, false, __ATOMIC_ACQ_REL))
+		return;
 	const struct selftest_vm *vms = arch_selftest_vms();
 	struct vm_result res[SELFTEST_MAX_VMS];
 	struct selftest_feature f[SELFTEST_MAX_FEATURES];

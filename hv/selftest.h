@@ -8,7 +8,9 @@
  * absent (the CPU lacks it; what the hypervisor does instead), then the IPI costs the
  * guests measured in TSC cycles (unicast waiting for the handler, unicast not waiting,
  * to all others waiting) through the APIC's ICR and the PV hypercall, per VM, and one
- * verdict line. Then the machine powers off as configured (on_exit).
+ * verdict line. Then the machine powers off as configured (on_exit). A guest that has not
+ * finished after SELFTEST_TIMEOUT_S seconds (an interrupt lost on a new CPU) is stopped
+ * and fails, so that the table still comes.
  *
  * The guests report through their console lines (console_tail): "X86TEST ok ...",
  * "X86TEST FAIL ...", "X86TEST DONE", "X86TEST ipicost PATH: unicast-wait=N unicast=N
@@ -42,10 +44,15 @@ const struct selftest_vm *arch_selftest_vms(void);
 const void *arch_selftest_guest(u64 *len);
 u32 arch_selftest_features(struct selftest_feature *f, u32 max);
 
-/* Set when the self-test runs (boot/efi_main.c). */
-extern bool selftest_running;
+struct vm;
+/* The self-test's VMs are made (boot/efi_main.c): from now on it runs, for at most
+ * SELFTEST_TIMEOUT_S seconds, after which selftest_poll (pCPU 0, at each of its
+ * decisions) stops the VMs still running, which then fail. */
+#define SELFTEST_TIMEOUT_S 120
+void selftest_start(struct vm *const *vms, u32 n);
+void selftest_poll(u64 now);
 
-/* After the last VM ended: the table and the verdict. */
+/* At the end of the run (hv_exit): the table and the verdict, once. */
 void selftest_report(void);
 
 #endif

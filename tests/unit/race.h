@@ -114,6 +114,7 @@ void vm_vcpu_stopped(struct vcpu *v) { (void)v; }
 void vm_dump(struct vm *m) { (void)m; }
 void console_poll_input(void) {}
 void telemetry_poll(void) {}
+void selftest_poll(u64 now) { (void)now; }
 void printk(const char *fmt, ...) { (void)fmt; }
 
 static double now_s(void)

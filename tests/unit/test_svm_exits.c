@@ -31,6 +31,7 @@
 
 u64 arch_time_hz = 1000000000;
 struct pcpu pcpus[1];
+u32 npcpus = 1;
 struct x86_msr_caps x86_msr_caps;
 char svm_vmrun_return[1];
 const struct x86_vendor *x86_vendor = &svm_vendor;

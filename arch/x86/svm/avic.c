@@ -27,6 +27,9 @@ bool avic_vm_init(struct vm *vm)
 				  ? "the CPU has AVIC but not x2AVIC, and the guest's APIC is "
 				    "in x2APIC mode"
 				  : NULL;
+	for (u32 p = 0; !why && p < npcpus; p++)
+		if (pcpus[p].arch.apic_id > AVIC_ENTRY_HOST_ID)
+			why = "a pCPU's APIC ID does not fit AVIC's table";
 	if (why) {
 		printk("hv: VM '%s': APIC emulated, interrupts injected (%s)\n", vm->name, why);
 		return false;
@@ -41,9 +44,17 @@ bool avic_vm_init(struct vm *vm)
 	return true;
 }
 
-/* What the vLAPIC keeps in the page as a read returns it; not PPR, which AVIC is not known
- * to keep there (the vLAPIC computes it). */
-bool avic_msr_read_passthrough(u32 msr) { return vlapic_page_read(msr); }
+/* What the vLAPIC keeps in the page as a read returns it, and KVM leaves to x2AVIC (tested
+ * on the CPUs it runs on: arch/x86/kvm/svm/avic.c, avic_set_x2apic_msr_interception): the
+ * first word of ISR, TMR and IRR only, no LVT timer. Not PPR, which AVIC is not known to
+ * keep in the page (the vLAPIC computes it). Reads of the rest exit as MSR intercepts. */
+bool avic_msr_read_passthrough(u32 msr)
+{
+	u32 reg = (msr - MSR_X2APIC_FIRST) << 4;
+	bool first_word = reg == APIC_REG_ISR || reg == APIC_REG_TMR || reg == APIC_REG_IRR;
+	bool vectors = reg >= APIC_REG_ISR && reg < APIC_REG_IRR + 0x80;
+	return vlapic_page_read(msr) && (first_word || !vectors) && reg != APIC_REG_LVT_TIMER;
+}
 
 bool avic_msr_write_passthrough(u32 msr)
 {
@@ -116,7 +127,11 @@ bool avic_notify(struct vcpu *v, u32 pcpu)
 
 void avic_incomplete_ipi(struct vcpu *v, u64 info1, u64 info2)
 {
-	/* A trap: the ICR holds the value written (EXITINFO1), RIP is past the WRMSR. */
+	/* A trap: the ICR holds the value written (EXITINFO1), RIP is past the WRMSR. The CPU
+	 * may leave the delivery-status bit (12) set there (KVM's avic.c works around it):
+	 * it is not the guest's, and the vLAPIC refuses it as reserved. */
+	info1 &= ~(u64)BIT(12);
+	VLAPIC_REG(&v->arch.lapic, APIC_REG_ICR_LO) &= ~BIT(12);
 	struct vlapic_ipi ipi = vlapic_icr_decode(info1);
 	switch ((enum avic_ipi_failure)(info2 >> 32)) {
 	case AVIC_IPI_NOT_RUNNING:
@@ -125,7 +140,8 @@ void avic_incomplete_ipi(struct vcpu *v, u64 info1, u64 info2)
 		v->stats.ipi_not_running++;
 		for (u32 i = 0; i < v->vm->nvcpus; i++) {
 			struct vcpu *t = v->vm->vcpus[i];
-			if (x86_ipi_target(t, v, ipi.shorthand, ipi.dest, ipi.logical) &&
+			if (t != v && /* it takes its own at its next entry */
+			    x86_ipi_target(t, v, ipi.shorthand, ipi.dest, ipi.logical) &&
 			    !(__atomic_load_n(entry_of(t), __ATOMIC_SEQ_CST) & AVIC_ENTRY_RUNNING))
 				vcpu_notify(t);
 		}
@@ -133,7 +149,9 @@ void avic_incomplete_ipi(struct vcpu *v, u64 info1, u64 info2)
 	case AVIC_IPI_INVALID_TYPE:
 	case AVIC_IPI_INVALID_TARGET: /* the valid targets get their IRR bit once more */
 	case AVIC_IPI_INVALID_VECTOR: /* the vLAPIC sets the ESR's send-illegal-vector bit */
-		x86_wrmsr(v, MSR_X2APIC_FIRST + (APIC_REG_ICR_LO >> 4), info1);
+		if (x86_wrmsr(v, MSR_X2APIC_FIRST + (APIC_REG_ICR_LO >> 4), info1))
+			vcpu_bad_access(v, "AVIC passed an ICR write the vLAPIC refuses (%llx)",
+					(unsigned long long)info1);
 		return;
 	case AVIC_IPI_INVALID_BACKING_PAGE:
 		break;
@@ -176,6 +194,8 @@ bool avic_unaccelerated(struct vcpu *v, u64 info1, bool *write)
 	u64 val = VLAPIC_REG(l, off);
 	if (off == APIC_REG_ICR_LO)
 		val |= (u64)VLAPIC_REG(l, APIC_REG_ICR_HI) << 32;
-	x86_wrmsr(v, MSR_X2APIC_FIRST + (off >> 4), val);
+	if (x86_wrmsr(v, MSR_X2APIC_FIRST + (off >> 4), val))
+		vcpu_bad_access(v, "x2APIC write %llx to offset %x: refused after AVIC took it",
+				(unsigned long long)val, off);
 	return false;
 }
