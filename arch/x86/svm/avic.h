@@ -26,10 +26,11 @@
  * injected through EVENTINJ), which the console says per VM with the reason.
  *
  * Under AVIC the CPU ignores V_IRQ (APM 15.29.2), and with it the interrupt-window
- * exit: a turn extended for a guest critical section (hv/sched.h) then ends at the
- * pCPU's next decision instead, and an NMI that waits behind an NMI handler's IRET at its
- * next exit. The level-EOI trap is completed here as a whole EOI (the in-service bit is
- * cleared here: KVM's handling of that trap, arch/x86/kvm/svm/avic.c, does the same). */
+ * exit: an entry that wants the window (an NMI waiting behind an NMI handler's IRET, the
+ * end of a turn extended for a guest critical section, hv/sched.h), or whose guest's APIC
+ * is out of x2APIC mode, runs with the vCPU's APIC emulated (svm.c, choose_avic). The
+ * level-EOI trap is completed here as a whole EOI (the in-service bit is cleared here:
+ * KVM's handling of that trap, arch/x86/kvm/svm/avic.c, does the same). */
 #ifndef ARCH_X86_SVM_AVIC_H
 #define ARCH_X86_SVM_AVIC_H
 
