@@ -46,6 +46,11 @@ struct vcpu_stats {
 	/* IPIs whose targets' IRR bits the CPU set (AMD AVIC) while one was not in guest
 	 * mode: the hypervisor woke or kicked them */
 	u64 ipi_not_running;
+	u64 ipi_no_target; /* IPIs this vCPU sent to a destination no vCPU has (dropped) */
+	/* Entries of a vCPU with the CPU's APIC virtualization run with its APIC emulated
+	 * instead, by reason: it needed the interrupt window (AMD AVIC ignores V_IRQ), its
+	 * guest's APIC was not in x2APIC mode */
+	u64 fallback_window, fallback_apic_mode;
 	u64 wakeups; /* halted -> runnable */
 	/* Wake-up latency: from the kick (or timer) that made it runnable, woken from halt
 	 * or preempted with a new interrupt, to its next guest entry. */

@@ -156,7 +156,8 @@ static void report(struct vm *vm)
 	printk("hv: VM '%s' interrupts injected=%llu nmi=%llu; "
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
 	       "lazy-eois=%llu cpu-delivered=%llu virtual-eois=%llu kicks=%llu kicks-deferred=%llu "
-	       "notified=%llu not-running=%llu wakeups=%llu yields=%llu "
+	       "notified=%llu not-running=%llu no-target=%llu fallback-window=%llu "
+	       "fallback-apic-mode=%llu wakeups=%llu yields=%llu "
 	       "run=%llums steal=%llums wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
 	       "spin-exits=%llu migrations=%llu critical-preemptions=%llu boosts=%llu "
 	       "preempt-count-hits=%llu bad-accesses=%llu unclaimed-io=%llu\n",
@@ -168,8 +169,10 @@ static void report(struct vm *vm)
 	       (unsigned long long)sum.lazy_eois, (unsigned long long)sum.irqs_cpu_delivered,
 	       (unsigned long long)sum.virtual_eois, (unsigned long long)sum.kicks_sent,
 	       (unsigned long long)sum.kicks_deferred, (unsigned long long)sum.notifications_sent,
-	       (unsigned long long)sum.ipi_not_running, (unsigned long long)sum.wakeups,
-	       (unsigned long long)sum.yields, (unsigned long long)(sum.run_ns / 1000000),
+	       (unsigned long long)sum.ipi_not_running, (unsigned long long)sum.ipi_no_target,
+	       (unsigned long long)sum.fallback_window, (unsigned long long)sum.fallback_apic_mode,
+	       (unsigned long long)sum.wakeups, (unsigned long long)sum.yields,
+	       (unsigned long long)(sum.run_ns / 1000000),
 	       (unsigned long long)(sum.steal_ns / 1000000),
 	       (unsigned long long)(sum.wake_latency_max_ns / 1000),
 	       (unsigned long long)(wake_latency_mean_ns(&sum) / 1000),

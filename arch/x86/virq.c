@@ -66,12 +66,19 @@ static bool deliver_one(struct vcpu *t, u8 mode, u8 vector, bool level, struct v
 static void deliver(struct vm *vm, struct vcpu *src, u8 shorthand, u32 dest, bool logical, u8 mode,
 		    u8 vector, bool level, struct vcpu_stats *st)
 {
+	bool any = false;
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu *t = vm->vcpus[i];
-		if (x86_ipi_target(t, src, shorthand, dest, logical) &&
-		    deliver_one(t, mode, vector, level, st) && mode == APIC_DM_LOWEST)
+		if (!x86_ipi_target(t, src, shorthand, dest, logical))
+			continue;
+		any = true;
+		if (deliver_one(t, mode, vector, level, st) && mode == APIC_DM_LOWEST)
 			return;
 	}
+	/* A CPU drops a message to an APIC ID nobody has; counted (an all-others IPI of a
+	 * single vCPU is not one). */
+	if (!any && st && shorthand == APIC_SH_NONE)
+		st->ipi_no_target++;
 }
 
 u32 x86_deliver_to(struct vcpu *src, const u32 *ids, u32 n, u8 mode, u8 vector)

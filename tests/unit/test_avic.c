@@ -589,6 +589,7 @@ static void test_emulated_ipis(void)
 	CHECK_EQ(vcpus[0].stats.ipi_nmi, 1);
 	CHECK_EQ(vcpus[0].stats.ipi_init, 1);
 	CHECK_EQ(vcpus[0].stats.ipi_icr, 3); /* NMI, INIT, to ID 9 */
+	CHECK_EQ(vcpus[0].stats.ipi_no_target, 1);
 	CHECK(vcpus[0].arch.lapic.esr_pending & APIC_ESR_SEND_ILLEGAL_VECTOR);
 	CHECK_EQ(vcpus[0].stats.exits[EXIT_OTHER], 4);
 	CHECK_EQ(stops, 0);
@@ -696,6 +697,8 @@ static void test_entries_without_avic(void)
 	CHECK_EQ(vlapic_wrmsr(l, MSR_X2APIC_FIRST + (APIC_REG_SVR >> 4), 0x1ff, 0), 0);
 	CHECK_EQ(run(0), RUN_PREEMPTED);
 	CHECK(avic_on(&vcpus[0]));
+	CHECK_EQ(vcpus[0].stats.fallback_apic_mode, 2); /* the RDMSR's entry, the next */
+	CHECK_EQ(vcpus[0].stats.fallback_window, 0);
 
 	/* A section's end with IF = 0 wants the window: emulated for that entry; an
 	 * interrupt for it meanwhile is a kick; injected once the window comes. */
@@ -714,6 +717,7 @@ static void test_entries_without_avic(void)
 	CHECK(avic_on(&vcpus[1]));
 	CHECK_EQ(ntaken[1], 1); /* by the CPU at its VMRUN with AVIC */
 	CHECK_EQ(taken[1][0], VEC_A);
+	CHECK_EQ(vcpus[1].stats.fallback_window, 1);
 }
 
 int main(void)

@@ -440,7 +440,14 @@ static void report_triple_fault(struct vcpu *v)
 static void choose_avic(struct vcpu *v, bool window)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
-	bool on = v->arch.svm.avic && !window && vlapic_x2apic_mode(&v->arch.lapic);
+	bool x2apic = vlapic_x2apic_mode(&v->arch.lapic);
+	bool on = v->arch.svm.avic && !window && x2apic;
+	if (v->arch.svm.avic && !on) {
+		if (!x2apic)
+			v->stats.fallback_apic_mode++;
+		else
+			v->stats.fallback_window++;
+	}
 	if (on == v->arch.svm.avic_on)
 		return;
 	v->arch.svm.avic_on = on;
