@@ -303,6 +303,9 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	in_guest[v->pcpu] = v;
 	if (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID)
 		injected_event = V64(vmcb, VMCB_EVENTINJ);
+	/* An interrupt offered through V_IRQ (no VINTR intercept): the guest takes it. */
+	if ((V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ) && !(V32(vmcb, VMCB_ICPT_MISC1) & ICPT_VINTR))
+		V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
 	if (avic_on(v))
 		evaluate(v); /* VMRUN looks at the page's IRR */
 	u64 code = 0;
@@ -462,7 +465,7 @@ static void test_layout(void)
 
 /* The fallback, chosen per VM with its reason said: no AVIC, AVIC without x2AVIC, or
  * apicv = off. Then nothing of AVIC is set, x2APIC MSRs are intercepted, and interrupts
- * are injected (EVENTINJ) by the hypervisor. */
+ * are injected (V_IRQ) by the hypervisor. */
 static void test_fallback(void)
 {
 	static const struct {

@@ -2,7 +2,9 @@
 /* arch/x86/svm/svm.c and the shared run loop and exit handlers (arch/x86/vcpu.c), driven
  * through arch_vcpu_run with a
  * VMRUN that plays the CPU: each "VMRUN" records what the hypervisor handed the guest
- * (EVENTINJ, RIP, V_TPR, the CR8 write intercept) and returns the next scripted exit.
+ * (EVENTINJ, the interrupt offered through V_IRQ, RIP, V_TPR, the CR8 write intercept)
+ * and returns the next scripted exit; the guest takes an offered interrupt unless the
+ * exit says it came first. An interrupt in EVENTINJ fails the test (svm.c, offer_irq).
  * Covers what QEMU's TCG cannot show: the XSETBV exit (TCG does not take it), the CR8
  * write exit and the TPR kept in step with CR8, that an INIT/STARTUP drops an event
  * the old life of the vCPU left in EXITINTINFO, the #DB and #AC intercepts, and an MMIO
@@ -68,12 +70,14 @@ int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 
 struct entry { /* what VMRUN found */
 	u64 eventinj, rip, int_shadow;
+	int irq; /* offered through V_IRQ (no VINTR intercept), or -1 */
 	u32 vtpr;
 	bool cr8_intercept, vintr_intercept;
 };
 struct exit { /* what it then reports; 0 / false: that state stays */
 	u64 code, rax, rip, info1, info2, nrip, int_shadow;
-	u64 exitintinfo; /* the event whose delivery the exit interrupted */
+	u64 exitintinfo;    /* the event whose delivery the exit interrupted */
+	bool irq_not_taken; /* the exit came before the guest took the interrupt offered */
 	bool set_rax, set_vtpr;
 	u32 vtpr; /* MOV to CR8 while in the guest */
 };
@@ -99,7 +103,14 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	e->cr8_intercept = V32(vmcb, VMCB_ICPT_CR) & ICPT_CR8_WRITE;
 	e->vintr_intercept = (V32(vmcb, VMCB_ICPT_MISC1) & ICPT_VINTR) &&
 			     (V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ);
+	e->irq = (V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ) && !e->vintr_intercept
+			 ? (u8)(V64(vmcb, VMCB_VINTR) >> VINTR_VECTOR_SHIFT)
+			 : -1;
+	CHECK(!(e->eventinj & EVENT_VALID) || (e->eventinj & EVENT_TYPE_MASK) != EVENT_TYPE_INTR ||
+	      vcpu.arch.svm.avic_on);
 	const struct exit *x = &script[nexits++];
+	if (e->irq >= 0 && !x->irq_not_taken)
+		V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ; /* taken */
 	/* An injected event is delivered, unless the exit came during its delivery. */
 	V64(vmcb, VMCB_EXITINTINFO) = x->exitintinfo;
 	V64(vmcb, VMCB_EXITCODE) = x->code;
@@ -175,14 +186,48 @@ static void test_sipi_drops_pending_event(void)
 	svm_vcpu_reset(&vcpu, 0x9a00, 0x9a000, 0); /* a STARTUP's */
 	run(0);
 	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
+	CHECK_EQ(entries[0].irq, -1);
 	CHECK_EQ(entries[0].rip, 0);
 	CHECK_EQ(vcpu.arch.xcr0, XCR0_X87); /* INIT puts XCR0 back to 1 */
 
-	/* Without the STARTUP, such an event is delivered again (APM 15.7.2). */
+	/* Without the STARTUP, such an event is delivered again (APM 15.7.2), an interrupt
+	 * through V_IRQ; so is one that QEMU's TCG reports as an exception of its vector. */
+	for (int qemu = 0; qemu < 2; qemu++) {
+		machine();
+		V64(vcpu.arch.svm.vmcb, VMCB_EXITINTINFO) = qemu ? EXC_EVENT(0x31)
+								 : INTR_EVENT(0x31);
+		run(0);
+		CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
+		CHECK_EQ(entries[0].irq, 0x31);
+		CHECK_EQ(vcpu.stats.irqs_injected, 1);
+	}
+}
+
+/* An interrupt goes in through V_IRQ, acknowledged in the vLAPIC at the entry; one the
+ * guest did not take (an exit came first) waits in the IRR again and is offered at the
+ * next entry. Counted once, when taken. */
+static void test_irq_offered_until_taken(void)
+{
 	machine();
-	V64(vcpu.arch.svm.vmcb, VMCB_EXITINTINFO) = INTR_EVENT(0x31);
-	run(0);
-	CHECK_EQ(entries[0].eventinj, INTR_EVENT(0x31));
+	struct vlapic *l = &vcpu.arch.lapic;
+	vlapic_accept(l, 0x45, false);
+	/* A host interrupt comes first: 0x45 waits in the IRR, nothing is in service. */
+	script[0] = EXIT(.code = SVM_EXIT_INTR, .irq_not_taken = true);
+	nentries = nexits = 0;
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(entries[0].irq, 0x45);
+	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
+	CHECK(!vlapic_test_vec(l, APIC_REG_ISR, 0x45));
+	CHECK(vlapic_test_vec(l, APIC_REG_IRR, 0x45));
+	CHECK_EQ(V64(vcpu.arch.svm.vmcb, VMCB_VINTR) & VINTR_V_IRQ, 0);
+	CHECK_EQ(vcpu.stats.irqs_injected, 0);
+	/* The next entry offers it again; taken, it is in service. */
+	run(1, EXIT(.code = SVM_EXIT_CPUID));
+	CHECK_EQ(entries[0].irq, 0x45);
+	CHECK_EQ(entries[1].irq, -1);
+	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x45));
+	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x45));
+	CHECK_EQ(vcpu.stats.irqs_injected, 1);
 }
 
 /* A turn extended for a critical section (hv/sched.c, boost) ends with the section: with
@@ -360,9 +405,13 @@ static void test_db_ac_intercepted(void)
 	machine();
 	vlapic_accept(&vcpu.arch.lapic, 0x31, false);
 	run(2, EXIT(.code = db, .exitintinfo = INTR_EVENT(0x31)), EXIT(.code = SVM_EXIT_CPUID));
-	CHECK_EQ(entries[0].eventinj, INTR_EVENT(0x31));
+	CHECK_EQ(entries[0].irq, 0x31);
 	CHECK_EQ(entries[1].eventinj, EXC_EVENT(VEC_DB));
-	CHECK_EQ(entries[2].eventinj, INTR_EVENT(0x31));
+	CHECK_EQ(entries[1].irq, -1);
+	CHECK_EQ(entries[2].irq, 0x31);
+	CHECK(vlapic_test_vec(&vcpu.arch.lapic, APIC_REG_ISR, 0x31));
+	CHECK(!vlapic_test_vec(&vcpu.arch.lapic, APIC_REG_IRR, 0x31));
+	CHECK_EQ(vcpu.stats.irqs_injected, 1);
 
 	machine();
 	vcpu.arch.nmi_pending = true;
@@ -414,7 +463,7 @@ static void test_cr8_is_the_tpr(void)
 	run(1, EXIT(.code = SVM_EXIT_CR8_WRITE, .set_rax = true, .rax = 0));
 	CHECK_EQ(vlapic_tpr(l), 0);
 	CHECK_EQ(entries[1].rip, 0x1004);
-	CHECK_EQ(entries[1].eventinj, INTR_EVENT(0x45));
+	CHECK_EQ(entries[1].irq, 0x45);
 	CHECK(!entries[1].cr8_intercept);
 	CHECK_EQ(entries[1].vtpr, 0);
 
@@ -526,11 +575,11 @@ static void test_triple_fault_report(void)
 	}
 	/* Four entries, the last four of the vCPU (all it has had): the last one was resumed
 	 * with the interrupt whose delivery the exit before it interrupted. */
-	CHECK(strstr(console, "entry 0: resumed at rip 1000 (eventinj 0, shadow 0), exit 64 "
+	CHECK(strstr(console, "entry 0: resumed at rip 1000 (eventinj 0, irq 0, shadow 0), exit 64 "
 			      "(info1 0) at rip 1000"));
-	CHECK(strstr(console, "entry 2: resumed at rip 1003 (eventinj 0, shadow 0), exit 64 "
+	CHECK(strstr(console, "entry 2: resumed at rip 1003 (eventinj 0, irq 0, shadow 0), exit 64 "
 			      "(info1 0) at rip 1003"));
-	CHECK(strstr(console, "entry 3: resumed at rip 1003 (eventinj 80000031, shadow 0), "
+	CHECK(strstr(console, "entry 3: resumed at rip 1003 (eventinj 0, irq 31, shadow 0), "
 			      "exit 7f (info1 0) at rip 1003"));
 	/* A fifth entry pushes the first one out. */
 	nentries = nexits = 0;
@@ -544,6 +593,7 @@ static void test_triple_fault_report(void)
 int main(void)
 {
 	test_sipi_drops_pending_event();
+	test_irq_offered_until_taken();
 	test_xsetbv();
 	test_port_io();
 	test_msr();

@@ -218,6 +218,18 @@ static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 er
 					       (has_err ? EVENT_HAS_ERR | ((u64)err << 32) : 0);
 }
 
+/* The external interrupt whose delivery an exit cut short (EXITINTINFO, APM 15.7.2), or
+ * -1. A CPU reports it as type INTR; QEMU's TCG reports one it took through V_IRQ as an
+ * exception (type 3) of its vector, which is >= 32, as no exception's is. */
+static int interrupted_irq(u64 info)
+{
+	u64 type = info & EVENT_TYPE_MASK;
+	if (!(info & EVENT_VALID) ||
+	    (type != EVENT_TYPE_INTR && (type != EVENT_TYPE_EXC || (u8)info < 32)))
+		return -1;
+	return (u8)info;
+}
+
 /* An intercepted #DB or #AC, back to the guest as the CPU raised it: DR6 in the VMCB has
  * the #DB's status already (APM 15.12); #AC's error code is 0. If it came while the CPU
  * delivered another event (EXITINTINFO, APM 15.7.2), it is taken first, as on a CPU
@@ -226,10 +238,10 @@ static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 er
 static void reflect_exception(struct vcpu *v, u8 vector)
 {
 	u64 interrupted = V64(v->arch.svm.vmcb, VMCB_EXITINTINFO);
-	bool valid = interrupted & EVENT_VALID;
-	if (valid && (interrupted & EVENT_TYPE_MASK) == EVENT_TYPE_INTR)
-		vlapic_unack(&v->arch.lapic, (u8)interrupted);
-	if (valid && (interrupted & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
+	int irq = interrupted_irq(interrupted);
+	if (irq >= 0)
+		vlapic_unack(&v->arch.lapic, (u8)irq);
+	if ((interrupted & EVENT_VALID) && (interrupted & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
 		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
 		V32(v->arch.svm.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
 		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
@@ -308,6 +320,42 @@ static void request_irq_window(u8 *vmcb)
 	V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_VINTR;
 }
 
+/* Interrupt vec, acknowledged in the vLAPIC, for the guest to take at its first
+ * instruction boundary where it can (IF = 1, no shadow): a virtual interrupt (V_IRQ,
+ * APM 15.21.4; the vLAPIC has weighed the TPR, so V_IGN_TPR), not EVENTINJ. QEMU's TCG
+ * SVM (7.2 and 10.0, helper_vmrun) leaves an EVENTINJ interrupt's vector behind as its
+ * CPU's pending exception after delivering it; when another emulator thread then makes
+ * that CPU leave its execution loop before the guest's next exception or exit, the
+ * vector is delivered a second time, whatever IF says (README "Tests"). Its V_IRQ
+ * delivery leaves nothing behind. settle_offered_irq sees at the exit whether the guest
+ * took it. */
+static void offer_irq(struct vcpu *v, u8 vec)
+{
+	u8 *vmcb = v->arch.svm.vmcb;
+	V64(vmcb, VMCB_VINTR) = (V64(vmcb, VMCB_VINTR) & ~(0xFFull << VINTR_VECTOR_SHIFT)) |
+				VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT) |
+				((u64)vec << VINTR_VECTOR_SHIFT);
+	v->arch.svm.irq_offered = true;
+}
+
+/* After an exit: the interrupt offered at the entry was taken (the CPU clears V_IRQ), cut
+ * short in its delivery (EXITINTINFO; inject_pending offers it again), or not taken, an
+ * exit coming first: then it waits in the IRR again. */
+static void settle_offered_irq(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.svm.vmcb;
+	if (!v->arch.svm.irq_offered)
+		return;
+	v->arch.svm.irq_offered = false;
+	u8 vec = (u8)(V64(vmcb, VMCB_VINTR) >> VINTR_VECTOR_SHIFT);
+	if (V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ) {
+		V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
+		vlapic_unack(&v->arch.lapic, vec);
+	} else if (interrupted_irq(V64(vmcb, VMCB_EXITINTINFO)) != vec) {
+		v->stats.irqs_injected++;
+	}
+}
+
 static void inject_pending(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
@@ -317,8 +365,13 @@ static void inject_pending(struct vcpu *v)
 	if (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID)
 		return; /* an exception from the exit handler goes first */
 	if (pending_event & EVENT_VALID) {
-		/* The exit interrupted an event delivery: deliver it again (APM 15.7.2). */
-		V64(vmcb, VMCB_EVENTINJ) = pending_event;
+		/* The exit interrupted an event delivery: deliver it again (APM 15.7.2), an
+		 * interrupt as it went in (still acknowledged). AVIC ignores V_IRQ. */
+		int irq = interrupted_irq(pending_event);
+		if (irq >= 0 && !v->arch.svm.avic_on)
+			offer_irq(v, (u8)irq);
+		else
+			V64(vmcb, VMCB_EVENTINJ) = pending_event;
 		return;
 	}
 	/* The handler's IRET has run once RIP moved on. An IRET executed with IF = 1 would
@@ -344,8 +397,7 @@ static void inject_pending(struct vcpu *v)
 		return;
 	if (vec >= 0 && svm_interruptible(v)) {
 		vlapic_ack(&v->arch.lapic, (u8)vec);
-		V64(vmcb, VMCB_EVENTINJ) = (u64)vec | EVENT_TYPE_INTR | EVENT_VALID;
-		v->stats.irqs_injected++;
+		offer_irq(v, (u8)vec);
 	} else {
 		/* For an NMI waiting behind an IRET: when the IRET has restored IF. */
 		request_irq_window(vmcb);
@@ -396,9 +448,9 @@ static void print_entry_trace(struct vcpu *v)
 			continue; /* fewer entries than slots so far */
 		const struct entry_trace *t = &v->arch.svm.trace[n % ENTRY_TRACE_LEN];
 		printk("hv: VM '%s' vcpu%u: entry %u: resumed at rip %llx (eventinj %llx, "
-		       "shadow %llx), exit %llx (info1 %llx) at rip %llx\n",
+		       "irq %x, shadow %llx), exit %llx (info1 %llx) at rip %llx\n",
 		       v->vm->name, v->id, n - ENTRY_TRACE_LEN, (unsigned long long)t->rip,
-		       (unsigned long long)t->eventinj, (unsigned long long)t->int_shadow,
+		       (unsigned long long)t->eventinj, t->irq, (unsigned long long)t->int_shadow,
 		       (unsigned long long)t->exit_code, (unsigned long long)t->exit_info1,
 		       (unsigned long long)t->exit_rip);
 	}
@@ -595,6 +647,9 @@ static void svm_enter(struct vcpu *v)
 	struct entry_trace *t = &v->arch.svm.trace[v->arch.svm.trace_next++ % ENTRY_TRACE_LEN];
 	*t = (struct entry_trace){ .rip = V64(vmcb, VMCB_RIP),
 				   .eventinj = V64(vmcb, VMCB_EVENTINJ),
+				   .irq = v->arch.svm.irq_offered ? (u8)(V64(vmcb, VMCB_VINTR) >>
+									 VINTR_VECTOR_SHIFT)
+								  : 0,
 				   .int_shadow = V64(vmcb, VMCB_INT_SHADOW) };
 	/* VMRUN takes RAX and RSP from the VMCB and saves them there. */
 	V64(vmcb, VMCB_RAX) = v->arch.gpr[GPR_RAX];
@@ -604,6 +659,7 @@ static void svm_enter(struct vcpu *v)
 	svm_run((u64)(uintptr_t)vmcb, v->arch.gpr, (u64)(uintptr_t)p->svm.host_save);
 	if (v->arch.svm.avic_on)
 		avic_exit(v);
+	settle_offered_irq(v);
 	v->arch.gpr[GPR_RAX] = V64(vmcb, VMCB_RAX);
 	v->arch.gpr[GPR_RSP] = V64(vmcb, VMCB_RSP);
 	tpr_from_vmcb(v);

@@ -12,6 +12,7 @@
 #define ENTRY_TRACE_LEN 4
 struct entry_trace {
 	u64 rip, eventinj, int_shadow;	     /* as the entry found them in the VMCB */
+	u8 irq;				     /* the interrupt offered (V_IRQ), 0: none */
 	u64 exit_code, exit_info1, exit_rip; /* the exit that ended it */
 };
 
@@ -23,6 +24,9 @@ struct svm_vcpu {
 	bool nmi_masked;
 	bool nmi_iret_seen;
 	u64 nmi_iret_rip;
+	/* The last entry offered the guest an interrupt through V_IRQ (V_INTR_VECTOR holds
+	 * it, acknowledged in the vLAPIC): svm.c, offer_irq. */
+	bool irq_offered;
 	struct entry_trace trace[ENTRY_TRACE_LEN];
 	u32 trace_next;		    /* the slot of the next entry */
 	bool avic;		    /* it has AVIC (avic.h)... */

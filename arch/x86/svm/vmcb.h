@@ -93,7 +93,8 @@
 #define VINTR_PRIO_SHIFT 16
 #define VINTR_IGN_TPR BIT(20)
 #define VINTR_MASKING BIT(24)
-#define VINTR_X2AVIC BIT(30) /* x2APIC mode virtualized too (with VINTR_AVIC) */
+#define VINTR_VECTOR_SHIFT 32 /* V_INTR_VECTOR, the byte at 0x64 */
+#define VINTR_X2AVIC BIT(30)  /* x2APIC mode virtualized too (with VINTR_AVIC) */
 #define VINTR_AVIC BIT(31)
 
 #define EVENT_VALID BIT(31)
