@@ -40,6 +40,7 @@ static s64 kick_cpu(struct vcpu *v, u64 dest)
 		return 0;
 	}
 	struct vcpu *t = v->vm->vcpus[dest];
+	__atomic_fetch_add(&t->arch.pv_kicks, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->arch.pv_unhalt, true, __ATOMIC_RELEASE);
 	vcpu_kick(t);
 	return 0;

@@ -212,8 +212,10 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			break;
 		case X86_EXIT_HLT:
 			x86_vendor->skip(v, &e, 1);
-			if (__atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
+			if (__atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL)) {
+				v->arch.pv_unhalts++;
 				break; /* kicked (PV unhalt) before it halted: it ends at once */
+			}
 			return RUN_HALTED;
 		case X86_EXIT_HYPERCALL:
 			x86_hypercall(v);

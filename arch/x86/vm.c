@@ -73,9 +73,12 @@ bool arch_vcpu_wants_to_run(struct vcpu *v)
 {
 	if (v->state == VCPU_WAIT_START)
 		return false;
-	if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE) ||
-	    __atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL))
+	if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE))
 		return true;
+	if (__atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL)) {
+		v->arch.pv_unhalts++;
+		return true;
+	}
 	/* HLT with interrupts off waits for NMI/INIT only (SDM vol. 2, HLT). */
 	return vlapic_pending_vector(&v->arch.lapic) >= 0 && x86_vendor->interruptible(v);
 }
@@ -89,10 +92,13 @@ void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 	x86_fetch_insn(v, insn, sizeof insn);
 	snprintf(buf, n,
 		 "rip=%llx [%02x %02x %02x %02x %02x %02x] rax=%llx rcx=%llx rdx=%llx "
-		 "rflags=%llx ppr=%x pending-vec=%d",
+		 "rflags=%llx ppr=%x pending-vec=%d pv-kicks=%llu pv-unhalts=%llu%s",
 		 (unsigned long long)x86_get(v, X86_RIP), insn[0], insn[1], insn[2], insn[3],
 		 insn[4], insn[5], (unsigned long long)v->arch.gpr[GPR_RAX],
 		 (unsigned long long)v->arch.gpr[GPR_RCX], (unsigned long long)v->arch.gpr[GPR_RDX],
 		 (unsigned long long)x86_get(v, X86_RFLAGS), vlapic_ppr(l),
-		 vlapic_pending_vector(l));
+		 vlapic_pending_vector(l),
+		 (unsigned long long)__atomic_load_n(&v->arch.pv_kicks, __ATOMIC_RELAXED),
+		 (unsigned long long)v->arch.pv_unhalts,
+		 __atomic_load_n(&v->arch.pv_unhalt, __ATOMIC_RELAXED) ? " unhalt-pending" : "");
 }

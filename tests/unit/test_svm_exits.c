@@ -230,6 +230,23 @@ static void test_irq_offered_until_taken(void)
 	CHECK_EQ(vcpu.stats.irqs_injected, 1);
 }
 
+/* A HLT after a KVM_HC_KICK_CPU for the vCPU ends at once and consumes the kick, counted
+ * (the Ctrl-\\ dump shows kicks and consumptions); the next HLT halts. */
+static void test_hlt_after_pv_kick(void)
+{
+	machine();
+	vcpu.arch.pv_unhalt = true;
+	vcpu.arch.pv_kicks = 1;
+	script[0] = EXIT(.code = SVM_EXIT_HLT);
+	script[1] = EXIT(.code = SVM_EXIT_HLT);
+	nentries = nexits = 0;
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_HALTED);
+	CHECK_EQ(nexits, 2);
+	CHECK_EQ(entries[1].rip, 0x1001);
+	CHECK_EQ(vcpu.arch.pv_unhalts, 1);
+	CHECK(!vcpu.arch.pv_unhalt);
+}
+
 /* A turn extended for a critical section (hv/sched.c, boost) ends with the section: with
  * interrupts masked the entry asks for the interrupt window, and that exit goes back to
  * the scheduler. With interrupts on (a section the preempt count shows) it does not ask,
@@ -594,6 +611,7 @@ int main(void)
 {
 	test_sipi_drops_pending_event();
 	test_irq_offered_until_taken();
+	test_hlt_after_pv_kick();
 	test_xsetbv();
 	test_port_io();
 	test_msr();

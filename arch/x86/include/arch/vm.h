@@ -54,6 +54,8 @@ struct arch_vcpu {
 	u64 pv_eoi_msr;	       /* MSR_KVM_PV_EOI_EN */
 	bool pv_eoi_armed;     /* we told the guest it may skip the EOI of its highest ISR vector */
 	bool pv_unhalt;	       /* KVM_HC_KICK_CPU: leave the next (or current) HLT (atomic) */
+	u64 pv_kicks;	       /* KVM_HC_KICK_CPU calls that named it (atomic) */
+	u64 pv_unhalts;	       /* kicks it consumed: a HLT ended or skipped for one */
 	u64 preempt_count_msr; /* HV_MSR_PREEMPT_COUNT */
 };
 
