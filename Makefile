@@ -70,7 +70,7 @@ endif
 DEPFLAGS = -MMD -MP -MF $@.d
 -include $(OBJS:%=%.d)
 
-.PHONY: all deps unit fuzz guests run both-archs test bench usb-image format format-check clean
+.PHONY: all deps unit fuzz guests run both-archs test bench usb-image soak format format-check clean
 all: $(BUILD)/hv.efi
 
 deps:
@@ -189,6 +189,14 @@ bench: both-archs
 	@scripts/bench.sh
 	@ARCH=aarch64 GIC=3 scripts/bench.sh
 	@scripts/bench_arm64.sh
+
+# The soak (not part of make test): the heaviest x86 configurations booted again and
+# again, SOAK_BOOTS of them (default 30) or until SOAK_UNTIL (a time, default in 8 hours);
+# outcomes by test and kind in build/soak/summary.txt (scripts/flake.sh).
+soak: deps
+	@$(MAKE) --no-print-directory ARCH=x86_64 all guests
+	@rm -rf build/soak && BOOTS=$${SOAK_BOOTS:-30} scripts/flake.sh build/soak "$${SOAK_UNTIL:-8 hours}" \
+		many_vcpus,msg_beside_busy,ipi_storm_two_vms hv=build/x86_64/hv.efi
 
 # One GPT disk image for a USB stick: both architectures' hv.efi, configurations and
 # default guests (scripts/mkusb.sh).
