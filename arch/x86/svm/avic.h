@@ -23,7 +23,7 @@
  * Used where the CPU has AVIC and x2AVIC (CPUID 8000_000Ah EDX[13], EDX[18]) and the
  * VM's `apicv` is not off: the vLAPIC here is x2APIC only, and without x2AVIC every
  * x2APIC register access would exit. Elsewhere the vLAPIC is emulated (interrupts
- * injected through EVENTINJ), which the console says per VM with the reason.
+ * offered through V_IRQ, svm.c offer_irq), which the console says per VM with the reason.
  *
  * Under AVIC the CPU ignores V_IRQ (APM 15.29.2), and with it the interrupt-window
  * exit: an entry that wants the window (an NMI waiting behind an NMI handler's IRET, the
