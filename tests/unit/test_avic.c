@@ -303,8 +303,10 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	in_guest[v->pcpu] = v;
 	if (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID)
 		injected_event = V64(vmcb, VMCB_EVENTINJ);
-	/* An interrupt offered through V_IRQ (no VINTR intercept): the guest takes it. */
-	if ((V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ) && !(V32(vmcb, VMCB_ICPT_MISC1) & ICPT_VINTR))
+	/* An interrupt offered through V_IRQ (no VINTR intercept): the guest takes it, but
+	 * under AVIC, which ignores V_IRQ (APM 15.29.2). */
+	if (!avic_on(v) && (V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ) &&
+	    !(V32(vmcb, VMCB_ICPT_MISC1) & ICPT_VINTR))
 		V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
 	if (avic_on(v))
 		evaluate(v); /* VMRUN looks at the page's IRR */

@@ -109,7 +109,11 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	CHECK(!(e->eventinj & EVENT_VALID) || (e->eventinj & EVENT_TYPE_MASK) != EVENT_TYPE_INTR ||
 	      vcpu.arch.svm.avic_on);
 	const struct exit *x = &script[nexits++];
-	if (e->irq >= 0 && !x->irq_not_taken)
+	/* A CPU takes an offered interrupt at once where the guest can (IF, no shadow), with
+	 * V_IGN_TPR whatever V_TPR says; QEMU clears V_IRQ only once a delivery is done. */
+	bool can = (V64(vmcb, VMCB_RFLAGS) & BIT(9)) && !(V64(vmcb, VMCB_INT_SHADOW) & 1) &&
+		   (V64(vmcb, VMCB_VINTR) & VINTR_IGN_TPR);
+	if (e->irq >= 0 && can && !x->irq_not_taken && !x->exitintinfo)
 		V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ; /* taken */
 	/* An injected event is delivered, unless the exit came during its delivery. */
 	V64(vmcb, VMCB_EXITINTINFO) = x->exitintinfo;
@@ -194,11 +198,15 @@ static void test_sipi_drops_pending_event(void)
 	 * through V_IRQ; so is one that QEMU's TCG reports as an exception of its vector. */
 	for (int qemu = 0; qemu < 2; qemu++) {
 		machine();
+		vlapic_accept(&vcpu.arch.lapic, 0x31, false);
+		vlapic_ack(&vcpu.arch.lapic, 0x31); /* acknowledged when it went in */
 		V64(vcpu.arch.svm.vmcb, VMCB_EXITINTINFO) = qemu ? EXC_EVENT(0x31)
 								 : INTR_EVENT(0x31);
 		run(0);
 		CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
 		CHECK_EQ(entries[0].irq, 0x31);
+		CHECK(vlapic_test_vec(&vcpu.arch.lapic, APIC_REG_ISR, 0x31));
+		CHECK(!vlapic_test_vec(&vcpu.arch.lapic, APIC_REG_IRR, 0x31));
 		CHECK_EQ(vcpu.stats.irqs_injected, 1);
 	}
 }
@@ -224,6 +232,30 @@ static void test_irq_offered_until_taken(void)
 	/* The next entry offers it again; taken, it is in service. */
 	run(1, EXIT(.code = SVM_EXIT_CPUID));
 	CHECK_EQ(entries[0].irq, 0x45);
+	CHECK_EQ(entries[1].irq, -1);
+	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x45));
+	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x45));
+	CHECK_EQ(vcpu.stats.irqs_injected, 1);
+}
+
+/* An offered interrupt whose delivery an exit cut short, as QEMU's TCG reports it (V_IRQ
+ * still set, EXITINTINFO an exception of its vector): it stays in service, is offered
+ * again, and once taken is in service once and counted once. */
+static void test_irq_cut_short(void)
+{
+	machine();
+	struct vlapic *l = &vcpu.arch.lapic;
+	vlapic_accept(l, 0x45, false);
+	script[0] = EXIT(.code = SVM_EXIT_INTR, .exitintinfo = EXC_EVENT(0x45));
+	nentries = nexits = 0;
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(entries[0].irq, 0x45);
+	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x45));
+	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x45));
+	CHECK_EQ(vcpu.stats.irqs_injected, 0);
+	run(1, EXIT(.code = SVM_EXIT_CPUID));
+	CHECK_EQ(entries[0].irq, 0x45);
+	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
 	CHECK_EQ(entries[1].irq, -1);
 	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x45));
 	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x45));
@@ -611,6 +643,7 @@ int main(void)
 {
 	test_sipi_drops_pending_event();
 	test_irq_offered_until_taken();
+	test_irq_cut_short();
 	test_hlt_after_pv_kick();
 	test_xsetbv();
 	test_port_io();

@@ -338,9 +338,10 @@ static void offer_irq(struct vcpu *v, u8 vec)
 	v->arch.svm.irq_offered = true;
 }
 
-/* After an exit: the interrupt offered at the entry was taken (the CPU clears V_IRQ), cut
- * short in its delivery (EXITINTINFO; inject_pending offers it again), or not taken, an
- * exit coming first: then it waits in the IRR again. */
+/* After an exit: the interrupt offered at the entry was cut short in its delivery
+ * (EXITINTINFO: it stays acknowledged, inject_pending offers it again; QEMU leaves V_IRQ
+ * set then, as it clears it only once the delivery is done), taken (the CPU clears
+ * V_IRQ), or not taken, an exit coming first: then it waits in the IRR again. */
 static void settle_offered_irq(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
@@ -348,12 +349,14 @@ static void settle_offered_irq(struct vcpu *v)
 		return;
 	v->arch.svm.irq_offered = false;
 	u8 vec = (u8)(V64(vmcb, VMCB_VINTR) >> VINTR_VECTOR_SHIFT);
-	if (V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ) {
-		V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
+	bool offered = V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ;
+	V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
+	if (interrupted_irq(V64(vmcb, VMCB_EXITINTINFO)) == vec)
+		return;
+	if (offered)
 		vlapic_unack(&v->arch.lapic, vec);
-	} else if (interrupted_irq(V64(vmcb, VMCB_EXITINTINFO)) != vec) {
+	else
 		v->stats.irqs_injected++;
-	}
 }
 
 static void inject_pending(struct vcpu *v)
