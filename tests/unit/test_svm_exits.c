@@ -262,6 +262,25 @@ static void test_irq_cut_short(void)
 	CHECK_EQ(vcpu.stats.irqs_injected, 1);
 }
 
+/* An exit that cut an interrupt's delivery short and whose handler raised an exception
+ * (a task switch: #UD): the exception goes in, the interrupt waits in the IRR and is
+ * offered at the next entry; nothing stays in service without having been taken. */
+static void test_exception_before_cut_short_irq(void)
+{
+	machine();
+	struct vlapic *l = &vcpu.arch.lapic;
+	vlapic_accept(l, 0x45, false);
+	run(2, EXIT(.code = SVM_EXIT_TASK_SWITCH, .exitintinfo = INTR_EVENT(0x45)),
+	    EXIT(.code = SVM_EXIT_CPUID));
+	CHECK_EQ(entries[1].eventinj, EXC_EVENT(6));
+	CHECK_EQ(entries[1].irq, -1);
+	CHECK_EQ(entries[2].irq, 0x45);
+	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x45));
+	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x45));
+	CHECK_EQ(vcpu.stats.irqs_injected, 1);
+	CHECK_EQ(bad_accesses, 1);
+}
+
 /* A HLT after a KVM_HC_KICK_CPU for the vCPU ends at once and consumes the kick, counted
  * (the Ctrl-\\ dump shows kicks and consumptions); the next HLT halts. */
 static void test_hlt_after_pv_kick(void)
@@ -644,6 +663,7 @@ int main(void)
 	test_sipi_drops_pending_event();
 	test_irq_offered_until_taken();
 	test_irq_cut_short();
+	test_exception_before_cut_short_irq();
 	test_hlt_after_pv_kick();
 	test_xsetbv();
 	test_port_io();

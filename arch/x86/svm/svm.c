@@ -232,20 +232,9 @@ static int interrupted_irq(u64 info)
 
 /* An intercepted #DB or #AC, back to the guest as the CPU raised it: DR6 in the VMCB has
  * the #DB's status already (APM 15.12); #AC's error code is 0. If it came while the CPU
- * delivered another event (EXITINTINFO, APM 15.7.2), it is taken first, as on a CPU
- * (benign exceptions are handled serially, SDM vol. 3A 6.15): an interrupted exception
- * recurs when its instruction runs again, an interrupt or NMI waits as pending. */
+ * delivered another event, that one waits (inject_pending, requeue_cut_short). */
 static void reflect_exception(struct vcpu *v, u8 vector)
 {
-	u64 interrupted = V64(v->arch.svm.vmcb, VMCB_EXITINTINFO);
-	int irq = interrupted_irq(interrupted);
-	if (irq >= 0)
-		vlapic_unack(&v->arch.lapic, (u8)irq);
-	if ((interrupted & EVENT_VALID) && (interrupted & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
-		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
-		V32(v->arch.svm.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
-		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
-	}
 	svm_inject_exception(v, vector, vector == VEC_AC, 0);
 }
 
@@ -359,14 +348,32 @@ static void settle_offered_irq(struct vcpu *v)
 		v->stats.irqs_injected++;
 }
 
+/* An exception from the exit handler goes before the event whose delivery the exit cut
+ * short (EXITINTINFO, APM 15.7.2), as on a CPU (benign exceptions are handled serially,
+ * SDM vol. 3A 6.15): an interrupted exception recurs when its instruction runs again, an
+ * interrupt or NMI waits as pending. */
+static void requeue_cut_short(struct vcpu *v, u64 event)
+{
+	int irq = interrupted_irq(event);
+	if (irq >= 0)
+		vlapic_unack(&v->arch.lapic, (u8)irq);
+	if ((event & EVENT_VALID) && (event & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
+		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
+		V32(v->arch.svm.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
+		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
+	}
+}
+
 static void inject_pending(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
 	u64 pending_event = V64(vmcb, VMCB_EXITINTINFO);
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_VINTR;
 	V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
-	if (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID)
-		return; /* an exception from the exit handler goes first */
+	if (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID) {
+		requeue_cut_short(v, pending_event);
+		return;
+	}
 	if (pending_event & EVENT_VALID) {
 		/* The exit interrupted an event delivery: deliver it again (APM 15.7.2), an
 		 * interrupt as it went in (still acknowledged). AVIC ignores V_IRQ. */
