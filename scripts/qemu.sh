@@ -4,7 +4,8 @@
 #        QEMU=10: QEMU 10 from bookworm-backports, unpacked by scripts/qemu10.sh; default
 #        Debian 12's QEMU 7.2; x86 SERIAL=com2: stdio is COM2 and COM1 goes nowhere;
 #        ACCEL=tcg|kvm|auto, see scripts/accel.sh; CPU: the CPU model; BUS=usb: the image
-#        is a USB stick, see below)
+#        is a USB stick, see below; x86 TCG_THREADS=multi: one host thread per emulated
+#        CPU, see below)
 # Boots the UEFI firmware + the boot volume in QEMU, under TCG or, with ACCEL, nested in
 # the host's KVM (-cpu host). Serial console on stdio; the hypervisor powers the machine
 # off when its last VM stops.
@@ -30,6 +31,18 @@ case "${QEMU:-}" in
 *) echo "qemu: QEMU=$QEMU: 7 (Debian 12's, the default) or 10 (bookworm-backports)" >&2; exit 1 ;;
 esac
 ACCEL=$("$(dirname "$0")/accel.sh") || exit 1
+# x86 under TCG: the emulated CPUs take turns on one host thread unless TCG_THREADS=multi.
+# QEMU's multi-threaded TCG (7.2 and 10.0) corrupts CPU 0's SVM state whenever another
+# CPU restores x87 state at the same moment (cpu_clear_ignne writes CPU 0's hflags2 from
+# the other CPU's thread): a VM then dies of "the state saved at #VMEXIT is the host's" or
+# an IDT triple fault (docs/emulator_faults.md). Single-threaded TCG never interleaves them.
+X86_ACCEL=$ACCEL
+if [ "$ACCEL" = tcg ]; then
+	case "${TCG_THREADS:-single}" in
+	single | multi) X86_ACCEL=tcg,thread=${TCG_THREADS:-single} ;;
+	*) echo "qemu: TCG_THREADS=$TCG_THREADS: single (the default) or multi" >&2; exit 1 ;;
+	esac
+fi
 # cpu_model TCG_DEFAULT: CPU if set, else the host's CPU under KVM, else TCG_DEFAULT
 cpu_model() {
 	if [ -n "${CPU:-}" ]; then echo "$CPU"; elif [ "$ACCEL" = kvm ]; then echo host; else echo "$1"; fi
@@ -61,7 +74,7 @@ fi
 case "$ARCH" in
 x86_64)
 	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$VARS"
-	exec "${BIN}qemu-system-x86_64" $DATA -nodefaults -machine q35,accel="$ACCEL" -cpu "$(cpu_model max)" -smp "${SMP:-2}" -m "${MEM:-2048}" \
+	exec "${BIN}qemu-system-x86_64" $DATA -nodefaults -machine q35 -accel "$X86_ACCEL" -cpu "$(cpu_model max)" -smp "${SMP:-2}" -m "${MEM:-2048}" \
 		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive if=pflash,format=raw,file="$VARS" \
 		-nographic $SERIALS -no-reboot "$@"

@@ -11,16 +11,6 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 LOGS=$TOP/build/test-logs
 mkdir -p "$LOGS"
 pass=0 fail=0
-# emulator_fault LOG: the log holds one of the two faults of QEMU's TCG SVM that the
-# hypervisor tells apart from its own and the guest's (the state saved at #VMEXIT is the
-# host's, or a triple fault on reading an IDT entry that the guest's page tables map)
-# (README, "Tests"), or lib.sh's note of a firmware that never started the hypervisor.
-# A triple fault of the whole machine is not retried: the ones caught were QEMU's
-# interrupts between CLGI and STGI, which the hypervisor now handles; any other is
-# unexplained (scripts/flake.sh keeps the state of one).
-emulator_fault() {
-	grep -aq "BUG: the state saved at #VMEXIT .* is the host's\|(a mapped IDT entry; \|^firmware: the time ran out before the hypervisor" "$1"
-}
 result() { # name rc seconds
 	if [ "$2" = 0 ]; then pass=$((pass + 1)); echo "PASS $1 (${3}s)"; else fail=$((fail + 1)); echo "FAIL $1 (${3}s, log: $LOGS/$1.log)"; fi
 }
@@ -59,30 +49,11 @@ if [ "$1" = all ]; then
 		s=$(date +%s)
 		ARCH=x86_64 sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
 		rc=$?
-		# Up to six retries, only for the emulated CPU's faults above (fresh-clone runs
-		# met them twice and three times in a row in many_vcpus, whose 72 vCPUs on 2
-		# pCPUs switch worlds most). A retry that passes is reported as FLAKY, with
-		# every log kept (NAME.first.log, .second.log, ...).
-		for try in first second third fourth fifth sixth; do
-			if [ $rc = 0 ] || ! emulator_fault "$LOGS/$n.log"; then
-				break
-			fi
-			mv "$LOGS/$n.log" "$LOGS/$n.$try.log"
-			if [ -f "$LOGS/$n.log.qemu" ]; then
-				mv "$LOGS/$n.log.qemu" "$LOGS/$n.$try.log.qemu"
-				sed -i "s|$n\.log\.qemu|$n.$try.log.qemu|" "$LOGS/$n.$try.log"
-			fi
-			mv "$LOGS/$n.result" "$LOGS/$n.$try.result"
-			echo "FLAKY? $n met the emulator's fault (log: $LOGS/$n.$try.log); retrying"
-			grep -ah "BUG:\|a mapped IDT entry\|^firmware: " "$LOGS/$n.$try.log" | sed 's/^/    /' | head -5
-			ARCH=x86_64 sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
-			rc=$?
-		done
 		result "$n" $rc $(($(date +%s) - s))
 		sed 's/^/    /' "$LOGS/$n.result"
-		# CI shows only this output: where the failed test's last boot stopped.
+		# CI shows only this output: where the failed test's boot stopped.
 		if [ $rc != 0 ]; then
-			echo "    its last boot's log ends:"
+			echo "    its log ends:"
 			sed 's/\x1b\[[0-9;=]*[A-Za-z]//g; s/\r//g' "$LOGS/$n.log" | grep -av '^[[:space:]]*$' |
 				tail -n 8 | cut -c1-160 | sed 's/^/      | /'
 		fi

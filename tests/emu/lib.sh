@@ -68,7 +68,7 @@ boot_image() {
 	qrc=$?
 	echo "qemu exit $qrc after $(($(date +%s) - start))s" >> "$LOG"
 	# A boot that ran out of time with no line of the hypervisor: the firmware never
-	# started it (AAVMF hung so once in a benchmark). tests/run.sh retries such a test.
+	# started it (AAVMF hung so once in a benchmark), said as such.
 	if [ -z "$stopped" ] && [ $qrc = 124 ] && ! grep -aq "^hv: " "$LOG"; then
 		echo "firmware: the time ran out before the hypervisor printed its first line" >> "$LOG"
 	fi
