@@ -3,7 +3,7 @@
 #   make            build build/$(ARCH)/hv.efi
 #   make run        boot it in QEMU with the default Linux guest (serial console)
 #   make test       unit tests + emulator tests of both architectures, ends with
-#                   "N passed, N failed"
+#                   "N passed, N failed, N parts skipped"
 #   ARCH=aarch64    (with make, make run) the arm64 build: build/aarch64/hv.efi
 #   make unit       host unit tests only (ASan + UBSan)
 #   make fuzz       the libFuzzer harnesses (clang; ASan + UBSan), each FUZZ_S seconds

@@ -5,15 +5,17 @@
 # (build/fuzz/fuzz_*, see tests/fuzz/run.sh) for FUZZ_TEST_S seconds (default 4), then
 # every emulator test tests/emu/*.sh (one QEMU at a time; x86-64 unless the test exports
 # ARCH=aarch64).
-# Logs go to build/test-logs/. Ends with the line "N passed, N failed" and exits
-# non-zero when anything failed.
+# Logs go to build/test-logs/. Ends with the line "N passed, N failed, N parts skipped"
+# and exits non-zero when anything failed.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 LOGS=$TOP/build/test-logs
 mkdir -p "$LOGS"
-pass=0 fail=0
+pass=0 fail=0 skipped=0
 result() { # name rc seconds
 	if [ "$2" = 0 ]; then pass=$((pass + 1)); echo "PASS $1 (${3}s)"; else fail=$((fail + 1)); echo "FAIL $1 (${3}s, log: $LOGS/$1.log)"; fi
 }
+# A unit test program ends with "N checks, N failed, N skipped" (tests/unit/test.h): one
+# that ran no check fails, and the parts it skipped (an input not built) are said.
 for t in "$TOP"/build/unit/test_*; do
 	[ -x "$t" ] || continue
 	n=unit/$(basename "$t")
@@ -21,7 +23,13 @@ for t in "$TOP"/build/unit/test_*; do
 	s=$(date +%s)
 	"$t" > "$LOGS/$n.log" 2>&1
 	rc=$?
+	if [ $rc = 0 ] && ! grep -q "^[1-9][0-9]* checks, 0 failed, " "$LOGS/$n.log"; then
+		echo "$n ran no check" >> "$LOGS/$n.log"
+		rc=1
+	fi
 	result "$n" $rc $(($(date +%s) - s))
+	grep "^SKIP: " "$LOGS/$n.log" | sed 's/^/    /'
+	skipped=$((skipped + $(grep -c "^SKIP: " "$LOGS/$n.log")))
 	[ $rc = 0 ] || sed 's/^/    /' "$LOGS/$n.log" | tail -n 20
 done
 if [ "$1" = all ]; then
@@ -59,5 +67,5 @@ if [ "$1" = all ]; then
 		fi
 	done
 fi
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skipped parts skipped"
 [ $fail = 0 ]
