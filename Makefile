@@ -9,7 +9,7 @@
 #   make fuzz       the libFuzzer harnesses (clang; ASan + UBSan), each FUZZ_S seconds
 #                   (default 60); make test runs each for FUZZ_TEST_S (default 4)
 #   make guests     build the default guest images from Debian packages
-#   make usb-image  build/hv-usb.img: a USB stick that boots both architectures (README)
+#   make usb-image  build/hv-usb.img: a USB stick that boots both architectures (docs/usb_boot.md)
 #   make bench      IPI microbenchmark with and without PV IPIs (ns/op, exits/op); arm64:
 #                   exit, EOI and SGI costs, bare TCG against the hypervisor
 #   make format-check  SPDX lines, clang-format (.clang-format), 100 columns; make format fixes

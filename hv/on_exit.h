@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What the machine does when the hypervisor stops: once no VM is left, and after a fatal
- * error. `on_exit` under [hv] chooses (README, "Configuration"); a test server that
+ * error. `on_exit` under [hv] chooses (docs/configuration.md); a test server that
  * reboots goes back to its boot order (PXE, say). */
 #ifndef HV_ON_EXIT_H
 #define HV_ON_EXIT_H

@@ -23,7 +23,7 @@
  *  - Else a vCPU preempted inside a critical section (its turn cut for a wakeup) takes
  *    the next turn if it is entitled (boost, hv/sched.c).
  *
- * The fairness rule (README, "Scheduling"): every runnable vCPU gets an equal share of
+ * The fairness rule (docs/scheduling.md): every runnable vCPU gets an equal share of
  * its pCPU; a VM's share is the sum of its vCPUs' shares. Directed yields move time
  * between the vCPUs of one VM only (the turn's owner stays charged). A vCPU that keeps
  * being woken gets no more than its share: once its vruntime is WAKE_LEAD_US ahead of

@@ -20,7 +20,7 @@ for a in x86_64 aarch64; do
 	arch_defaults $a
 	{
 		echo "# Read by hv.efi on $a (before any hv.cfg): make run's configuration, its guest"
-		echo "# files under /guests/$a/. Edit it here; README, Configuration, has the keys."
+		echo "# files under /guests/$a/. Edit it here; docs/configuration.md has the keys."
 		sed "1{/^#/d}; s|/guests/|/guests/$a/|" "$DEFAULT_CFG"
 	} > "$tmp/hv-$a.cfg"
 	set -- "$@" "$TOP/build/$a/hv.efi=/EFI/BOOT/$BOOT" "$tmp/hv-$a.cfg=/hv-$a.cfg"
@@ -34,4 +34,4 @@ rm -f "$OUT"
 truncate -s $(((esp_kb + 2048) * 1024)) "$OUT"
 printf 'label: gpt\nstart=2048, size=%d, type=uefi, name=hv\n' $((esp_kb * 2)) | sfdisk -q "$OUT"
 dd if="$tmp/esp.img" of="$OUT" bs=1M seek=1 conv=notrunc status=none
-echo "usb-image: $OUT ($(($(stat -c %s "$OUT") >> 20)) MiB); write it to a stick with dd (README: Booting from a USB stick)"
+echo "usb-image: $OUT ($(($(stat -c %s "$OUT") >> 20)) MiB); write it to a stick with dd (docs/usb_boot.md)"

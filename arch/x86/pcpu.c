@@ -300,7 +300,7 @@ extern char svm_guest_state_start[], svm_guest_state_end[];
  * FS, GS, TR... are the guest's and %gs:0 is no pCPU. No interrupt comes there on a
  * CPU: CLGI before and STGI after hold them, and #VMEXIT clears GIF (AMD APM vol. 2,
  * 15.17). QEMU 7.2's TCG SVM delivered host interrupts there all the same (a kick right
- * after a #VMEXIT, the timer at VMRUN: README, "Tests"); the handler's %gs read then
+ * after a #VMEXIT, the timer at VMRUN: docs/testing.md); the handler's %gs read then
  * faulted (a guest's GS base), and so did the handler of that fault, until the stack ran
  * out: a triple fault of the machine with nothing on the console. Such an event is
  * handled with the host's GS base, the guest's is put back before the return, and the

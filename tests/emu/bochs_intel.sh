@@ -13,7 +13,7 @@
 # apicv = off: the emulated local APIC (interrupts injected by the hypervisor, EOIs exit).
 # Each: the test init's facts and the guest's ACPI power-off. About 4-5 minutes.
 # (Without the VMX-preemption timer this hung, and with linux0's 3 vCPUs it stalled now
-# and then at its power-off: README, Testing.)
+# and then at its power-off: docs/testing.md.)
 . "$(dirname "$0")/lib.sh"
 boot_bochs "[vm linux0]
 kernel = /guests/vmlinuz

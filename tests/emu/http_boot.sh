@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Network boot with http:// paths (README, "Network boot"): hv.efi is PXE-booted as in
+# Network boot with http:// paths (docs/network_boot.md): hv.efi is PXE-booted as in
 # pxe_boot, and its hv.cfg names the guest's kernel and initrd as http:// URLs of an HTTP
 # server on this machine (python3's http.server on 127.0.0.1, which QEMU's user
 # networking shows the guest as 10.0.2.2). lwIP fetches them over TCP and a guest runs

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Network boot (README, "Network boot"): no disk; the firmware PXE-boots hv.efi over TFTP
+# Network boot (docs/network_boot.md): no disk; the firmware PXE-boots hv.efi over TFTP
 # from QEMU's user networking (on x86 through the iPXE driver that QEMU loads as the
 # virtio-net NIC's option ROM, on arm64 through AAVMF's own PXE driver), and hv.efi
 # fetches hv.cfg and the guest's kernel and initrd from the same server with lwIP (DHCP,

@@ -3,7 +3,7 @@
 # Writes the seed corpora of the fuzz harnesses, tests/fuzz/corpus/NAME/*, each input in
 # the shape its harness's header comment describes (tests/fuzz/fuzz_NAME.c): real
 # instruction bytes, page tables, a tiny vmlinux, bzImage and arm64 Image, hv.cfg files
-# from the README, ACPI tables and devicetrees shaped as QEMU's, register sequences as
+# from docs/configuration.md, ACPI tables and devicetrees shaped as QEMU's, register sequences as
 # Linux's drivers issue them, a gzip file. All of it is made here; run it again after a
 # harness changes its input format (the files are kept in the tree, small).
 #   usage: tests/fuzz/mkseeds.py
