@@ -5,6 +5,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/decode.h"
 #include "arch/x86/guest.h"
+#include "arch/x86/inject.h"
 #include "arch/x86/pcpu.h"
 #include "arch/x86/split_access.h"
 #include "arch/x86/vendor.h"
@@ -167,7 +168,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		if (!sched_enter_guest(v))
 			return RUN_PREEMPTED;
 		/* A turn that runs on for a section with interrupts masked ends with it. */
-		x86_vendor->inject(v, sched_watch_section_end(v));
+		x86_inject_events(v, sched_watch_section_end(v));
 		steal_time_enter(v);
 		pv_eoi_enter(v);
 		/* The host runs with IA32_SPEC_CTRL = 0 (it never sets it). */

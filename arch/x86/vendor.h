@@ -72,6 +72,19 @@ struct x86_exit {
 	u64 event;
 };
 
+/* An event whose delivery an exit cut short, as the injection policy (inject.h) needs it. */
+enum x86_event_kind {
+	X86_EVENT_NONE,
+	X86_EVENT_IRQ,	 /* an interrupt of the vLAPIC (acknowledged: in its ISR) */
+	X86_EVENT_NMI,	 /* NMIs are blocked since its delivery began */
+	X86_EVENT_OTHER, /* an exception or software interrupt: recurs when its instruction runs */
+};
+
+struct x86_event {
+	enum x86_event_kind kind;
+	u8 vector;
+};
+
 struct arch_pcpu;
 
 struct x86_vendor {
@@ -97,10 +110,30 @@ struct x86_vendor {
 	 * none (SVM: the VMCB is memory, VMRUN and VMLOAD switch the rest). */
 	void (*load)(struct vcpu *v);
 	void (*put)(struct vcpu *v);
-	/* Before an entry: the event to inject (an interrupt, NMI, or one whose delivery the
-	 * last exit cut short), and the interrupt window when section_end (hv/sched.h,
-	 * sched_watch_section_end). */
-	void (*inject)(struct vcpu *v, bool section_end);
+	/* Events: the mechanisms under the injection policy (inject.h), before an entry. */
+	/* The last entry's windows and offers undone; window: this entry asks for an
+	 * interrupt window. */
+	void (*events_begin)(struct vcpu *v, bool window);
+	/* The event whose delivery the last exit cut short, if any. */
+	struct x86_event (*cut_short)(struct vcpu *v);
+	/* That event to be delivered again as it was, or forgotten (the policy has put it
+	 * back where it came from). */
+	void (*redeliver)(struct vcpu *v);
+	void (*drop_cut_short)(struct vcpu *v);
+	/* The exit's handler has raised an exception for the entry (inject_exception). */
+	bool (*exception_queued)(struct vcpu *v);
+	/* NMIs: blocked now; unblocked (a cut-short NMI waits again); one delivered at the
+	 * entry; an exit as soon as one can be. */
+	bool (*nmi_blocked)(struct vcpu *v);
+	void (*unblock_nmi)(struct vcpu *v);
+	void (*inject_nmi)(struct vcpu *v);
+	void (*request_nmi_window)(struct vcpu *v);
+	/* The CPU delivers the vLAPIC's interrupts itself at this entry (AVIC, APICv). */
+	bool (*cpu_delivers)(struct vcpu *v);
+	/* Interrupt vector, acknowledged in the vLAPIC, delivered at the entry; an exit as soon
+	 * as the guest can take an interrupt. */
+	void (*inject_irq)(struct vcpu *v, u8 vector);
+	void (*request_irq_window)(struct vcpu *v);
 	/* Runs the guest until its next exit. */
 	void (*enter)(struct vcpu *v);
 	/* That exit, decoded into *e (or handled, the vendor's own). */

@@ -24,6 +24,7 @@ static void model_wrmsr(u32 msr, u64 val);
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
+#include "../../arch/x86/inject.c"
 #include "../../arch/x86/nested_paging.c"
 #include "../../arch/x86/split_access.c"
 #include "../../arch/x86/vcpu.c"
@@ -170,7 +171,7 @@ static void model_wrmsr(u32 msr, u64 val)
 static void enter(struct vcpu *v, u32 pcpu)
 {
 	v->pcpu = pcpu;
-	svm_inject(v, false);
+	x86_inject_events(v, false);
 	avic_enter(v);
 	in_guest[pcpu] = v;
 	evaluate(v);
@@ -709,7 +710,7 @@ static void test_entries_without_avic(void)
 	 * interrupt for it meanwhile is a kick; injected once the window comes. */
 	section_watched = true;
 	V64(vmcb_of(&vcpus[1]), VMCB_RFLAGS) = 0x2;
-	svm_inject(&vcpus[1], true);
+	x86_inject_events(&vcpus[1], true);
 	CHECK(!avic_on(&vcpus[1]));
 	CHECK(V64(vmcb_of(&vcpus[1]), VMCB_VINTR) & VINTR_V_IRQ);
 	CHECK(!arch_notify_running(&vcpus[1], 1)); /* not running with AVIC: no doorbell */

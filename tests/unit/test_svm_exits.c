@@ -19,6 +19,7 @@
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
+#include "../../arch/x86/inject.c"
 #include "../../arch/x86/nested_paging.c"
 #include "../../arch/x86/split_access.c"
 #include "../../arch/x86/vcpu.c"
@@ -274,6 +275,7 @@ static void test_exception_before_cut_short_irq(void)
 	    EXIT(.code = SVM_EXIT_CPUID));
 	CHECK_EQ(entries[1].eventinj, EXC_EVENT(6));
 	CHECK_EQ(entries[1].irq, -1);
+	CHECK(entries[1].vintr_intercept); /* the interrupt's window, after the exception */
 	CHECK_EQ(entries[2].irq, 0x45);
 	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x45));
 	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x45));
@@ -481,11 +483,14 @@ static void test_db_ac_intercepted(void)
 	CHECK(!vlapic_test_vec(&vcpu.arch.lapic, APIC_REG_IRR, 0x31));
 	CHECK_EQ(vcpu.stats.irqs_injected, 1);
 
+	/* An NMI goes before an interrupt, which asks for its window meanwhile. */
 	machine();
 	vcpu.arch.nmi_pending = true;
+	vlapic_accept(&vcpu.arch.lapic, 0x31, false);
 	const u64 nmi = 2 | EVENT_TYPE_NMI | EVENT_VALID;
 	run(2, EXIT(.code = db, .exitintinfo = nmi), EXIT(.code = SVM_EXIT_CPUID));
 	CHECK_EQ(entries[0].eventinj, nmi);
+	CHECK(entries[0].vintr_intercept);
 	CHECK_EQ(entries[1].eventinj, EXC_EVENT(VEC_DB));
 	CHECK_EQ(entries[2].eventinj, nmi);
 

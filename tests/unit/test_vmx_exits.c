@@ -32,6 +32,7 @@ static void invvpid(enum vmx_inv_type type, u16 vpid) { (void)type, (void)vpid, 
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
+#include "../../arch/x86/inject.c"
 #include "../../arch/x86/nested_paging.c"
 #include "../../arch/x86/split_access.c"
 #include "../../arch/x86/vcpu.c"

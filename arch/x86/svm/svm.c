@@ -141,7 +141,7 @@ static void svm_vcpu_reset(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip)
 	v->arch.flush_tlb = true;
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
 	v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false; /* INIT unblocks NMIs */
-	/* No event of the old life is delivered again (inject_pending reads these). */
+	/* No event of the old life is delivered again (the injection policy reads these). */
 	V64(vmcb, VMCB_EXITINTINFO) = 0;
 	V64(vmcb, VMCB_EVENTINJ) = 0;
 	xstate_vcpu_reset(v); /* INIT sets XCR0 to 1 (SDM vol. 3A, table 10-1) */
@@ -232,7 +232,7 @@ static int interrupted_irq(u64 info)
 
 /* An intercepted #DB or #AC, back to the guest as the CPU raised it: DR6 in the VMCB has
  * the #DB's status already (APM 15.12); #AC's error code is 0. If it came while the CPU
- * delivered another event, that one waits (inject_pending, requeue_cut_short). */
+ * delivered another event, that one waits (inject.c). */
 static void reflect_exception(struct vcpu *v, u8 vector)
 {
 	svm_inject_exception(v, vector, vector == VEC_AC, 0);
@@ -303,8 +303,9 @@ static bool svm_interruptible(struct vcpu *v)
 
 /* An exit as soon as the guest can take an interrupt (APM 15.21.4: a virtual interrupt
  * with the VINTR intercept). */
-static void request_irq_window(u8 *vmcb)
+static void request_irq_window(struct vcpu *v)
 {
+	u8 *vmcb = v->arch.svm.vmcb;
 	V64(vmcb, VMCB_VINTR) |= VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT);
 	V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_VINTR;
 }
@@ -315,7 +316,7 @@ static void request_irq_window(u8 *vmcb)
  * SVM (7.2 and 10.0, helper_vmrun) leaves an EVENTINJ interrupt's vector behind as its
  * CPU's pending exception after delivering it; when another emulator thread then makes
  * that CPU leave its execution loop before the guest's next exception or exit, the
- * vector is delivered a second time, whatever IF says (README "Tests"). Its V_IRQ
+ * vector is delivered a second time, whatever IF says (docs/emulator_faults.md). Its V_IRQ
  * delivery leaves nothing behind. settle_offered_irq sees at the exit whether the guest
  * took it. */
 static void offer_irq(struct vcpu *v, u8 vec)
@@ -328,7 +329,7 @@ static void offer_irq(struct vcpu *v, u8 vec)
 }
 
 /* After an exit: the interrupt offered at the entry was cut short in its delivery
- * (EXITINTINFO: it stays acknowledged, inject_pending offers it again; QEMU leaves V_IRQ
+ * (EXITINTINFO: it stays acknowledged, svm_redeliver offers it again; QEMU leaves V_IRQ
  * set then, as it clears it only once the delivery is done), taken (the CPU clears
  * V_IRQ), or not taken, an exit coming first: then it waits in the IRR again. */
 static void settle_offered_irq(struct vcpu *v)
@@ -348,71 +349,67 @@ static void settle_offered_irq(struct vcpu *v)
 		v->stats.irqs_injected++;
 }
 
-/* An exception from the exit handler goes before the event whose delivery the exit cut
- * short (EXITINTINFO, APM 15.7.2), as on a CPU (benign exceptions are handled serially,
- * SDM vol. 3A 6.15): an interrupted exception recurs when its instruction runs again, an
- * interrupt or NMI waits as pending. */
-static void requeue_cut_short(struct vcpu *v, u64 event)
+/* The event whose delivery the last exit cut short (EXITINTINFO, APM 15.7.2). */
+static struct x86_event svm_cut_short(struct vcpu *v)
 {
-	int irq = interrupted_irq(event);
+	u64 info = V64(v->arch.svm.vmcb, VMCB_EXITINTINFO);
+	int irq = interrupted_irq(info);
 	if (irq >= 0)
-		vlapic_unack(&v->arch.lapic, (u8)irq);
-	if ((event & EVENT_VALID) && (event & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
-		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
-		V32(v->arch.svm.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
-		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
-	}
+		return (struct x86_event){ X86_EVENT_IRQ, (u8)irq };
+	if (!(info & EVENT_VALID))
+		return (struct x86_event){ X86_EVENT_NONE, 0 };
+	if ((info & EVENT_TYPE_MASK) == EVENT_TYPE_NMI)
+		return (struct x86_event){ X86_EVENT_NMI, 2 };
+	return (struct x86_event){ X86_EVENT_OTHER, (u8)info };
 }
 
-static void inject_pending(struct vcpu *v)
+/* Delivered again (APM 15.7.2): an interrupt as it went in (still acknowledged; AVIC
+ * ignores V_IRQ), anything else through EVENTINJ. */
+static void svm_redeliver(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
-	u64 pending_event = V64(vmcb, VMCB_EXITINTINFO);
-	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_VINTR;
-	V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
-	if (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID) {
-		requeue_cut_short(v, pending_event);
-		return;
-	}
-	if (pending_event & EVENT_VALID) {
-		/* The exit interrupted an event delivery: deliver it again (APM 15.7.2), an
-		 * interrupt as it went in (still acknowledged). AVIC ignores V_IRQ. */
-		int irq = interrupted_irq(pending_event);
-		if (irq >= 0 && !v->arch.svm.avic_on)
-			offer_irq(v, (u8)irq);
-		else
-			V64(vmcb, VMCB_EVENTINJ) = pending_event;
-		return;
-	}
-	/* The handler's IRET has run once RIP moved on. An IRET executed with IF = 1 would
-	 * give no interrupt-window exit to notice that (an NMI handler runs with IF = 0 but
-	 * a guest can do anything): then unblock at once rather than loop. */
-	if (v->arch.svm.nmi_iret_seen &&
-	    (V64(vmcb, VMCB_RIP) != v->arch.svm.nmi_iret_rip || svm_interruptible(v)))
-		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
-	if (!v->arch.svm.nmi_masked &&
-	    __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
-		V64(vmcb, VMCB_EVENTINJ) = 2 | EVENT_TYPE_NMI | EVENT_VALID;
-		v->stats.nmis_injected++;
-		v->arch.svm.nmi_masked = true;
-		V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
-		return;
-	}
-	if (v->arch.svm.avic_on)
-		return; /* the CPU delivers from the IRR */
-	bool nmi_waits = v->arch.svm.nmi_iret_seen &&
-			 __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE);
-	int vec = vlapic_pending_vector(&v->arch.lapic);
-	if (vec < 0 && !nmi_waits)
-		return;
-	if (vec >= 0 && svm_interruptible(v)) {
-		vlapic_ack(&v->arch.lapic, (u8)vec);
-		offer_irq(v, (u8)vec);
-	} else {
-		/* For an NMI waiting behind an IRET: when the IRET has restored IF. */
-		request_irq_window(vmcb);
-	}
+	int irq = interrupted_irq(V64(vmcb, VMCB_EXITINTINFO));
+	if (irq >= 0 && !v->arch.svm.avic_on)
+		offer_irq(v, (u8)irq);
+	else
+		V64(vmcb, VMCB_EVENTINJ) = V64(vmcb, VMCB_EXITINTINFO);
 }
+
+/* EXITINTINFO is the exit's; the next exit writes it anew. */
+static void svm_drop_cut_short(struct vcpu *v) { (void)v; }
+
+static bool svm_exception_queued(struct vcpu *v)
+{
+	return V64(v->arch.svm.vmcb, VMCB_EVENTINJ) & EVENT_VALID;
+}
+
+/* SVM has no virtual NMI masking here: an injected NMI masks NMIs until its handler's
+ * IRET has run, which the IRET intercept shows (decode_exit, svm_events_begin). */
+static bool svm_nmi_blocked(struct vcpu *v) { return v->arch.svm.nmi_masked; }
+
+static void svm_unblock_nmi(struct vcpu *v)
+{
+	v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
+	V32(v->arch.svm.vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
+}
+
+static void svm_inject_nmi(struct vcpu *v)
+{
+	u8 *vmcb = v->arch.svm.vmcb;
+	V64(vmcb, VMCB_EVENTINJ) = 2 | EVENT_TYPE_NMI | EVENT_VALID;
+	v->arch.svm.nmi_masked = true;
+	V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
+}
+
+/* An NMI that waits behind its predecessor's IRET: the IRET's exit (ICPT_IRET) comes
+ * first, then an interrupt window tells when the IRET has restored IF. */
+static void svm_request_nmi_window(struct vcpu *v)
+{
+	if (v->arch.svm.nmi_iret_seen)
+		request_irq_window(v);
+}
+
+static bool svm_cpu_delivers(struct vcpu *v) { return v->arch.svm.avic_on; }
 
 /* ---- the run loop ---- */
 
@@ -470,7 +467,7 @@ static void print_entry_trace(struct vcpu *v)
  * bases and limits at +8 and +4 of a descriptor). The last fault address (CR2) is looked
  * up in the guest's own page tables: a supervisor read of an IDT entry that they map
  * present cannot fault, so "a mapped IDT entry" there means that the CPU walked some
- * other paging state than the guest's (seen under QEMU TCG: README, "Tests"). */
+ * other paging state than the guest's (seen under QEMU TCG: docs/testing.md). */
 static void report_triple_fault(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
@@ -521,15 +518,21 @@ static void choose_avic(struct vcpu *v, bool window)
 	V64(vmcb, VMCB_MSRPM) = (u64)(uintptr_t)(on ? msrpm_avic : msrpm);
 }
 
-/* Before an entry: an event to inject, else the windows that tell when one can be. */
-static void svm_inject(struct vcpu *v, bool section_end)
+/* Before the policy (inject.h) looks: the last entry's window and offer off; NMIs
+ * unblocked once the handler's IRET has run, which it has once RIP moved on (an IRET
+ * executed with IF = 1 would give no interrupt-window exit to notice that; an NMI handler
+ * runs with IF = 0 but a guest can do anything: then unblock at once rather than loop);
+ * AVIC or not for this entry. */
+static void svm_events_begin(struct vcpu *v, bool window)
 {
-	bool window = section_end && !svm_interruptible(v);
+	u8 *vmcb = v->arch.svm.vmcb;
+	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_VINTR;
+	V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
+	if (v->arch.svm.nmi_iret_seen &&
+	    (V64(vmcb, VMCB_RIP) != v->arch.svm.nmi_iret_rip || svm_interruptible(v)))
+		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
 	choose_avic(v, window || (v->arch.svm.nmi_iret_seen &&
 				  __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE)));
-	inject_pending(v);
-	if (window)
-		request_irq_window(v->arch.svm.vmcb);
 }
 
 /* The exit the CPU reported, for vcpu.c, or handled here (this vendor's own intercepts). */
@@ -764,7 +767,18 @@ const struct x86_vendor svm_vendor = {
 	.vm_init = svm_vm_init,
 	.vcpu_init = svm_vcpu_init,
 	.vcpu_reset = svm_vcpu_reset,
-	.inject = svm_inject,
+	.events_begin = svm_events_begin,
+	.cut_short = svm_cut_short,
+	.redeliver = svm_redeliver,
+	.drop_cut_short = svm_drop_cut_short,
+	.exception_queued = svm_exception_queued,
+	.nmi_blocked = svm_nmi_blocked,
+	.unblock_nmi = svm_unblock_nmi,
+	.inject_nmi = svm_inject_nmi,
+	.request_nmi_window = svm_request_nmi_window,
+	.cpu_delivers = svm_cpu_delivers,
+	.inject_irq = offer_irq,
+	.request_irq_window = request_irq_window,
 	.enter = svm_enter,
 	.decode = svm_decode,
 	.skip = svm_skip,

@@ -514,40 +514,61 @@ static void vmx_inject_page_fault(struct vcpu *v, u64 la, u32 err)
 	vmx_inject_exception(v, VEC_PF, true, err);
 }
 
-/* An event whose delivery an exit cut short (IDT-vectoring information) that will not be
- * delivered again as it was (an exception goes first): back to where it came from, an
- * interrupt to the vLAPIC's IRR, an NMI to pending with NMI blocking lifted (it was set
- * when the delivery began, 28.x; an entry injecting an NMI with it set fails). */
-static void requeue_interrupted(struct vcpu *v)
+static void vmx_unblock_nmi(struct vcpu *v)
+{
+	v->arch.vmx.regs.interruptibility &= ~(u32)INTERRUPTIBILITY_NMI;
+	v->arch.vmx.interruptibility_dirty = true;
+}
+
+/* The event whose delivery the last exit cut short (IDT-vectoring information, 28.2.4). */
+static struct x86_event vmx_cut_short(struct vcpu *v)
+{
+	u32 info = v->arch.vmx.idt_vectoring;
+	if (!(info & INTR_INFO_VALID))
+		return (struct x86_event){ X86_EVENT_NONE, 0 };
+	switch (info & INTR_INFO_TYPE_MASK) {
+	case INTR_TYPE_EXT_INTR:
+		return (struct x86_event){ X86_EVENT_IRQ, (u8)info };
+	case INTR_TYPE_NMI:
+		return (struct x86_event){ X86_EVENT_NMI, VEC_NMI };
+	default:
+		return (struct x86_event){ X86_EVENT_OTHER, (u8)info };
+	}
+}
+
+/* Delivered again as it was (27.2.3): an NMI's blocking, set as its delivery began, is
+ * lifted for that (an entry injecting an NMI with it set fails). */
+static void vmx_redeliver(struct vcpu *v)
 {
 	struct vmx_vcpu *x = &v->arch.vmx;
-	u32 interrupted = x->idt_vectoring;
+	x->entry_event = x->idt_vectoring & ~INTR_INFO_NMI_UNBLOCKED;
+	x->entry_error = x->idt_vectoring_error;
+	x->entry_insn_len = x->exit_insn_len; /* for software interrupts and exceptions */
+	if ((x->idt_vectoring & INTR_INFO_TYPE_MASK) == INTR_TYPE_NMI)
+		vmx_unblock_nmi(v);
 	x->idt_vectoring = 0;
-	if (!(interrupted & INTR_INFO_VALID))
-		return;
-	if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_EXT_INTR) {
-		vlapic_unack(&v->arch.lapic, (u8)interrupted);
-		if (v->arch.lapic.cpu_delivers) /* delivered again: counted then */
-			v->stats.irqs_cpu_delivered--;
-	}
-	if ((interrupted & INTR_INFO_TYPE_MASK) == INTR_TYPE_NMI) {
-		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
-		x->regs.interruptibility &= ~(u32)INTERRUPTIBILITY_NMI;
-		x->interruptibility_dirty = true;
-	}
+}
+
+/* Forgotten, the policy having put it back: an interrupt the CPU delivered (APICv) is
+ * counted again when it delivers it again. */
+static void vmx_drop_cut_short(struct vcpu *v)
+{
+	struct vmx_vcpu *x = &v->arch.vmx;
+	if ((x->idt_vectoring & INTR_INFO_TYPE_MASK) == INTR_TYPE_EXT_INTR &&
+	    v->arch.lapic.cpu_delivers)
+		v->stats.irqs_cpu_delivered--;
+	x->idt_vectoring = 0;
 }
 
 /* An intercepted #DB or #AC back to the guest as the CPU raised it, of the same type (an
  * INT1 is a privileged software exception, delivered past the instruction: 27.6.1.1). A
  * #DB's DR6 bits are in the exit qualification, not in DR6 (28.2.1), and go there as the
- * CPU would have put them; #AC's error code is 0. An event the CPU was delivering is taken
- * first, as on a CPU: an interrupted exception recurs when its instruction runs again, an
- * interrupt or NMI waits as pending. */
+ * CPU would have put them; #AC's error code is 0. An event the CPU was delivering waits
+ * (inject.c). */
 static void reflect_exception(struct vcpu *v)
 {
 	u8 vector = v->arch.vmx.exit_intr_info & INTR_INFO_VECTOR_MASK;
 	struct vmx_vcpu *x = &v->arch.vmx;
-	requeue_interrupted(v);
 	if (vector == VEC_DB) {
 		u64 dr6;
 		__asm__ volatile("mov %%db6, %0" : "=r"(dr6));
@@ -713,64 +734,41 @@ static void stop_vm(struct vcpu *v, struct x86_exit *e, const char *what)
 	e->reason = X86_EXIT_STOP;
 }
 
-/* Before an entry: an event to inject, else the windows that tell when one can be
- * (the NMI window with virtual NMIs: 25.6.2, 27.7). */
-static void vmx_inject(struct vcpu *v, bool section_end)
+/* Before the policy (inject.h) looks: the last entry's windows off. */
+static void vmx_events_begin(struct vcpu *v, bool window)
 {
-	struct vmx_vcpu *x = &v->arch.vmx;
-	u32 blocked = x->regs.interruptibility;
-	bool cpu_delivers = v->arch.lapic.cpu_delivers;
-	x->proc &= ~(PROC_INTR_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING);
-	if (section_end && !x86_vendor->interruptible(v))
-		x->proc |= PROC_INTR_WINDOW_EXITING;
-	if (x->entry_event) {
-		/* An exception from the exit handler goes first; what waits follows at the
-		 * next window. */
-		requeue_interrupted(v);
-		if (!cpu_delivers && vlapic_pending_vector(&v->arch.lapic) >= 0)
-			x->proc |= PROC_INTR_WINDOW_EXITING;
-		if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE))
-			x->proc |= PROC_NMI_WINDOW_EXITING;
-		return;
-	}
-	if (x->idt_vectoring & INTR_INFO_VALID) {
-		/* The exit interrupted an event delivery: deliver it again (27.2.3); an NMI's
-		 * blocking, set as its delivery began, is lifted for that. */
-		x->entry_event = x->idt_vectoring & ~INTR_INFO_NMI_UNBLOCKED;
-		x->entry_error = x->idt_vectoring_error;
-		x->entry_insn_len = x->exit_insn_len; /* for software interrupts and exceptions */
-		if ((x->idt_vectoring & INTR_INFO_TYPE_MASK) == INTR_TYPE_NMI) {
-			x->regs.interruptibility &= ~(u32)INTERRUPTIBILITY_NMI;
-			x->interruptibility_dirty = true;
-		}
-		x->idt_vectoring = 0;
-		return;
-	}
-	if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE)) {
-		if (!(blocked &
-		      (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS | INTERRUPTIBILITY_NMI)) &&
-		    __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
-			x->entry_event = VEC_NMI | INTR_TYPE_NMI | INTR_INFO_VALID;
-			v->stats.nmis_injected++;
-			if (!cpu_delivers && vlapic_pending_vector(&v->arch.lapic) >= 0)
-				x->proc |= PROC_INTR_WINDOW_EXITING; /* the interrupt next */
-			return;
-		}
-		x->proc |= PROC_NMI_WINDOW_EXITING;
-	}
-	if (cpu_delivers)
-		return; /* the CPU delivers from the IRR (apicv_enter) */
-	int vec = vlapic_pending_vector(&v->arch.lapic);
-	if (vec < 0)
-		return;
-	if (x86_vendor->interruptible(v)) {
-		vlapic_ack(&v->arch.lapic, (u8)vec);
-		x->entry_event = (u32)vec | INTR_TYPE_EXT_INTR | INTR_INFO_VALID;
-		v->stats.irqs_injected++;
-	} else {
-		x->proc |= PROC_INTR_WINDOW_EXITING;
-	}
+	(void)window;
+	v->arch.vmx.proc &= ~(PROC_INTR_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING);
 }
+
+static bool vmx_exception_queued(struct vcpu *v) { return v->arch.vmx.entry_event; }
+
+/* Virtual NMIs (25.3): blocked by an NMI's handler until its IRET, and for an entry's
+ * injection also by STI and MOV SS blocking (26.3.1.5). */
+static bool vmx_nmi_blocked(struct vcpu *v)
+{
+	return v->arch.vmx.regs.interruptibility &
+	       (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS | INTERRUPTIBILITY_NMI);
+}
+
+static void vmx_inject_nmi(struct vcpu *v)
+{
+	v->arch.vmx.entry_event = VEC_NMI | INTR_TYPE_NMI | INTR_INFO_VALID;
+}
+
+/* NMI-window exiting (25.6.2, 27.7). */
+static void vmx_request_nmi_window(struct vcpu *v) { v->arch.vmx.proc |= PROC_NMI_WINDOW_EXITING; }
+
+/* With APICv the CPU takes RVI's vector itself (apicv_enter). */
+static bool vmx_cpu_delivers(struct vcpu *v) { return v->arch.lapic.cpu_delivers; }
+
+static void vmx_inject_irq(struct vcpu *v, u8 vector)
+{
+	v->arch.vmx.entry_event = vector | INTR_TYPE_EXT_INTR | INTR_INFO_VALID;
+	v->stats.irqs_injected++;
+}
+
+static void vmx_request_irq_window(struct vcpu *v) { v->arch.vmx.proc |= PROC_INTR_WINDOW_EXITING; }
 
 /* The exit's information and the registers the accessors give (vmx_state.h). */
 static void read_exit(struct vcpu *v)
@@ -875,7 +873,7 @@ static void vmx_enter(struct vcpu *v)
 	 * bits 4:0) ends the guest's run at this pCPU's next decision (look_at) even if its
 	 * host timer interrupt does not make it exit, and a run with nothing to decide after
 	 * 10 ms (1 ms with RFLAGS.IF = 0) at the latest: Bochs 2.7 lets a guest that runs with
-	 * IF = 0 go on past host interrupts, kicks included (README, Testing), so a vCPU woken
+	 * IF = 0 go on past host interrupts, kicks included (docs/testing.md), so a vCPU woken
 	 * on this pCPU (a PV spinlock's next holder) would wait for a spinning one for good.
 	 * Where host interrupts exit as they should, that is one exit per 10 ms of a vCPU
 	 * that runs alone. */
@@ -1144,7 +1142,18 @@ const struct x86_vendor vmx_vendor = {
 	.vcpu_reset = vmx_vcpu_reset,
 	.load = vmx_load,
 	.put = vmx_put,
-	.inject = vmx_inject,
+	.events_begin = vmx_events_begin,
+	.cut_short = vmx_cut_short,
+	.redeliver = vmx_redeliver,
+	.drop_cut_short = vmx_drop_cut_short,
+	.exception_queued = vmx_exception_queued,
+	.nmi_blocked = vmx_nmi_blocked,
+	.unblock_nmi = vmx_unblock_nmi,
+	.inject_nmi = vmx_inject_nmi,
+	.request_nmi_window = vmx_request_nmi_window,
+	.cpu_delivers = vmx_cpu_delivers,
+	.inject_irq = vmx_inject_irq,
+	.request_irq_window = vmx_request_irq_window,
 	.enter = vmx_enter,
 	.decode = vmx_decode,
 	.skip = vmx_skip,
