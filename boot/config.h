@@ -35,34 +35,8 @@
 
 #include "hv/types.h"
 #include "hv/on_exit.h"
-#include "hv/pcpu_set.h"
-#include "arch/limits.h"
 #include "hv/sched_policy.h"
-
-#define CFG_MAX_VMS 8
-#define CFG_NAME_MAX 32
-#define CFG_PATH_MAX 128
-#define CFG_CMDLINE_MAX 1024
-
-#define CFG_MAX_VCPUS ARCH_MAX_VCPUS
-#define CFG_MAX_PCPUS MAX_PCPUS
-#define CFG_DEFAULT_MEMORY (256 * MiB)
-#define CFG_MIN_MEMORY (16 * MiB)
-#define CFG_MAX_MEMORY (64 * GiB)
-
-struct vm_config {
-	char name[CFG_NAME_MAX];       /* from [vm NAME] */
-	char kernel[CFG_PATH_MAX];     /* required */
-	char initrd[CFG_PATH_MAX];     /* "" if absent */
-	char cmdline[CFG_CMDLINE_MAX]; /* "" if absent */
-	u32 vcpus;		       /* 1..64, default 1 */
-	u64 memory;		       /* bytes, 16M..64G, multiple of 4K, default 256M */
-	u32 pv;			       /* BIT(enum pv_feature) set, default all */
-	bool apicv_off;		       /* apicv = off: the emulated local APIC only */
-	struct pcpu_set pcpu_set;      /* where it may run; empty (default): any */
-	int pcpus_line;		       /* line of its pcpus key */
-	int line;		       /* line of the [vm ...] header */
-};
+#include "hv/vm_config.h"
 
 /* The machine's console, `serial` (and `baud`) under [hv]: a 16550 at an I/O port (x86:
  * com1..com4 or a port number) or a UART at a physical address (mmio@ADDR: arm64's PL011,
@@ -112,10 +86,6 @@ struct cfg_error {
 	int line; /* 1-based; 0 when about the whole file */
 	char msg[160];
 };
-
-/* The name of the file the configuration was read from, for messages that name its lines
- * (boot/efi_main.c: hv-ARCH.cfg or hv.cfg). */
-extern const char *config_file;
 
 /* Parses len bytes of text (need not be NUL-terminated) into *cfg. Returns 0, or
  * -1 with *err (if non-NULL) set to the line and reason of the first error. */

@@ -137,7 +137,8 @@ static bool load_kernel(const struct vm_config *vc, struct guest_images *img)
 	if (!cfg.selftest)
 		return (img->kernel = load_file(vc->kernel, &img->kernel_len)) &&
 		       inflate_kernel(vc->kernel, img);
-	const void *guest = arch_selftest_guest(&img->kernel_len);
+	const char *tag;
+	const void *guest = arch_selftest_guest(&img->kernel_len, &tag);
 	void *copy = efi_alloc(img->kernel_len);
 	if (copy)
 		memcpy(copy, guest, img->kernel_len);
@@ -197,7 +198,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	efi_image = image;
 	efi_st = st;
-	console_set_sink(efi_console_write);
+	printk_set_sink(efi_console_write);
 	const char *why = "";
 	const void *rsdp = efi_acpi_rsdp();
 	int ncpus = arch_boot_probe(rsdp, cpu_ids, MAX_PCPUS, &why);
@@ -247,7 +248,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (!efi_exit_boot_services())
 		return fail("the firmware refused ExitBootServices");
 	arch_boot_takeover();
-	console_set_sink(uart_write);
+	printk_set_sink(uart_write);
+	console_set_source(uart_getc);
+	sched_add_housekeeping(console_poll_input);
 	printk("hv: console: %s\n", arch_boot_console_name());
 	telemetry_start(&cfg.net, rsdp, vms, cfg.nvms);
 	u32 up = arch_boot_start_secondaries(cpu_ids, npcpus, ap_main);

@@ -11,6 +11,8 @@ struct vm;
 struct vcpu;
 struct vm_config;
 struct guest_images;
+struct selftest_vm;
+struct selftest_feature;
 
 /* Physical CPUs and time. Time is in ticks of arch_time_hz (the TSC / counter). */
 u32 arch_pcpu_id(void);
@@ -69,5 +71,13 @@ bool arch_vcpu_sees_section_end(struct vcpu *v);
 /* One line of backend state (registers, interrupt controller) for vm_dump, which prints
  * the architecture-neutral fields itself (read racily from another pCPU). */
 void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n);
+
+/* The hardware self-test's architecture part (hv/selftest.h): its VMs (a NULL-terminated
+ * list; NULL, after saying why, where this architecture has no built-in guest), the
+ * built-in guest's image and the tag its report lines start with, and the CPU's features
+ * (up to max into f; their number). */
+const struct selftest_vm *arch_selftest_vms(void);
+const void *arch_selftest_guest(u64 *len, const char **tag);
+u32 arch_selftest_features(struct selftest_feature *f, u32 max);
 
 #endif

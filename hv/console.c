@@ -1,21 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Console multiplexing (see console.h). Guest output is collected per VM up to a newline
  * so lines from different VMs and from the hypervisor never interleave mid-line. */
-#include <stdarg.h>
 #include "console.h"
 #include "lib.h"
 #include "spinlock.h"
 #include "arch.h"
 #include "sched.h"
 #include "vm.h"
-#include "drivers/uart.h"
 
 #define CTRL_T 0x14
 #define CTRL_BACKSLASH 0x1c
 #define LINE_MAX 256
 
-static void (*sink)(const char *s, size_t n);
-static struct spinlock lock;
+static int (*source)(void);
 static struct vm *vms[MAX_VMS];
 static struct console_port {
 	bool (*rx_push)(void *uart, u8 byte);
@@ -54,39 +51,21 @@ static int open_line = -1;
 
 #define PROMPT_IDLE_US 50000
 
-void console_set_sink(void (*write)(const char *s, size_t n)) { sink = write; }
-
-static void emit(const char *s, size_t n)
-{
-	if (sink)
-		sink(s, n);
-}
+void console_set_source(int (*getc)(void)) { source = getc; }
 
 /* Ends an unfinished guest line on the screen before something else is printed. */
 static void close_open_line(void)
 {
 	if (open_line >= 0)
-		emit("\n", 1);
+		printk_emit("\n", 1);
 	open_line = -1;
-}
-
-void printk(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	spin_lock(&lock);
-	close_open_line();
-	emit(buf, MIN((size_t)n, sizeof buf - 1));
-	spin_unlock(&lock);
 }
 
 void console_register_vm(struct vm *vm, bool (*rx_push)(void *uart, u8 byte), void *uart)
 {
 	if (nvms == MAX_VMS)
 		return;
+	printk_set_before(close_open_line);
 	ports[nvms] = (struct console_port){ rx_push, uart };
 	vms[nvms++] = vm;
 }
@@ -114,8 +93,8 @@ static void show_line(int i)
 	char prefix[40];
 	close_open_line();
 	int n = snprintf(prefix, sizeof prefix, "[%s] ", vms[i]->name);
-	emit(prefix, (size_t)n);
-	emit(line[i], line_len[i]);
+	printk_emit(prefix, (size_t)n);
+	printk_emit(line[i], line_len[i]);
 }
 
 /* Ends VM i's line: on the screen (printed now unless it is the open line), and in its
@@ -126,7 +105,7 @@ static void end_line(int i)
 		open_line = -1;
 	else
 		show_line(i);
-	emit("\n", 1);
+	printk_emit("\n", 1);
 	line_len[i] = 0;
 }
 
@@ -135,7 +114,7 @@ void console_guest_putc(void *vm, u8 c)
 	int i = slot_of(vm);
 	if (i < 0 || c == '\r')
 		return;
-	spin_lock(&lock);
+	printk_lock();
 	tails[i].buf[tails[i].total++ % CONSOLE_TAIL] = (char)c;
 	last_output[i] = arch_time_now();
 	struct vcpu *w = sched_current();
@@ -153,9 +132,9 @@ void console_guest_putc(void *vm, u8 c)
 			end_line(i);
 		line[i][line_len[i]++] = (char)c;
 		if (open_line == i)
-			emit((const char *)&c, 1);
+			printk_emit((const char *)&c, 1);
 	}
-	spin_unlock(&lock);
+	printk_unlock();
 }
 
 void console_unregister_vm(struct vm *vm)
@@ -163,10 +142,10 @@ void console_unregister_vm(struct vm *vm)
 	int i = slot_of(vm);
 	if (i < 0)
 		return;
-	spin_lock(&lock);
+	printk_lock();
 	if (line_len[i])
 		end_line(i);
-	spin_unlock(&lock);
+	printk_unlock();
 	if (inq[i].dropped)
 		printk("hv: VM '%s': %llu bytes of console input dropped (its UART was full)\n",
 		       vm->name, (unsigned long long)inq[i].dropped);
@@ -181,7 +160,7 @@ void console_unregister_vm(struct vm *vm)
 size_t console_tail(const char *name, char *out, size_t max)
 {
 	size_t n = 0;
-	spin_lock(&lock);
+	printk_lock();
 	for (u32 i = 0; i < nvms; i++) {
 		if (strcmp(vms[i]->name, name))
 			continue;
@@ -198,10 +177,10 @@ size_t console_tail(const char *name, char *out, size_t max)
 			}
 		for (size_t k = 0; k < n; k++)
 			out[k] = t->buf[(from + k) % CONSOLE_TAIL];
-		spin_unlock(&lock);
+		printk_unlock();
 		return n;
 	}
-	spin_unlock(&lock);
+	printk_unlock();
 	return (size_t)-1;
 }
 
@@ -213,7 +192,7 @@ static void show_prompt(void)
 	int f = (int)focus;
 	if (!nvms || !line_len[f] || open_line == f) /* racy hints, checked again below */
 		return;
-	spin_lock(&lock);
+	printk_lock();
 	u64 now = arch_time_now();
 	if (line_len[f] && open_line != f && now > last_output[f]) {
 		u64 quiet_ns = (now - last_output[f]) * 1000 / (arch_time_hz / 1000000);
@@ -225,7 +204,7 @@ static void show_prompt(void)
 			open_line = f;
 		}
 	}
-	spin_unlock(&lock);
+	printk_unlock();
 }
 
 /* Moves queued input into VM i's UART while it takes it. */
@@ -260,7 +239,7 @@ void console_poll_input(void)
 	show_prompt();
 	for (u32 i = 0; i < nvms; i++)
 		drain(i);
-	for (int c; (c = uart_getc()) >= 0;) {
+	for (int c; source && (c = source()) >= 0;) {
 		if (!nvms)
 			continue;
 		if (c == CTRL_BACKSLASH) {

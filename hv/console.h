@@ -6,13 +6,14 @@
 #ifndef HV_CONSOLE_H
 #define HV_CONSOLE_H
 
-#include "types.h"
+#include "hv/printk.h"
+#include "hv/types.h"
 
 struct vm;
 
-/* Where bytes go: UEFI ConOut before ExitBootServices, the serial port after. */
-void console_set_sink(void (*write)(const char *s, size_t n));
-void printk(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Where typed bytes come from (the serial port after the takeover): the next byte, or -1
+ * when none waits. */
+void console_set_source(int (*getc)(void));
 
 /* A byte the guest's console UART sent; vm is the struct vm (a void pointer so that
  * this serves as the UART models' tx callback as it is). */
@@ -22,7 +23,8 @@ void console_guest_putc(void *vm, u8 c);
  * again later). Its transmitter writes through console_guest_putc(). */
 void console_register_vm(struct vm *vm, bool (*rx_push)(void *uart, u8 byte), void *uart);
 void console_unregister_vm(struct vm *vm);
-/* Polls the serial port and forwards input to the focused VM (called by pCPU 0). */
+/* Reads the source and forwards input to the focused VM, handling Ctrl-T and Ctrl-\\
+ * (pCPU 0's housekeeping, hv/sched.h). */
 void console_poll_input(void);
 /* The last bytes (at most max, from the start of a line when older ones are gone) that
  * the VM of that name wrote to its console, into out: their number, or (size_t)-1 when

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "iobus.h"
-#include "console.h"
+#include "printk.h"
 
 void iobus_register(struct iobus *bus, const struct io_region *region)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "mem.h"
 #include "arch.h"
-#include "console.h"
+#include "printk.h"
 #include "page_alloc.h"
 #include "spinlock.h"
 #include "on_exit.h"

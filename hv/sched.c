@@ -12,11 +12,9 @@
  * another one, and the owner stays charged: a VM can trade its own time between its
  * vCPUs, never take another VM's. */
 #include "sched.h"
-#include "console.h"
+#include "printk.h"
 #include "vm.h"
 #include "on_exit.h"
-#include "selftest.h"
-#include "net/telemetry.h"
 
 struct pcpu pcpus[MAX_PCPUS];
 u32 npcpus;
@@ -25,9 +23,20 @@ static u32 vms_alive;
 static bool pcpu_idle[MAX_PCPUS];     /* sleeping in arch_idle() */
 static bool pcpu_in_guest[MAX_PCPUS]; /* running one of its vCPUs in guest mode */
 
-#define CONSOLE_POLL_US 2000
+#define MAX_HOUSEKEEPING 4
+static void (*housekeeping[MAX_HOUSEKEEPING])(void);
+static u32 nhousekeeping;
 
 static u64 ticks_to_ns(u64 t) { return t * 1000 / (arch_time_hz / 1000000); }
+
+void sched_add_housekeeping(void (*hook)(void))
+{
+	if (nhousekeeping == MAX_HOUSEKEEPING) {
+		printk("hv: FATAL: more than %u housekeeping hooks\n", MAX_HOUSEKEEPING);
+		hv_exit();
+	}
+	housekeeping[nhousekeeping++] = hook;
+}
 
 void sched_init(u32 n, enum sched_policy policy)
 {
@@ -492,18 +501,16 @@ NORETURN void sched_loop(void)
 			p->current->stats.run_ns += ticks_to_ns(now - p->run_start);
 			p->run_start = 0;
 		}
-		if (p->id == 0) { /* the machine's console and network: pCPU 0's own time */
-			console_poll_input();
-			telemetry_poll();
-			selftest_poll(now);
+		if (p->id == 0 && nhousekeeping) { /* pCPU 0's own time */
+			for (u32 i = 0; i < nhousekeeping; i++)
+				housekeeping[i]();
 			now = arch_time_now();
 		}
 		watch_next(p, now);
 		take_in(p);
 		u64 deadline = poll_vcpus(p, now);
-		if (p->id == 0)
-			deadline = MIN(deadline,
-				       now + sched_us(MIN(CONSOLE_POLL_US, TELEMETRY_POLL_US)));
+		if (p->id == 0 && nhousekeeping)
+			deadline = MIN(deadline, now + sched_us(SCHED_HOUSEKEEPING_US));
 		u32 runnable = publish_load(p);
 		update_load(p, runnable, now);
 		runnable = give_away(p, runnable, now);

@@ -65,7 +65,12 @@ void sched_init(u32 npcpus, enum sched_policy policy); /* before any VM is creat
 /* Puts a vCPU on the least loaded pCPU of its affinity (before start). */
 void sched_place(struct vcpu *v);
 NORETURN void sched_loop(void); /* the pCPU's loop; never returns */
-void sched_vm_gone(void);	/* a VM finished: power off when none is left */
+/* pCPU 0's own work between guest runs (the console's input, the telemetry, the
+ * self-test's watch), registered before the takeover by what does it: each hook runs at
+ * least every SCHED_HOUSEKEEPING_US. */
+#define SCHED_HOUSEKEEPING_US 2000
+void sched_add_housekeeping(void (*hook)(void));
+void sched_vm_gone(void); /* a VM finished: power off when none is left */
 /* Directed yield (PV sched yield, pause loops), on self's pCPU while it runs self: when
  * `target` is preempted (runnable, its pCPU running another vCPU of its VM), its pCPU
  * runs it next for the rest of that turn, and self's pCPU moves on to another runnable

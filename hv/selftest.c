@@ -4,6 +4,8 @@
 #include "hv/console.h"
 #include "hv/arch.h"
 #include "hv/lib.h"
+#include "hv/on_exit.h"
+#include "hv/sched.h"
 #include "hv/vm.h"
 
 static bool running;
@@ -11,17 +13,10 @@ static struct vm *const *st_vms;
 static u32 st_n;
 static u64 deadline;
 
-void selftest_start(struct vm *const *vms, u32 n)
+/* pCPU 0's housekeeping: the VMs still running past the deadline are stopped. */
+static void watch(void)
 {
-	st_vms = vms;
-	st_n = n;
-	deadline = arch_time_now() + SELFTEST_TIMEOUT_S * arch_time_hz;
-	__atomic_store_n(&running, true, __ATOMIC_RELEASE);
-}
-
-void selftest_poll(u64 now)
-{
-	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE) || now < deadline)
+	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE) || arch_time_now() < deadline)
 		return;
 	deadline = ~0ull;
 	for (u32 i = 0; i < st_n; i++)
@@ -31,8 +26,6 @@ void selftest_poll(u64 now)
 			vm_request_stop(st_vms[i], VM_FATAL);
 		}
 }
-
-#define TAG "X86TEST "
 
 struct vm_result {
 	bool done, failed;
@@ -45,9 +38,9 @@ static bool starts(const char *s, const char *prefix)
 }
 
 /* What the VM's guest said, from its console lines. */
-static void read_result(const char *name, struct vm_result *r)
+static void read_result(const char *name, const char *tag, struct vm_result *r)
 {
-	static char tail[CONSOLE_TAIL + 1]; /* the report runs once (selftest_report) */
+	static char tail[CONSOLE_TAIL + 1]; /* the report runs once */
 	size_t n = console_tail(name, tail, CONSOLE_TAIL);
 	*r = (struct vm_result){ 0 };
 	if (n == (size_t)-1)
@@ -58,9 +51,9 @@ static void read_result(const char *name, struct vm_result *r)
 		next = end ? end + 1 : line + strlen(line);
 		if (end)
 			*end = 0;
-		if (!starts(line, TAG))
+		if (!starts(line, tag))
 			continue;
-		const char *what = line + strlen(TAG);
+		const char *what = line + strlen(tag);
 		if (starts(what, "DONE"))
 			r->done = true;
 		else if (starts(what, "FAIL"))
@@ -72,11 +65,15 @@ static void read_result(const char *name, struct vm_result *r)
 	}
 }
 
-void selftest_report(void)
+/* At the end of the run (hv_exit): the table and the verdict, once. */
+static void report(void)
 {
 	if (!__atomic_exchange_n(&running, false, __ATOMIC_ACQ_REL))
 		return;
 	const struct selftest_vm *vms = arch_selftest_vms();
+	const char *tag;
+	u64 len;
+	arch_selftest_guest(&len, &tag);
 	struct vm_result res[SELFTEST_MAX_VMS];
 	struct selftest_feature f[SELFTEST_MAX_FEATURES];
 	u32 nvms = 0, nf = arch_selftest_features(f, SELFTEST_MAX_FEATURES), failed = 0;
@@ -84,7 +81,7 @@ void selftest_report(void)
 	       "how its interrupts went");
 	for (; vms && vms[nvms].name && nvms < SELFTEST_MAX_VMS; nvms++) {
 		struct vm_result *r = &res[nvms];
-		read_result(vms[nvms].name, r);
+		read_result(vms[nvms].name, tag, r);
 		bool pass = r->done && !r->failed;
 		failed += !pass;
 		printk("hv: self-test: %-30s %-6s %s\n", vms[nvms].name, pass ? "pass" : "fail",
@@ -111,4 +108,14 @@ void selftest_report(void)
 			       res[k].cost[p][0] ? res[k].cost[p] : "(none)");
 	printk("hv: self-test: %s (%u of %u VMs passed)\n", failed ? "FAIL" : "PASS", nvms - failed,
 	       nvms);
+}
+
+void selftest_start(struct vm *const *vms, u32 n)
+{
+	st_vms = vms;
+	st_n = n;
+	deadline = arch_time_now() + SELFTEST_TIMEOUT_S * arch_time_hz;
+	__atomic_store_n(&running, true, __ATOMIC_RELEASE);
+	sched_add_housekeeping(watch);
+	on_exit_set_report(report);
 }

@@ -12,9 +12,10 @@
  * finished after SELFTEST_TIMEOUT_S seconds (an interrupt lost on a new CPU) is stopped
  * and fails, so that the table still comes.
  *
- * The guests report through their console lines (console_tail): "X86TEST ok ...",
- * "X86TEST FAIL ...", "X86TEST DONE", "X86TEST ipicost PATH: unicast-wait=N unicast=N
- * broadcast-wait=N cycles" (tests/guest/x86/apictest.c). */
+ * The guests report through their console lines (console_tail), each starting with the
+ * architecture's tag (x86: "X86TEST ok ...", "X86TEST FAIL ...", "X86TEST DONE", "X86TEST
+ * ipicost PATH: unicast-wait=N unicast=N broadcast-wait=N cycles":
+ * tests/guest/x86/apictest.c). */
 #ifndef HV_SELFTEST_H
 #define HV_SELFTEST_H
 
@@ -33,26 +34,19 @@ struct selftest_feature {
 #define SELFTEST_MAX_VMS 4
 #define SELFTEST_MAX_FEATURES 24
 
-/* The architecture's part (arch/x86/selftest.c): the VMs' names and whether each gets the
- * CPU's APIC virtualization (a NULL-terminated list; NULL, after saying why, where this
- * architecture has no built-in guest), the guest image, and the features. */
+/* A VM of the self-test: its name, and whether it runs without the CPU's APIC
+ * virtualization (the architecture's part, hv/arch.h, lists them). */
 struct selftest_vm {
 	const char *name;
 	bool apicv_off;
 };
-const struct selftest_vm *arch_selftest_vms(void);
-const void *arch_selftest_guest(u64 *len);
-u32 arch_selftest_features(struct selftest_feature *f, u32 max);
 
 struct vm;
 /* The self-test's VMs are made (boot/efi_main.c): from now on it runs, for at most
- * SELFTEST_TIMEOUT_S seconds, after which selftest_poll (pCPU 0, at each of its
- * decisions) stops the VMs still running, which then fail. */
+ * SELFTEST_TIMEOUT_S seconds, after which pCPU 0's housekeeping (hv/sched.h) stops the
+ * VMs still running, which then fail; at the end of the run (hv_exit) it prints the table
+ * and the verdict. */
 #define SELFTEST_TIMEOUT_S 120
 void selftest_start(struct vm *const *vms, u32 n);
-void selftest_poll(u64 now);
-
-/* At the end of the run (hv_exit): the table and the verdict, once. */
-void selftest_report(void);
 
 #endif

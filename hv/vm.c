@@ -4,7 +4,7 @@
 #include "vm.h"
 #include "guest_abi/hv_para.h"
 #include "arch.h"
-#include "boot/config.h"
+#include "hv/vm_config.h"
 #include "console.h"
 #include "lib.h"
 #include "mem.h"

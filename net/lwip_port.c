@@ -6,7 +6,7 @@
 #include "lwip/init.h"
 #include "lwip/sys.h"
 #include "hv/arch.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/on_exit.h"
 
 void net_lwip_init(void)

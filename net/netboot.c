@@ -2,7 +2,7 @@
 /* Network boot (netboot.h) on lwIP: one interface, polled. */
 #include "net/netboot.h"
 #include "boot/efi.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 #include "lwip/dhcp.h"
 #include "lwip/sys.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* A transfer's progress lines (progress.h). */
 #include "net/progress.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 
 /* A size for the console: bytes below 64 KiB, else KiB. */

@@ -10,7 +10,7 @@
  * next boot option can still use it. */
 #include "net/snp_netif.h"
 #include "boot/efi.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 #include "lwip/etharp.h"
 #include "lwip/sys.h"

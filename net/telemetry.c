@@ -212,6 +212,7 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 		return;
 	}
 	running = true;
+	sched_add_housekeeping(telemetry_poll);
 	if (!cfg->dhcp)
 		tell_address();
 }

@@ -14,9 +14,8 @@ struct vm;
  * starts. A machine without a usable NIC says why on the console and runs without. */
 void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *const *vms,
 		     u32 nvms);
-/* Runs the network for a bounded time (at most a poll's worth of frames); pCPU 0 calls
- * it at least every TELEMETRY_POLL_US. */
+/* Runs the network for a bounded time (at most a poll's worth of frames): pCPU 0's
+ * housekeeping (hv/sched.h), registered by telemetry_start once it runs. */
 void telemetry_poll(void);
-#define TELEMETRY_POLL_US 2000
 
 #endif

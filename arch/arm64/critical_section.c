@@ -7,7 +7,7 @@
  * the module guest_abi/tools/hvpreempt.c rewrites it at every task switch. */
 #include "arch/arm64/guest.h"
 #include "hv/arch.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/vm.h"
 #include "guest_abi/hv_para.h"
 

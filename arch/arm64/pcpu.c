@@ -7,7 +7,7 @@
 #include "arch/arm64/vsysreg.h"
 #include "arch/cpu.h"
 #include "hv/arch.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 #include "hv/sched.h"
 #include "hv/on_exit.h"

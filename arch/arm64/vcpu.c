@@ -16,7 +16,7 @@
 #include "arch/arm64/vtimer.h"
 #include "arch/cpu.h"
 #include "hv/arch.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 #include "hv/pv_features.h"
 #include "hv/sched.h"

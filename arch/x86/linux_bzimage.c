@@ -9,8 +9,8 @@
  * EMULATION.md). */
 #include "arch/x86/linux_boot.h"
 #include "arch/x86/bzimage.h"
-#include "boot/config.h"
-#include "hv/console.h"
+#include "hv/vm_config.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 
 /* struct boot_params (arch/x86/include/uapi/asm/bootparam.h), the fields written here. */

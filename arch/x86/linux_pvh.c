@@ -6,8 +6,8 @@
  * real-mode and long-mode-without-paging state (see EMULATION.md on QEMU's LME trap). */
 #include "arch/x86/linux_boot.h"
 #include "arch/x86/elf_pvh.h"
-#include "boot/config.h"
-#include "hv/console.h"
+#include "hv/vm_config.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 
 #define PVH_MAGIC 0x336ec578u

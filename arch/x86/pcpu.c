@@ -8,7 +8,7 @@
 #include "arch/x86/vendor.h"
 #include "arch/x86/xstate.h"
 #include "hv/arch.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 #include "hv/mem.h"
 #include "hv/sched.h"

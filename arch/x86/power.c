@@ -7,7 +7,7 @@
 #include "arch/x86/pcpu.h"
 #include "drivers/acpi.h"
 #include "hv/arch.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 
 #define PM1_SLP_TYP_SHIFT 10

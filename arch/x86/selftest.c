@@ -17,9 +17,10 @@ const struct selftest_vm *arch_selftest_vms(void)
 	return vms;
 }
 
-const void *arch_selftest_guest(u64 *len)
+const void *arch_selftest_guest(u64 *len, const char **tag)
 {
 	*len = (u64)(selftest_guest_end - selftest_guest);
+	*tag = "X86TEST "; /* tests/guest/x86/apictest.c */
 	return selftest_guest;
 }
 

@@ -2,10 +2,10 @@
 /* The x86 side of VM and vCPU life: creation, start requests and timers. */
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
-#include "boot/config.h"
+#include "hv/vm_config.h"
 #include "hv/arch.h"
 #include "arch/x86/vendor.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 #include "hv/pv_features.h"
 

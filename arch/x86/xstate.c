@@ -11,7 +11,7 @@
 #include "arch/x86/xstate.h"
 #include "arch/cpu.h"
 #include "hv/lib.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/mem.h"
 #include "hv/vm.h"
 

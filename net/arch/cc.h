@@ -6,7 +6,7 @@
 #ifndef NET_ARCH_CC_H
 #define NET_ARCH_CC_H
 
-#include "hv/console.h" /* printk */
+#include "hv/printk.h" /* printk */
 #include "hv/types.h"
 
 #define LWIP_NO_INTTYPES_H 1

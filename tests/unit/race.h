@@ -112,9 +112,6 @@ enum run_result arch_vcpu_run(struct vcpu *v) { return (void)v, RUN_HALTED; }
 bool vm_stopping(const struct vm *m) { return __atomic_load_n(&m->stop_reason, __ATOMIC_ACQUIRE); }
 void vm_vcpu_stopped(struct vcpu *v) { (void)v; }
 void vm_dump(struct vm *m) { (void)m; }
-void console_poll_input(void) {}
-void telemetry_poll(void) {}
-void selftest_poll(u64 now) { (void)now; }
 void printk(const char *fmt, ...) { (void)fmt; }
 
 static double now_s(void)

@@ -3,6 +3,7 @@
  * receiver, the control keys get through and other VMs get their input. The host UART
  * is a scripted byte stream, each VM's receiver a small FIFO the test drains or not. */
 #include "../../hv/console.c"
+#include "../../hv/printk.c"
 #include "test.h"
 
 u64 arch_time_hz = 1000000000; /* ticks are ns */
@@ -22,7 +23,7 @@ u64 sched_steal_ns(const struct vcpu *v, u64 now)
 
 static const u8 *host_in;
 static size_t host_len;
-int uart_getc(void) { return host_len ? (host_len--, *host_in++) : -1; }
+static int host_getc(void) { return host_len ? (host_len--, *host_in++) : -1; }
 
 static unsigned dumps;
 void vm_dump(struct vm *vm)
@@ -225,7 +226,8 @@ static void test_unregister_ends_line(void)
 
 int main(void)
 {
-	console_set_sink(sink_write);
+	printk_set_sink(sink_write);
+	console_set_source(host_getc);
 	console_register_vm(&vm_a, rx_push, &rx_a);
 	console_register_vm(&vm_b, rx_push, &rx_b);
 	test_stuck_guest_does_not_lock_out();

@@ -4,7 +4,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/svm/vmcb.h"
-#include "hv/console.h"
+#include "hv/printk.h"
 #include "hv/lib.h"
 #include "hv/mem.h"
 #include "hv/sched.h"
