@@ -20,7 +20,7 @@
  *   tlb     KVM_FEATURE_PV_TLB_FLUSH: remote TLB flushes skip preempted vCPUs and set
  *           KVM_VCPU_FLUSH_TLB in their steal time record instead
  *   ipi     KVM_FEATURE_PV_SEND_IPI: KVM_HC_SEND_IPI, one hypercall for an IPI to up to
- *           128 vCPUs (arch/x86/pv_ipi.h)
+ *           128 vCPUs (arch/x86/irq/pv_ipi.h)
  *   yield   KVM_FEATURE_PV_SCHED_YIELD: KVM_HC_SCHED_YIELD, yield to a preempted vCPU
  *           the caller waits for (smp_call_function)
  *   preempt this project's extension (guest_abi/hv_para.h): HV_FEATURE_PREEMPT_COUNT and

@@ -65,27 +65,14 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val);
 /* kvmclock MSRs (kvmclock.c): 0, or -1 when the address is unusable (ignored, counted). */
 int kvmclock_wrmsr(struct vcpu *v, u32 msr, u64 val);
 bool kvmclock_tsc_stable(void);
-/* Steal time, PV EOI (steal_time.c, pv_eoi.c): MSR writes return -1 for #GP. */
+/* Steal time (steal_time.c): its MSR write returns -1 for #GP. */
 int steal_time_wrmsr(struct vcpu *v, u64 val);
 void steal_time_enter(struct vcpu *v);
 void steal_time_preempted(struct vcpu *v);
-int pv_eoi_wrmsr(struct vcpu *v, u64 val);
 /* The guest's preempt count (critical_section.c): -1 for #GP. */
 int preempt_count_wrmsr(struct vcpu *v, u64 val);
-void pv_eoi_enter(struct vcpu *v);
-void pv_eoi_exit(struct vcpu *v);
 /* VMMCALL (hypercall.c): RAX, RBX, RCX, RDX, RSI in, RAX out. */
 void x86_hypercall(struct vcpu *v);
-/* Interrupt delivery (virq.c). */
-/* Fixed or NMI message from src to the vCPUs with the listed APIC IDs (valid ones);
- * returns how many accepted it. */
-u32 x86_deliver_to(struct vcpu *src, const u32 *ids, u32 n, u8 mode, u8 vector);
-/* Whether t is a target of a message from src (NULL: the IOAPIC) with that shorthand and
- * destination (SDM 11.6.2.3, 11.12.10). */
-bool x86_ipi_target(const struct vcpu *t, const struct vcpu *src, u8 shorthand, u32 dest,
-		    bool logical);
-void x86_vcpu_irq_init(struct vcpu *v);
-void x86_vm_irq_init(struct vm *vm);
 /* Loads the kernel (a PVH vmlinux or a bzImage), initrd, command line and ACPI tables
  * (linux_boot.c); says in *boot how vCPU 0 starts. */
 int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,

@@ -4,7 +4,8 @@
  * RDX, RSI; the result goes to RAX. From CPL > 0 every hypercall fails with -KVM_EPERM,
  * an unknown number or a feature this VM does not have with -KVM_ENOSYS, as on KVM. */
 #include "arch/x86/guest.h"
-#include "arch/x86/pv_ipi.h"
+#include "arch/x86/irq/virq.h"
+#include "arch/x86/irq/pv_ipi.h"
 #include "arch/x86/vendor.h"
 #include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"

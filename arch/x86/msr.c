@@ -5,6 +5,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/cpuid_policy.h"
 #include "arch/x86/guest.h"
+#include "arch/x86/irq/pv_eoi.h"
 #include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"
 #include "hv/pv_features.h"

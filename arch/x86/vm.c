@@ -2,6 +2,7 @@
 /* The x86 side of VM and vCPU life: creation, start requests and timers. */
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
+#include "arch/x86/irq/virq.h"
 #include "hv/vm_config.h"
 #include "hv/arch.h"
 #include "arch/x86/vendor.h"

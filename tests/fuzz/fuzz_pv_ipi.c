@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The PV IPI hypercall decoder (arch/x86/pv_ipi.c) on a guest's arguments. Input: the
+/* The PV IPI hypercall decoder (arch/x86/irq/pv_ipi.c) on a guest's arguments. Input: the
  * VM's vCPU count (1 byte, 1..256), the mode (1 byte: bit 0 set: 64-bit caller), then
  * a0, a1, a2, a3 (8 bytes each). Checked: the result is 0 or -KVM_EINVAL (with no
  * targets); an accepted call is fixed with a vector of 16 or more, or NMI; its targets
  * exist, ascend, are at most 128, and are exactly the vCPUs the bitmap's set bits name (with
  * the 32-bit clusters and truncated arguments of a caller outside 64-bit mode). */
-#include "../../arch/x86/pv_ipi.c"
+#include "../../arch/x86/irq/pv_ipi.c"
 #include "fuzz.h"
 
 /* Whether the bitmap (a0, a1 from a2) names APIC ID id. */

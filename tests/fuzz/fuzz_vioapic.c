@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The virtual IOAPIC (arch/x86/vioapic.c) through its MMIO callbacks, with device lines
+/* The virtual IOAPIC (arch/x86/irq/vioapic.c) through its MMIO callbacks, with device lines
  * and local APIC EOIs. Input: operations, each an opcode byte and its arguments:
  *   0 MMIO read: offset (2 bytes, in the 4 KiB page), size (1, 2, 4, 8 by bits 0-1)
  *   1 MMIO write: offset, size, value (4 bytes)
@@ -11,7 +11,7 @@
  * for fixed and lowest priority, and an APIC ID or the x2APIC broadcast as destination;
  * remote IRR is set only on level entries; and no level interrupt waits undelivered (an
  * unmasked level entry with its line asserted has remote IRR set). */
-#include "../../arch/x86/vioapic.c"
+#include "../../arch/x86/irq/vioapic.c"
 #include "fuzz.h"
 
 static void deliver_cb(void *ctx, u8 vector, u8 mode, bool logical, u32 dest, bool level)

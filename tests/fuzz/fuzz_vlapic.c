@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The virtual x2APIC (arch/x86/vlapic.c) as a guest drives it through MSRs, with
+/* The virtual x2APIC (arch/x86/irq/vlapic.c) as a guest drives it through MSRs, with
  * interrupts arriving and being injected. Input: the TSC rate (4 bytes), the start
  * time (8 bytes), then operations, each an opcode byte and its arguments:
  *   0 WRMSR 0x800 + reg (1 byte), value (8 bytes)      1 RDMSR 0x800 + reg
@@ -13,7 +13,7 @@
  * it sends are the ones its header says it sends; the pending vector is a real vector
  * above the PPR's class, and its acknowledgment sets ISR and clears IRR; PPR is a byte;
  * after a timer update the next deadline is later than now (or none). */
-#include "../../arch/x86/vlapic.c"
+#include "../../arch/x86/irq/vlapic.c"
 #include "fuzz.h"
 
 static void send_ipi(void *ctx, const struct vlapic_ipi *ipi)

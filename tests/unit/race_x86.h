@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The x86 side of the racing machine (race.h), shared by test_race_vlapic.c and
- * test_race_posted.c: the real vLAPIC and routing (arch/x86/vlapic.c, virq.c) and the
+ * test_race_posted.c: the real vLAPIC and routing (arch/x86/irq/vlapic.c, virq.c) and the
  * kick protocol (hv/sched.c), three vCPUs with x2APICs. vCPU 0 sends through the PV IPI
  * path (x86_deliver_to, as KVM_HC_SEND_IPI does), vCPU 2 writes its x2APIC ICR (the
  * routing of lapic_send_ipi), each its own vector; the target's guest EOIs each vector it
@@ -9,8 +9,8 @@
 #define TESTS_UNIT_RACE_X86_H
 
 #include "../../hv/sched.c"
-#include "../../arch/x86/vlapic.c"
-#include "../../arch/x86/virq.c"
+#include "../../arch/x86/irq/vlapic.c"
+#include "../../arch/x86/irq/virq.c"
 #include "race.h"
 
 #define MSR_X2APIC_EOI 0x80b

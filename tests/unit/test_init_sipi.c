@@ -5,7 +5,7 @@
  * reaches only a vCPU that waits for one. The real virtual APIC; the vendor (vendor.h)
  * stubbed. */
 #include "../../arch/x86/vm.c"
-#include "../../arch/x86/vlapic.c"
+#include "../../arch/x86/irq/vlapic.c"
 #include "test.h"
 
 /* ---- stubs: what arch/x86/vm.c calls besides ---- */

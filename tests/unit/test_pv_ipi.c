@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Unit tests for arch/x86/pv_ipi.c: KVM_HC_SEND_IPI argument checks and expansion. */
-#include "../../arch/x86/pv_ipi.c"
-#include "../../arch/x86/vlapic.h"
+/* Unit tests for arch/x86/irq/pv_ipi.c: KVM_HC_SEND_IPI argument checks and expansion. */
+#include "../../arch/x86/irq/pv_ipi.c"
+#include "../../arch/x86/irq/vlapic.h"
 #include "test.h"
 
 _Static_assert(PV_IPI_FIXED == APIC_DM_FIXED, "PV_IPI_FIXED is the ICR encoding");

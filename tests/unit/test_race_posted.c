@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Posted interrupts (VMX, SDM vol. 3C, 30.6) on the racing machine of race.h: the
- * vLAPIC's posted requests (arch/x86/vlapic.c, cpu_delivers) with the real routing
+ * vLAPIC's posted requests (arch/x86/irq/vlapic.c, cpu_delivers) with the real routing
  * (virq.c: vcpu_notify) and kick protocol (hv/sched.c: arch_notify_running for a target
  * in guest mode), a model of the CPU, and the senders of race_x86.h. The target's entry
  * is the VMX backend's: the posted requests moved into the IRR (vlapic_sync_pir), then

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The virtual local APIC and the x86 interrupt routing (arch/x86/vlapic.c, virq.c) on
+/* The virtual local APIC and the x86 interrupt routing (arch/x86/irq/vlapic.c, virq.c) on
  * the racing machine of race.h, with the senders of race_x86.h. The target enters as a
- * backend that emulates the APIC does: the real injection policy (arch/x86/inject.c) over
+ * backend that emulates the APIC does: the real injection policy (arch/x86/irq/inject.c) over
  * a model of the vendor's mechanisms, in which the guest can always take an interrupt and
  * takes the one injected; its EOI exits (an x2APIC MSR write), and the next entry injects
  * what waits. The protocol is the one of vcpu_kick (hv/vm.h): the IRR bit is set
  * (seq_cst) before the kick, and the target reads the IRR after sched_enter_guest, with no
  * cache in between. */
 #include "race_x86.h"
-#include "../../arch/x86/inject.c"
+#include "../../arch/x86/irq/inject.c"
 
 /* The model vendor: only the target's pCPU uses it. */
 static int injected = -1;

@@ -19,11 +19,11 @@
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
-#include "../../arch/x86/inject.c"
+#include "../../arch/x86/irq/inject.c"
 #include "../../arch/x86/nested_paging.c"
 #include "../../arch/x86/split_access.c"
 #include "../../arch/x86/vcpu.c"
-#include "../../arch/x86/vlapic.c"
+#include "../../arch/x86/irq/vlapic.c"
 #include "../../arch/x86/xstate.c" /* its pure part: xstate_xcr0_valid */
 #include "test.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual IOAPIC: registers, edge and level pins, masking, remote IRR, EOI. */
-#include "../../arch/x86/vioapic.c"
+#include "../../arch/x86/irq/vioapic.c"
 #include "test.h"
 
 static struct {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual x2APIC: register semantics, priorities, EOI, ICR, destinations, timer. */
-#include "../../arch/x86/vlapic.c"
+#include "../../arch/x86/irq/vlapic.c"
 #include "test.h"
 
 static struct vlapic_ipi last_ipi;

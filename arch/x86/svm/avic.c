@@ -3,6 +3,7 @@
 #include "arch/x86/svm/avic.h"
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
+#include "arch/x86/irq/virq.h"
 #include "arch/x86/svm/vmcb.h"
 #include "hv/printk.h"
 #include "hv/lib.h"

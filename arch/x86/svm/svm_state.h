@@ -4,7 +4,7 @@
 #ifndef ARCH_X86_SVM_STATE_H
 #define ARCH_X86_SVM_STATE_H
 
-#include "arch/x86/vlapic.h"
+#include "arch/x86/irq/vlapic.h"
 #include "hv/types.h"
 
 /* One guest entry and the exit that ended it; a vCPU keeps its last few for the report of

@@ -20,7 +20,7 @@
 #ifndef ARCH_X86_VMX_VMX_APICV_H
 #define ARCH_X86_VMX_VMX_APICV_H
 
-#include "arch/x86/vlapic.h"
+#include "arch/x86/irq/vlapic.h"
 
 /* The x2APIC MSRs a guest reads from the virtual-APIC page without an exit: those the
  * vLAPIC keeps in the page as a read returns them (vlapic_page_read), and PPR, which

@@ -6,8 +6,8 @@
 #include "hv/types.h"
 #include "arch/x86/svm/svm_state.h"
 #include "arch/x86/vmx/vmx_state.h"
-#include "arch/x86/vlapic.h"
-#include "arch/x86/vioapic.h"
+#include "arch/x86/irq/vlapic.h"
+#include "arch/x86/irq/vioapic.h"
 #include "hv/dev/vuart.h"
 
 enum {

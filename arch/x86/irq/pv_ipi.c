@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* KVM_HC_SEND_IPI argument checks and bitmap expansion (see pv_ipi.h for the
  * semantics and where they come from). */
-#include "arch/x86/pv_ipi.h"
+#include "arch/x86/irq/pv_ipi.h"
 #include "guest_abi/kvm_para.h"
 #include "hv/lib.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual IOAPIC (see vioapic.h), after the Intel 82093AA datasheet. */
-#include "arch/x86/vioapic.h"
+#include "arch/x86/irq/vioapic.h"
 #include "hv/lib.h"
 
 /* Guest-writable bits: low dword without delivery status and remote IRR (read-only)

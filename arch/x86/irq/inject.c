@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The x86 injection policy: see inject.h. */
-#include "arch/x86/inject.h"
+#include "arch/x86/irq/inject.h"
 #include "arch/x86/vendor.h"
-#include "arch/x86/vlapic.h"
+#include "arch/x86/irq/vlapic.h"
 
 /* An exception from the exit's handler goes before the event whose delivery the exit cut
  * short, as on a CPU (benign exceptions are handled serially, SDM vol. 3A 6.15; APM 15.7.2):

@@ -4,6 +4,7 @@
  * vCPUs are kicked. Everything a sender touches on a target is atomic; the target's pCPU
  * acts on it before its next guest entry (arch_vcpu_poll, inject_pending). */
 #include "arch/x86/guest.h"
+#include "arch/x86/irq/virq.h"
 #include "hv/arch.h"
 #include "hv/lib.h"
 #include "hv/mem.h"

@@ -4,6 +4,7 @@
  * 0 of a guest word; the guest's EOI then just clears the bit instead of writing the EOI
  * register (no exit), and the hypervisor completes the EOI at the next exit. */
 #include "arch/x86/guest.h"
+#include "arch/x86/irq/pv_eoi.h"
 #include "guest_abi/kvm_para.h"
 
 #define MSR_X2APIC_EOI 0x80B

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Virtual local APIC in x2APIC mode (see vlapic.h). References are to Intel SDM
  * vol. 3, chapter 11. */
-#include "arch/x86/vlapic.h"
+#include "arch/x86/irq/vlapic.h"
 #include "hv/lib.h"
 
 /* IA32_APIC_BASE: bits 7:0 and 9 are reserved; 63:52 lie above any MAXPHYADDR. */
