@@ -61,6 +61,7 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 		.xcr0_mask = xstate_guest_mask(),
 		.xcr0 = xstate_guest_xcr0(v),
 		.osxsave = x86_get(v, X86_CR4) & X86_CR4_OSXSAVE,
+		.apic = vlapic_enabled(&v->arch.lapic),
 	};
 	cpuid_policy(cpu_cpuid, &g, leaf, sub, r);
 	if (x86_vendor->cpuid_filter)

@@ -14,12 +14,13 @@
 
 #define BITS_BELOW(n) (BIT(n) - 1)
 
-/* Leaf 1 EDX: FPU VME DE PSE TSC MSR PAE CX8 APIC SEP PGE CMOV PAT PSE36 CLFSH MMX FXSR
- * SSE SSE2 SS (not: MCE MTRR MCA PSN DS ACPI TM PBE). */
+/* Leaf 1 EDX: FPU VME DE PSE TSC MSR PAE CX8 SEP PGE CMOV PAT PSE36 CLFSH MMX FXSR
+ * SSE SSE2 SS (not: MCE MTRR MCA PSN DS ACPI TM PBE); APIC is the virtual one's. */
 #define L1_EDX_ALLOWED                                                                             \
-	(BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(9) |          \
-	 BIT(11) | BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | BIT(24) | BIT(25) | \
-	 BIT(26) | BIT(27))
+	(BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(11) |         \
+	 BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | BIT(24) | BIT(25) | BIT(26) | \
+	 BIT(27))
+#define L1_EDX_APIC BIT(9)
 #define L1_EDX_HTT BIT(28)
 /* Leaf 1 ECX: SSE3 PCLMULQDQ SSSE3 CX16 PCID SSE4.1 SSE4.2 MOVBE POPCNT AES RDRAND. */
 #define L1_ECX_ALLOWED                                                                          \
@@ -163,7 +164,7 @@ void cpuid_policy(cpuid_fn host, const struct cpuid_guest *g, u32 leaf, u32 sub,
 		       L1_ECX_TSC_DEADLINE | L1_ECX_HYPERVISOR;
 		if (g->xcr0_mask)
 			r[2] |= L1_ECX_XSAVE | (g->osxsave ? L1_ECX_OSXSAVE : 0);
-		r[3] = (h[3] & L1_EDX_ALLOWED) | L1_EDX_HTT;
+		r[3] = (h[3] & L1_EDX_ALLOWED) | (g->apic ? L1_EDX_APIC : 0) | L1_EDX_HTT;
 		break;
 	case 2: /* cache and TLB descriptors */
 		r[0] = h[0], r[1] = h[1], r[2] = h[2], r[3] = h[3];

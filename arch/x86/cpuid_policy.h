@@ -13,6 +13,7 @@ struct cpuid_guest {
 	u64 xcr0_mask;	/* XSAVE components offered (xstate_guest_xcr0_mask) */
 	u64 xcr0;	/* the guest's XCR0 now */
 	bool osxsave;	/* the guest's CR4.OSXSAVE now */
+	bool apic;	/* its local APIC is enabled (IA32_APIC_BASE.EN): CPUID.1:EDX.APIC */
 };
 
 /* CPUID leaf `leaf`, sub-leaf `sub`, as the guest sees it, for leaves below 0x40000000

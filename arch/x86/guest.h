@@ -61,6 +61,7 @@ static const u32 x86_msr_passthrough[] = {
 };
 /* Guest MSR accesses (msr.c): 0, or -1 to inject #GP. */
 int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val);
+void x86_msr_vcpu_init(struct vcpu *v); /* the values at power-up */
 int x86_wrmsr(struct vcpu *v, u32 msr, u64 val);
 /* kvmclock MSRs (kvmclock.c): 0, or -1 when the address is unusable (ignored, counted). */
 int kvmclock_wrmsr(struct vcpu *v, u32 msr, u64 val);

@@ -21,6 +21,27 @@
 #define MSR_K8_INT_PENDING_MSG 0xC0010055
 #define MSR_AMD64_DE_CFG 0xC0011029
 
+/* IA32_MISC_ENABLE (SDM vol. 4, table 2-2) as KVM keeps it: what the guest writes reads
+ * back, except EMON (7), read-only, and BTS and PEBS unavailable (11, 12), set at power-up
+ * (there is no PMU) and a #GP to change. */
+#define MISC_ENABLE_EMON BIT(7)
+#define MISC_ENABLE_BTS_UNAVAIL BIT(11)
+#define MISC_ENABLE_PEBS_UNAVAIL BIT(12)
+#define MISC_ENABLE_RO (MISC_ENABLE_BTS_UNAVAIL | MISC_ENABLE_PEBS_UNAVAIL)
+
+/* The legacy performance-counter MSRs that every AMD64 CPU (PerfEvtSel0-3 at 0xC0010000,
+ * PerfCtr0-3 at 0xC0010004; APM vol. 2, 13.2.1) and every P6-family Intel CPU (PerfCtr0-1 at
+ * 0xC1, PerfEvtSel0-1 at 0x186) has, so guests touch them without asking CPUID: Linux's perf
+ * on AMD, kvm-unit-tests' start-up code. The guest has no PMU; as KVM without one, they read
+ * 0 and writes are dropped. */
+static bool legacy_pmu_msr(u32 msr)
+{
+	return (msr >= 0xC0010000 && msr <= 0xC0010007) || msr == 0xC1 || msr == 0xC2 ||
+	       msr == 0x186 || msr == 0x187;
+}
+
+void x86_msr_vcpu_init(struct vcpu *v) { v->arch.misc_enable = MISC_ENABLE_RO; }
+
 struct x86_msr_caps x86_msr_caps;
 
 void x86_msr_probe(void)
@@ -55,6 +76,10 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 	if (msr == MSR_IA32_APIC_BASE || msr == MSR_IA32_TSC_DEADLINE ||
 	    (msr >= MSR_X2APIC_FIRST && msr <= MSR_X2APIC_LAST))
 		return vlapic_rdmsr(l, msr, val, rdtsc());
+	if (legacy_pmu_msr(msr)) {
+		*val = 0;
+		return 0;
+	}
 	switch (msr) {
 	case MSR_KVM_SYSTEM_TIME_NEW:
 		*val = v->arch.kvmclock_msr;
@@ -85,13 +110,15 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 	case MSR_MCG_STATUS:
 	case MSR_AMD64_PATCH_LEVEL:
 	case MSR_PLATFORM_ID:
-	case MSR_MISC_ENABLE:
 	case MSR_K8_INT_PENDING_MSG:
 	case MSR_AMD64_DE_CFG:
 		*val = 0;
 		return 0;
 	case MSR_K7_HWCR:
 		*val = BIT(24); /* TscFreqSel: the TSC counts at the P0 frequency */
+		return 0;
+	case MSR_MISC_ENABLE:
+		*val = v->arch.misc_enable;
 		return 0;
 	}
 	return -1;
@@ -111,7 +138,15 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 			vcpu_kick(v); /* the pCPU re-arms its host timer for the new deadline */
 		return r;
 	}
+	if (legacy_pmu_msr(msr))
+		return 0;
 	switch (msr) {
+	case MSR_MISC_ENABLE:
+		if ((val ^ v->arch.misc_enable) & MISC_ENABLE_RO)
+			return -1;
+		v->arch.misc_enable = (val & ~MISC_ENABLE_EMON) |
+				      (v->arch.misc_enable & MISC_ENABLE_EMON);
+		return 0;
 	case MSR_KVM_SYSTEM_TIME_NEW:
 	case MSR_KVM_WALL_CLOCK_NEW:
 		if (kvmclock_wrmsr(v, msr, val))

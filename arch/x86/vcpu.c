@@ -119,6 +119,22 @@ static void inject_pf(struct vcpu *v, u64 la, int walk, bool write)
  * at the faulting address. One that crosses into the next page is done in two parts, each
  * where the guest's page tables put it: RAM from RAM, MMIO on the bus (split_access.h).
  */
+/* An access in one page: the vCPU's own xAPIC window (vlapic.h), else the VM's devices. */
+static void mmio_access(struct vcpu *v, u64 gpa, u32 size, bool store, u64 *val)
+{
+	struct vlapic *l = &v->arch.lapic;
+	u32 off = gpa & (PAGE_SIZE - 1);
+	if (!vlapic_mmio_claims(l, gpa)) {
+		iobus_access(&v->vm->bus, IO_MMIO, gpa, size, store, val);
+	} else if (!store) {
+		*val = vlapic_mmio_read(l, off, size, rdtsc());
+	} else {
+		vlapic_mmio_write(l, off, size, *val, rdtsc());
+		if ((off & ~0xfu) == APIC_REG_TIMER_ICR)
+			vcpu_kick(v); /* the pCPU re-arms its host timer for the new count */
+	}
+}
+
 static bool handle_mmio(struct vcpu *v, const struct x86_exit *e)
 {
 	u8 bytes[X86_MAX_INSN_LEN] = { 0 };
@@ -144,7 +160,7 @@ static bool handle_mmio(struct vcpu *v, const struct x86_exit *e)
 					 x86_vendor->segment(v, insn.mem.seg).base);
 	struct x86_access_part part[2];
 	if (x86_split_at_page(la, insn.size, mode, part) == 1) {
-		iobus_access(&v->vm->bus, IO_MMIO, e->gpa, insn.size, store, &val);
+		mmio_access(v, e->gpa, insn.size, store, &val);
 	} else {
 		struct x86_paging pg = x86_guest_paging(v);
 		u64 fault_la;

@@ -34,6 +34,7 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 int arch_vcpu_create(struct vcpu *v)
 {
 	x86_vcpu_irq_init(v);
+	x86_msr_vcpu_init(v);
 	return x86_vendor->vcpu_init(v, &v->vm->arch.boot);
 }
 
@@ -93,12 +94,16 @@ void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n)
 	x86_fetch_insn(v, insn, sizeof insn);
 	snprintf(buf, n,
 		 "rip=%llx [%02x %02x %02x %02x %02x %02x] rax=%llx rcx=%llx rdx=%llx "
-		 "rflags=%llx ppr=%x pending-vec=%d pv-kicks=%llu pv-unhalts=%llu%s",
+		 "rflags=%llx apic=%s ppr=%x pending-vec=%d timer=%s "
+		 "pv-kicks=%llu pv-unhalts=%llu%s",
 		 (unsigned long long)x86_get(v, X86_RIP), insn[0], insn[1], insn[2], insn[3],
 		 insn[4], insn[5], (unsigned long long)v->arch.gpr[GPR_RAX],
 		 (unsigned long long)v->arch.gpr[GPR_RCX], (unsigned long long)v->arch.gpr[GPR_RDX],
-		 (unsigned long long)x86_get(v, X86_RFLAGS), vlapic_ppr(l),
-		 vlapic_pending_vector(l),
+		 (unsigned long long)x86_get(v, X86_RFLAGS),
+		 vlapic_x2apic_mode(l) ? "x2apic"
+		 : vlapic_enabled(l)   ? "xapic"
+				       : "off",
+		 vlapic_ppr(l), vlapic_pending_vector(l), vlapic_next_deadline(l) ? "armed" : "off",
 		 (unsigned long long)__atomic_load_n(&v->arch.pv_kicks, __ATOMIC_RELAXED),
 		 (unsigned long long)v->arch.pv_unhalts,
 		 __atomic_load_n(&v->arch.pv_unhalt, __ATOMIC_RELAXED) ? " unhalt-pending" : "");

@@ -71,10 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	u64 tsc_hz = take_u32(&in);
 	u64 now = take_u64(&in);
 
-	vlapic_init(&l, page, 0, true, tsc_hz, &ops, NULL);
+	vlapic_init(&l, page, 0, true, 48, tsc_hz, &ops, NULL);
 	while (in.n) {
 		u8 op = take_u8(&in);
-		switch (op % 10) {
+		switch (op % 12) {
 		case 0: {
 			u32 msr = MSR_X2APIC_FIRST + take_u8(&in);
 			wr(&l, msr, take_u64(&in), now);
@@ -113,6 +113,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 8:
 			vlapic_reset(&l);
 			break;
+		case 9:
+		case 10: {
+			/* the xAPIC window, where the vCPU would reach it */
+			u32 off = take_u32(&in), size = 1u << (take_u8(&in) & 3);
+			if (!vlapic_mmio_claims(&l, (l.apic_base & ~0xfffull) | (off & 0xfff)))
+				break;
+			if (op % 12 == 9) {
+				vlapic_mmio_write(&l, off & 0xfff, size, take_u64(&in), now);
+			} else {
+				u64 v = vlapic_mmio_read(&l, off & 0xfff, size, now);
+				FUZZ_CHECK(size == 8 ? v == 0 : v >> (size * 8) == 0);
+			}
+			break;
+		}
 		default:
 			vlapic_match_dest(&l, take_u32(&in), op >> 7);
 		}

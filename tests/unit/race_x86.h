@@ -64,6 +64,10 @@ static void race_x86_main(const struct race_ops *ops, bool cpu_delivers)
 		vcpus[i].vm = &race_vm;
 		vcpus[i].id = i; /* its APIC ID */
 		x86_vcpu_irq_init(&vcpus[i]);
+		/* x2APIC mode, as Linux switches at boot */
+		CHECK_EQ(vlapic_wrmsr(&vcpus[i].arch.lapic, MSR_IA32_APIC_BASE,
+				      APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD, 0),
+			 0);
 		CHECK_EQ(vlapic_wrmsr(&vcpus[i].arch.lapic, MSR_X2APIC_SVR, 0x1ff, 0), 0);
 	}
 	vcpus[TARGET].arch.lapic.cpu_delivers = vcpus[TARGET].arch.lapic.posted_requests =

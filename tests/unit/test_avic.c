@@ -400,6 +400,9 @@ static void machine(u32 n, u32 edx, bool apicv_off)
 		v->pcpu = i % NPCPUS;
 		vm.vcpus[i] = v;
 		x86_vcpu_irq_init(v);
+		CHECK_EQ(vlapic_wrmsr(&v->arch.lapic, MSR_IA32_APIC_BASE,
+				      APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD, 0),
+			 0); /* as Linux switches at boot */
 		CHECK_EQ(svm_vcpu_init(v, &(struct x86_boot){ .entry = 0x1000 }), 0);
 		CHECK_EQ(vlapic_wrmsr(&v->arch.lapic, MSR_X2APIC_FIRST + (APIC_REG_SVR >> 4), 0x1ff,
 				      0),

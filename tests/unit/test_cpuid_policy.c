@@ -125,7 +125,9 @@ static void check_msr_features(const struct cpuid_guest *g)
 
 static struct cpuid_guest guest_of(u32 nvcpus, u32 id)
 {
-	struct cpuid_guest g = { .nvcpus = nvcpus, .id = id, .osxsave = true, .xcr0 = XCR0_X87 };
+	struct cpuid_guest g = {
+		.nvcpus = nvcpus, .id = id, .osxsave = true, .xcr0 = XCR0_X87, .apic = true
+	};
 	g.xcr0_mask = xstate_guest_xcr0_mask(dump_cpuid);
 	return g;
 }
@@ -159,6 +161,10 @@ static void test_epyc_zen2(void)
 	CHECK_EQ(guest_reg(&g, 1, 0, ECX), 0xFFF83203u);
 	/* Leaf 1 EDX 178BFBFF: all but MCE, MTRR and MCA. */
 	CHECK_EQ(guest_reg(&g, 1, 0, EDX), 0x178BAB7Fu);
+	/* APIC (bit 9) follows the vCPU's IA32_APIC_BASE.EN (SDM vol. 2, CPUID: "APIC On-Chip"). */
+	g.apic = false;
+	CHECK_EQ(guest_reg(&g, 1, 0, EDX), 0x178BA97Fu);
+	g.apic = true;
 	/* 8000_0008h EBX 018EF757: CLZERO, XSaveErPtr, IBPB, IBRS, STIBP, StibpAlwaysOn,
 	 * IbrsPreferred, IbrsSameMode, SSBD; not InstRetCntMsr, RDPRU, MCOMMIT, WBNOINVD,
 	 * INT_WBINVD, PPIN. */

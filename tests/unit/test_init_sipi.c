@@ -20,6 +20,7 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 	return (void)vm, (void)cfg, (void)img, (void)boot, 0;
 }
 void x86_vcpu_irq_init(struct vcpu *v) { (void)v; }
+void x86_msr_vcpu_init(struct vcpu *v) { (void)v; }
 size_t x86_fetch_insn(struct vcpu *v, u8 *buf, size_t want)
 {
 	return (void)v, (void)buf, (void)want, 0;
@@ -72,7 +73,7 @@ static void machine(void)
 		v->id = i;
 		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_WAIT_START;
 		v->arch.sipi_vector = -1;
-		vlapic_init(&v->arch.lapic, apic_pages[i], i, i == 0, arch_time_hz, &no_ops, v);
+		vlapic_init(&v->arch.lapic, apic_pages[i], i, i == 0, 48, arch_time_hz, &no_ops, v);
 		vm.vcpus[i] = v;
 		/* Somewhere in 64-bit code, its APIC in use. */
 		where[i].cs = 0x10;

@@ -52,6 +52,7 @@ bool x86_ipi_target(const struct vcpu *t, const struct vcpu *src, u8 shorthand, 
 	return (void)t, (void)src, (void)shorthand, (void)dest, (void)logical, false;
 }
 void vcpu_notify(struct vcpu *v) { (void)v; }
+void vcpu_kick(struct vcpu *v) { (void)v; }
 bool sched_watch_spin(struct vcpu *v) { return (void)v, false; }
 static bool section_watched; /* the scheduler runs the vCPU in a turn extended for a section */
 bool sched_watch_section_end(struct vcpu *v) { return (void)v, section_watched; }
@@ -151,7 +152,9 @@ static void machine(void)
 	vcpu.vm = &vm;
 	vm.vcpus[0] = &vcpu;
 	svm_vcpu_init(&vcpu, &(struct x86_boot){ .entry = 0x1000 });
-	vlapic_init(&vcpu.arch.lapic, apic_page, 0, true, arch_time_hz, &no_ops, &vcpu);
+	vlapic_init(&vcpu.arch.lapic, apic_page, 0, true, 48, arch_time_hz, &no_ops, &vcpu);
+	vlapic_wrmsr(&vcpu.arch.lapic, MSR_IA32_APIC_BASE,
+		     APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD, 0); /* as Linux */
 	VLAPIC_REG(&vcpu.arch.lapic, APIC_REG_SVR) = 0x1ff;
 	V16(vcpu.arch.svm.vmcb, VMCB_CS + 2) = 0xC9B; /* 32-bit code */
 	V64(vcpu.arch.svm.vmcb, VMCB_RFLAGS) = 0x202; /* IF */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Virtual x2APIC: register semantics, priorities, EOI, ICR, destinations, timer. */
+/* Virtual local APIC: register semantics in x2APIC and xAPIC mode (MMIO window), mode
+ * switches, priorities, EOI, ICR, destinations, timer. */
 #include "../../arch/x86/irq/vlapic.c"
 #include "test.h"
 
@@ -47,10 +48,19 @@ static int gp_rd(struct vlapic *l, u32 msr)
 #define WR(l, msr, val, now) CHECK_EQ(vlapic_wrmsr(l, msr, val, now), 0)
 #define GP_WR(l, msr, val) CHECK_EQ(vlapic_wrmsr(l, msr, val, 0), -1)
 
-/* A vCPU with the APIC software-enabled (SVR = 0x1FF). */
+/* The APIC switched from its power-up xAPIC mode to x2APIC mode, as Linux does at boot
+ * (the tests use the MSRs). */
+static void to_x2apic(struct vlapic *l)
+{
+	WR(l, MSR_IA32_APIC_BASE,
+	   APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD | (l->apic_base & APIC_BASE_BSP), 0);
+}
+
+/* A vCPU with the APIC in x2APIC mode, software-enabled (SVR = 0x1FF). */
 static void setup(struct vlapic *l, u32 id, u64 tsc_hz)
 {
-	vlapic_init(l, page, id, id == 0, tsc_hz, &mock_ops, NULL);
+	vlapic_init(l, page, id, id == 0, 48, tsc_hz, &mock_ops, NULL);
+	to_x2apic(l);
 	WR(l, 0x80f, 0x1ff, 0);
 	nipis = 0;
 	neois = 0;
@@ -76,7 +86,8 @@ static void test_init_and_registers(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, page, 0, true, 2000000000ull, &mock_ops, NULL);
+	vlapic_init(&l, page, 0, true, 48, 2000000000ull, &mock_ops, NULL);
+	to_x2apic(&l);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00d00);
 	CHECK_EQ(rd(&l, 0x802, 0), 0);
 	CHECK_EQ(rd(&l, 0x803, 0), 0x60014);
@@ -92,7 +103,8 @@ static void test_init_and_registers(void)
 	CHECK_EQ(rd(&l, 0x83e, 0), 0);
 	CHECK_EQ(rd(&l, MSR_IA32_TSC_DEADLINE, 0), 0);
 
-	vlapic_init(&l, page, 0x23, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x23, false, 48, 0, NULL, NULL);
+	to_x2apic(&l);
 	CHECK_EQ(l.tsc_hz, VLAPIC_BUS_HZ);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00c00);
 	CHECK_EQ(rd(&l, 0x802, 0), 0x23);
@@ -191,7 +203,8 @@ static void test_svr(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, page, 2, false, 0, &mock_ops, NULL);
+	vlapic_init(&l, page, 2, false, 48, 0, &mock_ops, NULL);
+	to_x2apic(&l);
 	/* Software-disabled: no fixed interrupt accepted, LVT masks stick. */
 	CHECK(!vlapic_accept(&l, 0x40, false));
 	CHECK(!vlapic_has_pending_irr(&l));
@@ -341,7 +354,8 @@ static void test_tmr_eoi(void)
 	CHECK_EQ(neois, 2);
 
 	/* No ops: EOI of a level vector is still fine. */
-	vlapic_init(&l, page, 0, true, 0, NULL, NULL);
+	vlapic_init(&l, page, 0, true, 48, 0, NULL, NULL);
+	to_x2apic(&l);
 	WR(&l, 0x80f, 0x100, 0);
 	CHECK(vlapic_accept(&l, 0x90, true));
 	vlapic_ack(&l, 0x90);
@@ -453,7 +467,8 @@ static void test_dest(void)
 {
 	struct vlapic l;
 
-	vlapic_init(&l, page, 0x23, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x23, false, 48, 0, NULL, NULL);
+	to_x2apic(&l);
 	CHECK(vlapic_match_dest(&l, 0x23, false));
 	CHECK(!vlapic_match_dest(&l, 0x22, false));
 	CHECK(!vlapic_match_dest(&l, 0x123, false));
@@ -468,15 +483,18 @@ static void test_dest(void)
 	CHECK(!vlapic_match_dest(&l, 0x00020000, true));
 	CHECK(!vlapic_match_dest(&l, 0x23, true));
 
-	vlapic_init(&l, page, 0, true, 0, NULL, NULL);
+	vlapic_init(&l, page, 0, true, 48, 0, NULL, NULL);
+	to_x2apic(&l);
 	CHECK(vlapic_match_dest(&l, 0, false));
 	CHECK(vlapic_match_dest(&l, 1, true)); /* cluster 0, bit 0 */
 	CHECK(!vlapic_match_dest(&l, 0, true));
 	CHECK(!vlapic_match_dest(&l, 0x10001, true));
 
-	vlapic_init(&l, page, 0xf, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0xf, false, 48, 0, NULL, NULL);
+	to_x2apic(&l);
 	CHECK(vlapic_match_dest(&l, 0x8000, true));
-	vlapic_init(&l, page, 0x10, false, 0, NULL, NULL);
+	vlapic_init(&l, page, 0x10, false, 48, 0, NULL, NULL);
+	to_x2apic(&l);
 	CHECK(vlapic_match_dest(&l, 0x10001, true));
 	CHECK_EQ(rd(&l, 0x80d, 0), 0x10001);
 }
@@ -756,8 +774,13 @@ static void test_apic_base(void)
 	GP_WR(&l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE | APIC_BASE_EXTD);
 	GP_WR(&l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE | APIC_BASE_EN);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), base);
-	/* Moving the base is ignored; BSP is read-only. */
+	/* The base moves (the xAPIC window with it, SDM 11.4.4); BSP is read-only; an
+	 * address bit from MAXPHYADDR (48 here) up is reserved. */
 	WR(&l, MSR_IA32_APIC_BASE, 0xfed00000 | APIC_BASE_EN | APIC_BASE_EXTD | APIC_BASE_BSP, 0);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfed00000 | APIC_BASE_EN | APIC_BASE_EXTD);
+	GP_WR(&l, MSR_IA32_APIC_BASE, base | BIT(48));
+	WR(&l, MSR_IA32_APIC_BASE, base | BIT(47), 0);
+	WR(&l, MSR_IA32_APIC_BASE, base, 0);
 	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), base);
 
 	/* x2APIC -> disabled: registers gone, state reset, nothing accepted. */
@@ -924,6 +947,157 @@ static void test_posted_requests(void)
 	CHECK(!vlapic_has_pending_irr(&l));
 }
 
+/* xAPIC mode's MMIO window (SDM 11.4.1), 32-bit at a register's offset. */
+static u32 mrd(struct vlapic *l, u32 off) { return (u32)vlapic_mmio_read(l, off, 4, 0); }
+static void mwr(struct vlapic *l, u32 off, u32 val) { vlapic_mmio_write(l, off, 4, val, 0); }
+
+/* Power-up (SDM 11.4.7.1): xAPIC mode at 0xFEE00000, ID in bits 31:24, LDR 0, DFR flat,
+ * the x2APIC MSRs absent; the window is the base's page only. */
+static void test_xapic_power_up(void)
+{
+	struct vlapic l;
+
+	vlapic_init(&l, page, 0, true, 48, 0, &mock_ops, NULL);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00900);
+	CHECK(vlapic_enabled(&l) && !vlapic_x2apic_mode(&l));
+	CHECK(gp_rd(&l, 0x802));
+	GP_WR(&l, 0x808, 0);
+	vlapic_init(&l, page, 5, false, 48, 0, &mock_ops, NULL);
+	CHECK_EQ(rd(&l, MSR_IA32_APIC_BASE, 0), 0xfee00800);
+	CHECK(vlapic_mmio_claims(&l, 0xfee00000) && vlapic_mmio_claims(&l, 0xfee00fff));
+	CHECK(!vlapic_mmio_claims(&l, 0xfee01000) && !vlapic_mmio_claims(&l, 0xfedff000));
+	CHECK_EQ(mrd(&l, APIC_REG_ID), 5u << 24);
+	CHECK_EQ(mrd(&l, APIC_REG_VERSION), VLAPIC_VERSION);
+	CHECK_EQ(mrd(&l, APIC_REG_LDR), 0);
+	CHECK_EQ(mrd(&l, APIC_REG_DFR), 0xffffffff);
+	CHECK_EQ(mrd(&l, APIC_REG_SVR), 0xff);
+	CHECK_EQ(mrd(&l, APIC_REG_LVT_TIMER), APIC_LVT_MASKED);
+	/* Write-only and absent registers read 0; so do accesses past a register's 4 bytes. */
+	CHECK_EQ(mrd(&l, APIC_REG_EOI), 0);
+	CHECK_EQ(mrd(&l, APIC_REG_SELF_IPI), 0);
+	CHECK_EQ(mrd(&l, 0x40), 0);
+	CHECK_EQ(vlapic_mmio_read(&l, APIC_REG_VERSION + 1, 1, 0), 0x00);
+	CHECK_EQ(vlapic_mmio_read(&l, APIC_REG_VERSION + 2, 2, 0), 6);
+	CHECK_EQ(vlapic_mmio_read(&l, APIC_REG_VERSION + 2, 4, 0), 0);
+	CHECK_EQ(vlapic_mmio_read(&l, APIC_REG_VERSION, 8, 0), 0);
+}
+
+/* xAPIC writes: no #GP, reserved bits dropped, only aligned 32-bit writes count. */
+static void test_xapic_registers(void)
+{
+	struct vlapic l;
+
+	vlapic_init(&l, page, 2, false, 48, 0, &mock_ops, NULL);
+	mwr(&l, APIC_REG_SVR, 0xfffff1ff);
+	CHECK_EQ(mrd(&l, APIC_REG_SVR), 0x1ff);
+	mwr(&l, APIC_REG_TPR, 0x1234);
+	CHECK_EQ(mrd(&l, APIC_REG_TPR), 0x34);
+	CHECK_EQ(vlapic_tpr(&l), 0x34);
+	vlapic_mmio_write(&l, APIC_REG_TPR, 1, 0x50, 0); /* not 32 bits: ignored */
+	vlapic_mmio_write(&l, APIC_REG_TPR + 4, 4, 0x50, 0);
+	CHECK_EQ(mrd(&l, APIC_REG_TPR), 0x34);
+	mwr(&l, APIC_REG_ID, 9u << 24); /* ignored (vlapic.h) */
+	CHECK_EQ(mrd(&l, APIC_REG_ID), 2u << 24);
+	mwr(&l, APIC_REG_VERSION, 0);
+	CHECK_EQ(mrd(&l, APIC_REG_VERSION), VLAPIC_VERSION);
+	mwr(&l, APIC_REG_LDR, 0xa5ffffff);
+	CHECK_EQ(mrd(&l, APIC_REG_LDR), 0xa5000000);
+	mwr(&l, APIC_REG_DFR, 0);
+	CHECK_EQ(mrd(&l, APIC_REG_DFR), 0x0fffffff);
+	mwr(&l, APIC_REG_LVT_ERROR, 0xffffffff);
+	CHECK_EQ(mrd(&l, APIC_REG_LVT_ERROR), APIC_LVT_MASKED | 0xff);
+	mwr(&l, APIC_REG_LVT_TIMER, 0x600ec); /* timer mode 11b: reserved, ignored */
+	CHECK_EQ(mrd(&l, APIC_REG_LVT_TIMER), APIC_LVT_MASKED);
+	/* EOI takes any value; the ESR latches on any write. */
+	CHECK(vlapic_accept(&l, 0x61, false));
+	vlapic_ack(&l, 0x61);
+	mwr(&l, APIC_REG_EOI, 0xdead);
+	CHECK(!vlapic_test_vec(&l, APIC_REG_ISR, 0x61));
+	mwr(&l, APIC_REG_ICR_LO, 0x05); /* fixed, vector 5: send illegal vector */
+	mwr(&l, APIC_REG_ESR, 0x1234);
+	CHECK_EQ(mrd(&l, APIC_REG_ESR), APIC_ESR_SEND_ILLEGAL_VECTOR);
+	/* The timer, through the window: one-shot, counting down. */
+	mwr(&l, APIC_REG_TIMER_DCR, 0xb);
+	vlapic_mmio_write(&l, APIC_REG_TIMER_ICR, 4, 1000, 100);
+	CHECK_EQ(vlapic_mmio_read(&l, APIC_REG_TIMER_CCR, 4, 600), 500);
+	CHECK_EQ(vlapic_next_deadline(&l), 0); /* masked */
+	mwr(&l, APIC_REG_LVT_TIMER, 0x30);
+	CHECK_EQ(vlapic_next_deadline(&l), 1100);
+}
+
+/* The ICR in two halves: the destination in ICR_HI[31:24], 0xFF the broadcast. */
+static void test_xapic_icr(void)
+{
+	struct vlapic l;
+
+	vlapic_init(&l, page, 0, true, 48, 0, &mock_ops, NULL);
+	mwr(&l, APIC_REG_SVR, 0x1ff);
+	nipis = 0;
+	mwr(&l, APIC_REG_ICR_HI, 0x03ffffff);
+	CHECK_EQ(mrd(&l, APIC_REG_ICR_HI), 0x03000000);
+	CHECK_EQ(nipis, 0);
+	mwr(&l, APIC_REG_ICR_LO, 0xfffbf840); /* all, logical, level assert, vector 0x40 */
+	CHECK_EQ(nipis, 1);
+	CHECK_EQ(last_ipi.dest, 3);
+	CHECK_EQ(last_ipi.vector, 0x40);
+	CHECK(last_ipi.logical && last_ipi.level_assert);
+	CHECK_EQ(last_ipi.shorthand, APIC_SH_ALL);
+	CHECK_EQ(mrd(&l, APIC_REG_ICR_LO), 0x0008c840); /* reserved bits dropped, idle */
+	mwr(&l, APIC_REG_ICR_HI, 0xff000000);
+	mwr(&l, APIC_REG_ICR_LO, 0x4500); /* INIT */
+	CHECK_EQ(last_ipi.dest, APIC_BROADCAST);
+	CHECK_EQ(last_ipi.mode, APIC_DM_INIT);
+}
+
+/* xAPIC destinations (SDM 11.6.2): physical ID, logical by the DFR's model. */
+static void test_xapic_dest(void)
+{
+	struct vlapic l;
+
+	vlapic_init(&l, page, 0x13, false, 48, 0, NULL, NULL);
+	CHECK(vlapic_match_dest(&l, 0x13, false));
+	CHECK(!vlapic_match_dest(&l, 0x113, false)); /* an x2APIC ID */
+	CHECK(vlapic_match_dest(&l, APIC_BROADCAST, false));
+	CHECK(!vlapic_match_dest(&l, 0x13, true)); /* LDR 0 */
+	mwr(&l, APIC_REG_LDR, 0x24000000);	   /* flat: bits 2 and 5 */
+	CHECK(vlapic_match_dest(&l, 0x04, true) && vlapic_match_dest(&l, 0xa0, true));
+	CHECK(!vlapic_match_dest(&l, 0x0b, true));
+	mwr(&l, APIC_REG_DFR, 0x0fffffff); /* cluster: cluster 2, bit 2 */
+	CHECK(vlapic_match_dest(&l, 0x24, true) && vlapic_match_dest(&l, 0x2c, true));
+	CHECK(!vlapic_match_dest(&l, 0x14, true) && !vlapic_match_dest(&l, 0x28, true));
+}
+
+/* SDM 11.12.5: xAPIC -> x2APIC gives the x2APIC ID and LDR and closes the window;
+ * disabled -> xAPIC brings back the ID, LDR 0, DFR flat; the window follows the base;
+ * an INIT in xAPIC mode resets LDR and DFR. */
+static void test_xapic_switches(void)
+{
+	struct vlapic l;
+
+	vlapic_init(&l, page, 0x23, false, 48, 0, &mock_ops, NULL);
+	mwr(&l, APIC_REG_LDR, 0x80000000);
+	mwr(&l, APIC_REG_DFR, 0x0fffffff);
+	vlapic_reset(&l);
+	CHECK_EQ(mrd(&l, APIC_REG_LDR), 0);
+	CHECK_EQ(mrd(&l, APIC_REG_DFR), 0xffffffff);
+	mwr(&l, APIC_REG_LDR, 0x80000000);
+	to_x2apic(&l);
+	CHECK(!vlapic_mmio_claims(&l, 0xfee00000));
+	CHECK_EQ(rd(&l, 0x802, 0), 0x23);
+	CHECK_EQ(rd(&l, 0x80d, 0), 0x20008);
+	CHECK(gp_rd(&l, 0x80e)); /* no DFR in x2APIC mode */
+	vlapic_reset(&l);	 /* INIT keeps x2APIC mode and its LDR */
+	CHECK_EQ(rd(&l, 0x80d, 0), 0x20008);
+	WR(&l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE, 0);
+	CHECK(!vlapic_enabled(&l) && !vlapic_mmio_claims(&l, 0xfee00000));
+	WR(&l, MSR_IA32_APIC_BASE, 0xfed40000 | APIC_BASE_EN, 0);
+	CHECK(!vlapic_mmio_claims(&l, 0xfee00000) && vlapic_mmio_claims(&l, 0xfed40030));
+	CHECK_EQ(mrd(&l, APIC_REG_ID), 0x23u << 24);
+	CHECK_EQ(mrd(&l, APIC_REG_LDR), 0);
+	CHECK_EQ(mrd(&l, APIC_REG_DFR), 0xffffffff);
+	CHECK_EQ(mrd(&l, APIC_REG_SVR), 0xff);
+}
+
 int main(void)
 {
 	test_mul_div();
@@ -943,5 +1117,10 @@ int main(void)
 	test_apic_base();
 	test_register_page();
 	test_posted_requests();
+	test_xapic_power_up();
+	test_xapic_registers();
+	test_xapic_icr();
+	test_xapic_dest();
+	test_xapic_switches();
 	return test_summary();
 }

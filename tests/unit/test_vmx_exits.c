@@ -75,6 +75,7 @@ static bool watch_spin;
 bool sched_watch_spin(struct vcpu *v) { return (void)v, watch_spin; }
 bool sched_watch_section_end(struct vcpu *v) { return (void)v, false; }
 bool sched_spin_exit(struct vcpu *v) { return (void)v, spin_exits++, false; }
+void vcpu_kick(struct vcpu *v) { (void)v; }
 int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 {
 	return (void)v, (void)index, (void)value, -1;
@@ -325,7 +326,9 @@ static void machine(void)
 	vcpu.vm = &vm;
 	vm.vcpus[0] = &vcpu;
 	vmx_vcpu_init(&vcpu, &(struct x86_boot){ .entry = 0x1000 });
-	vlapic_init(&vcpu.arch.lapic, apic_page, 0, true, arch_time_hz, &no_ops, &vcpu);
+	vlapic_init(&vcpu.arch.lapic, apic_page, 0, true, 48, arch_time_hz, &no_ops, &vcpu);
+	vlapic_wrmsr(&vcpu.arch.lapic, MSR_IA32_APIC_BASE,
+		     APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD, 0); /* as Linux */
 	VLAPIC_REG(&vcpu.arch.lapic, APIC_REG_SVR) = 0x1ff;
 	write_controls(&vcpu);
 	vcpu.arch.vmx.regs.rflags = 0x202; /* IF */
@@ -742,7 +745,9 @@ static void machine_apicv(void)
 		free((void *)(uintptr_t)(vm.arch.vmx.eptp & ~0xFFFull)); /* no EPT here */
 		vm.ram_size = sizeof ram;
 	}
-	vlapic_init(&vcpu.arch.lapic, apic_page, 0, true, arch_time_hz, &apicv_ops, &vcpu);
+	vlapic_init(&vcpu.arch.lapic, apic_page, 0, true, 48, arch_time_hz, &apicv_ops, &vcpu);
+	vlapic_wrmsr(&vcpu.arch.lapic, MSR_IA32_APIC_BASE,
+		     APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD, 0); /* as Linux */
 	VLAPIC_REG(&vcpu.arch.lapic, APIC_REG_SVR) = 0x1ff;
 	vcpu.arch.lapic.cpu_delivers = vcpu.arch.lapic.posted_requests = apicv;
 	level_eois = level_eoi_vector = 0;

@@ -7,8 +7,6 @@
 #include "arch/x86/irq/pv_eoi.h"
 #include "guest_abi/kvm_para.h"
 
-#define MSR_X2APIC_EOI 0x80B
-
 static u32 *word(struct vcpu *v)
 {
 	u64 msr = v->arch.pv_eoi_msr;
@@ -35,7 +33,7 @@ void pv_eoi_exit(struct vcpu *v)
 	u32 *w = word(v);
 	if (w && !(__atomic_fetch_and(w, ~(u32)KVM_PV_EOI_ENABLED, __ATOMIC_ACQ_REL) &
 		   KVM_PV_EOI_ENABLED)) {
-		vlapic_wrmsr(&v->arch.lapic, MSR_X2APIC_EOI, 0, 0);
+		vlapic_eoi(&v->arch.lapic);
 		v->stats.lazy_eois++;
 	}
 }

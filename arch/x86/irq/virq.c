@@ -3,6 +3,7 @@
  * become IRR bits (or NMI/INIT/SIPI requests) on the destination vCPUs, and only those
  * vCPUs are kicked. Everything a sender touches on a target is atomic; the target's pCPU
  * acts on it before its next guest entry (arch_vcpu_poll, inject_pending). */
+#include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/irq/virq.h"
 #include "hv/arch.h"
@@ -118,7 +119,8 @@ void x86_vcpu_irq_init(struct vcpu *v)
 {
 	static const struct vlapic_ops ops = { .send_ipi = lapic_send_ipi,
 					       .eoi_level = lapic_eoi_level };
-	vlapic_init(&v->arch.lapic, alloc_pages(1), v->id, v->id == 0, arch_time_hz, &ops, v);
+	vlapic_init(&v->arch.lapic, alloc_pages(1), v->id, v->id == 0, cpu_phys_bits(),
+		    arch_time_hz, &ops, v);
 }
 
 void x86_vm_irq_init(struct vm *vm)

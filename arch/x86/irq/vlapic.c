@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Virtual local APIC in x2APIC mode (see vlapic.h). References are to Intel SDM
+/* Virtual local APIC in xAPIC and x2APIC mode (see vlapic.h). References are to Intel SDM
  * vol. 3, chapter 11. */
 #include "arch/x86/irq/vlapic.h"
 #include "hv/lib.h"
 
-/* IA32_APIC_BASE: bits 7:0 and 9 are reserved; 63:52 lie above any MAXPHYADDR. */
-#define APIC_BASE_RSVD (0xffull | BIT(9) | (0xfffull << 52))
+/* IA32_APIC_BASE (SDM Figure 11-26): bits 7:0 and 9 are reserved, and the address bits
+ * from MAXPHYADDR up. */
+#define APIC_BASE_RSVD_LOW (0xffull | BIT(9))
+#define APIC_BASE_ADDR (~0xfffull)
+
+/* xAPIC LDR: the logical ID in bits 31:24; DFR: the model in bits 31:28, the rest
+ * reads as ones (SDM Figures 11-13 and 11-14). */
+#define XAPIC_LDR_MASK 0xff000000u
+#define XAPIC_DFR_RSVD 0x0fffffffu
+#define XAPIC_DFR_FLAT 0xfu
 
 /* Writable bits of each LVT (SDM Figure 11-8). Delivery status (12) and remote IRR
  * (14) are read-only: written values are ignored. Anything else is reserved. */
@@ -98,6 +106,8 @@ static bool hw_enabled(const struct vlapic *l)
 	return __atomic_load_n(&l->apic_base, __ATOMIC_RELAXED) & APIC_BASE_EN;
 }
 
+bool vlapic_enabled(const struct vlapic *l) { return hw_enabled(l); }
+
 bool vlapic_x2apic_mode(const struct vlapic *l)
 {
 	u64 mode = APIC_BASE_EN | APIC_BASE_EXTD;
@@ -133,7 +143,19 @@ static void timer_stop(struct vlapic *l)
 	l->timer_period = 0;
 }
 
-/* Every register but ID, version and LDR (constant from vlapic_init on). */
+/* ID, LDR and DFR as the mode has them: xAPIC at power-up, after a disable and after an
+ * INIT in xAPIC mode (ID back to the initial one, LDR 0, DFR flat: SDM 11.4.7.1, 11.4.7.3);
+ * x2APIC from the switch on (the 32-bit ID, the LDR derived from it, no DFR: 11.12.10.2). */
+static void set_mode_regs(struct vlapic *l, bool x2apic)
+{
+	u32 ldr = ((l->id >> 4) << 16) | (1u << (l->id & 0xf));
+	__atomic_store_n(&VLAPIC_REG(l, APIC_REG_ID), x2apic ? l->id : l->id << 24,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&VLAPIC_REG(l, APIC_REG_LDR), x2apic ? ldr : 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&VLAPIC_REG(l, APIC_REG_DFR), x2apic ? 0 : ~0u, __ATOMIC_RELAXED);
+}
+
+/* Every register but ID, version, LDR and DFR (set_mode_regs). */
 static void reset_regs(struct vlapic *l)
 {
 	for (int i = 0; i < 8; i++) {
@@ -157,25 +179,29 @@ static void reset_regs(struct vlapic *l)
 	timer_stop(l);
 }
 
-void vlapic_init(struct vlapic *l, u32 *page, u32 id, bool bsp, u64 tsc_hz,
+void vlapic_init(struct vlapic *l, u32 *page, u32 id, bool bsp, u32 phys_bits, u64 tsc_hz,
 		 const struct vlapic_ops *ops, void *ctx)
 {
 	memset(l, 0, sizeof(*l));
 	memset(page, 0, PAGE_SIZE);
 	l->regs = page;
-	VLAPIC_REG(l, APIC_REG_ID) = id;
+	l->id = id;
 	VLAPIC_REG(l, APIC_REG_VERSION) = VLAPIC_VERSION;
-	/* SDM 11.12.10.2: LDR = x2APIC ID[19:4] << 16 | 1 << x2APIC ID[3:0] */
-	VLAPIC_REG(l, APIC_REG_LDR) = ((id >> 4) << 16) | (1u << (id & 0xf));
-	l->apic_base = APIC_DEFAULT_BASE | APIC_BASE_EN | APIC_BASE_EXTD |
-		       (bsp ? APIC_BASE_BSP : 0);
+	l->apic_base = APIC_DEFAULT_BASE | APIC_BASE_EN | (bsp ? APIC_BASE_BSP : 0);
+	l->base_rsvd = APIC_BASE_RSVD_LOW | (phys_bits < 64 ? ~0ull << phys_bits : 0);
 	l->tsc_hz = tsc_hz ? tsc_hz : VLAPIC_BUS_HZ;
 	l->ops = ops;
 	l->ctx = ctx;
+	set_mode_regs(l, false);
 	reset_regs(l);
 }
 
-void vlapic_reset(struct vlapic *l) { reset_regs(l); }
+void vlapic_reset(struct vlapic *l)
+{
+	reset_regs(l);
+	if (!vlapic_x2apic_mode(l))
+		set_mode_regs(l, false);
+}
 
 bool vlapic_accept(struct vlapic *l, u8 vector, bool level)
 {
@@ -224,11 +250,9 @@ bool vlapic_sync_pir(struct vlapic *l)
 	return any;
 }
 
-bool vlapic_page_read(u32 msr)
+/* The registers read as their page word in both modes (see vlapic_page_read). */
+static bool page_reg(u32 reg)
 {
-	u32 reg = (msr - MSR_X2APIC_FIRST) << 4;
-	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST)
-		return false;
 	if (reg >= APIC_REG_ISR && reg < APIC_REG_IRR + 0x80) /* ISR, TMR, IRR */
 		return true;
 	if (reg >= APIC_REG_LVT_TIMER && reg <= APIC_REG_LVT_ERROR)
@@ -246,6 +270,12 @@ bool vlapic_page_read(u32 msr)
 		return true;
 	}
 	return false;
+}
+
+bool vlapic_page_read(u32 msr)
+{
+	return msr >= MSR_X2APIC_FIRST && msr <= MSR_X2APIC_LAST &&
+	       page_reg((msr - MSR_X2APIC_FIRST) << 4);
 }
 
 void vlapic_run_begin(const struct vlapic *l, struct vlapic_run *r)
@@ -349,13 +379,24 @@ u32 vlapic_tpr_holds_back(struct vlapic *l)
 
 bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical)
 {
-	u32 ldr = VLAPIC_REG(l, APIC_REG_LDR);
+	u32 id = __atomic_load_n(&VLAPIC_REG(l, APIC_REG_ID), __ATOMIC_RELAXED);
+	u32 ldr = __atomic_load_n(&VLAPIC_REG(l, APIC_REG_LDR), __ATOMIC_RELAXED);
 
 	if (dest == APIC_BROADCAST)
 		return true;
+	if (vlapic_x2apic_mode(l)) {
+		if (!logical)
+			return dest == id;
+		return (dest >> 16) == (ldr >> 16) && (dest & ldr & 0xffff);
+	}
+	if (dest > 0xff) /* an x2APIC sender's: no xAPIC has it */
+		return false;
 	if (!logical)
-		return dest == VLAPIC_REG(l, APIC_REG_ID);
-	return (dest >> 16) == (ldr >> 16) && (dest & ldr & 0xffff);
+		return dest == id >> 24;
+	u32 lid = ldr >> 24;
+	if (__atomic_load_n(&VLAPIC_REG(l, APIC_REG_DFR), __ATOMIC_RELAXED) >> 28 == XAPIC_DFR_FLAT)
+		return lid & dest;
+	return (lid >> 4) == (dest >> 4) && (lid & dest & 0xf);
 }
 
 /* SDM 11.8.5: a level-triggered EOI is broadcast to the IOAPICs. */
@@ -365,7 +406,7 @@ static void eoi_broadcast(struct vlapic *l, u8 vector)
 		l->ops->eoi_level(l->ctx, vector);
 }
 
-static void eoi(struct vlapic *l)
+void vlapic_eoi(struct vlapic *l)
 {
 	int v = highest_bit(l, APIC_REG_ISR, false);
 
@@ -395,12 +436,11 @@ struct vlapic_ipi vlapic_icr_decode(u64 icr)
 	};
 }
 
-static void send_icr(struct vlapic *l, u64 val)
+/* An ICR write: the low word, and the destination in the sender's format. */
+static void send_icr(struct vlapic *l, u32 lo, u32 dest)
 {
-	struct vlapic_ipi ipi = vlapic_icr_decode(val);
+	struct vlapic_ipi ipi = vlapic_icr_decode((u64)dest << 32 | lo);
 
-	VLAPIC_REG(l, APIC_REG_ICR_LO) = (u32)val;
-	VLAPIC_REG(l, APIC_REG_ICR_HI) = (u32)(val >> 32);
 	switch (ipi.mode) {
 	case APIC_DM_FIXED:
 	case APIC_DM_LOWEST:
@@ -529,15 +569,16 @@ static int lvt_index(u32 reg)
 }
 
 /* SDM 11.12.5: EN=0/EXTD=1 is invalid; x2APIC -> xAPIC and disabled -> x2APIC are
- * illegal transitions. The base address cannot be moved: other values are ignored
- * and 0xFEE00000 reads back. BSP is read-only. Going to disabled resets the APIC. */
+ * illegal transitions. BSP is read-only. Going to disabled resets the APIC; coming back
+ * to xAPIC mode restores its ID, entering x2APIC mode gives the x2APIC ID and LDR. The
+ * base address moves the xAPIC window (SDM 11.4.4). */
 static int write_apic_base(struct vlapic *l, u64 val)
 {
 	u64 old = l->apic_base;
 	bool en = val & APIC_BASE_EN, extd = val & APIC_BASE_EXTD;
 	bool old_en = old & APIC_BASE_EN, old_extd = old & APIC_BASE_EXTD;
 
-	if ((val & APIC_BASE_RSVD) || (!en && extd))
+	if ((val & l->base_rsvd) || (!en && extd))
 		return -1;
 	if (old_en && old_extd && en && !extd)
 		return -1;
@@ -545,17 +586,128 @@ static int write_apic_base(struct vlapic *l, u64 val)
 		return -1;
 	if (old_en && !en)
 		reset_regs(l);
+	if (en && (!old_en || extd != old_extd))
+		set_mode_regs(l, extd);
 	__atomic_store_n(&l->apic_base,
-			 APIC_DEFAULT_BASE | (val & (APIC_BASE_EN | APIC_BASE_EXTD)) |
+			 (val & (APIC_BASE_ADDR | APIC_BASE_EN | APIC_BASE_EXTD)) |
 				 (old & APIC_BASE_BSP),
 			 __ATOMIC_RELAXED);
 	return 0;
 }
 
+/* A readable register's value (the x2APIC ICR as 64 bits), else false. */
+static bool read_register(struct vlapic *l, u32 reg, u64 now, u64 *val)
+{
+	bool x2apic = vlapic_x2apic_mode(l);
+
+	if (page_reg(reg) || (!x2apic && (reg == APIC_REG_DFR || reg == APIC_REG_ICR_HI))) {
+		*val = __atomic_load_n(&VLAPIC_REG(l, reg), __ATOMIC_ACQUIRE);
+		if (reg >= APIC_REG_IRR && reg < APIC_REG_IRR + 0x80) /* and posted */
+			*val |= posted_word(l, (int)(reg - APIC_REG_IRR) / 0x10);
+		return true;
+	}
+	switch (reg) {
+	case APIC_REG_PPR:
+		*val = vlapic_ppr(l);
+		return true;
+	case APIC_REG_ICR_LO: /* delivery status (bit 12) is always 0 */
+		*val = VLAPIC_REG(l, APIC_REG_ICR_LO);
+		if (x2apic)
+			*val |= (u64)VLAPIC_REG(l, APIC_REG_ICR_HI) << 32;
+		return true;
+	case APIC_REG_TIMER_CCR:
+		*val = timer_ccr(l, now);
+		return true;
+	default: /* EOI and SELF IPI are write-only; the rest is absent */
+		return false;
+	}
+}
+
+static void write_timer_icr(struct vlapic *l, u32 val, u64 now)
+{
+	/* SDM 11.5.4.1: ignored in TSC-deadline mode. */
+	if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE)
+		return;
+	VLAPIC_REG(l, APIC_REG_TIMER_ICR) = val;
+	if (!val) {
+		timer_stop(l);
+		return;
+	}
+	l->timer_period = ticks_to_tsc(l,
+				       (u64)val * timer_divisor(VLAPIC_REG(l, APIC_REG_TIMER_DCR)));
+	if (!l->timer_period)
+		l->timer_period = 1;
+	if (timer_mode(l) == APIC_TIMER_PERIODIC)
+		l->timer_period = MAX(l->timer_period, min_period(l));
+	l->timer_deadline = sat_add(now, l->timer_period);
+}
+
+/* A write the mode's rules let through (vlapic_wrmsr, vlapic_mmio_write checked or
+ * trimmed val). The registers that exist in one mode only come here only in it. */
+static void write_register(struct vlapic *l, u32 reg, u64 val, u64 now)
+{
+	int idx = lvt_index(reg);
+
+	if (idx >= 0) {
+		write_lvt(l, idx, (u32)val);
+		return;
+	}
+	switch (reg) {
+	case APIC_REG_TPR:
+		vlapic_set_tpr(l, (u32)val);
+		break;
+	case APIC_REG_EOI:
+		vlapic_eoi(l);
+		break;
+	case APIC_REG_LDR:
+	case APIC_REG_DFR:
+		__atomic_store_n(&VLAPIC_REG(l, reg), (u32)val, __ATOMIC_RELAXED);
+		break;
+	case APIC_REG_SVR:
+		__atomic_store_n(&VLAPIC_REG(l, APIC_REG_SVR), (u32)val, __ATOMIC_RELAXED);
+		/* SDM 11.4.7.2: software disable sets every LVT mask bit. */
+		if (!(val & APIC_SVR_ENABLE))
+			for (int i = 0; i < VLAPIC_NR_LVT; i++)
+				VLAPIC_REG(l, APIC_REG_LVT(i)) |= APIC_LVT_MASKED;
+		break;
+	case APIC_REG_ESR:
+		/* A write latches the errors since the last one (SDM 11.5.3). */
+		VLAPIC_REG(l, APIC_REG_ESR) = l->esr_pending;
+		l->esr_pending = 0;
+		break;
+	case APIC_REG_ICR_LO:
+		VLAPIC_REG(l, APIC_REG_ICR_LO) = (u32)val;
+		if (vlapic_x2apic_mode(l)) {
+			VLAPIC_REG(l, APIC_REG_ICR_HI) = (u32)(val >> 32);
+			send_icr(l, (u32)val, (u32)(val >> 32));
+		} else {
+			u32 dest = VLAPIC_REG(l, APIC_REG_ICR_HI) >> 24;
+			send_icr(l, (u32)val, dest == APIC_XAPIC_BROADCAST ? APIC_BROADCAST : dest);
+		}
+		break;
+	case APIC_REG_ICR_HI:
+		VLAPIC_REG(l, APIC_REG_ICR_HI) = (u32)val;
+		break;
+	case APIC_REG_TIMER_ICR:
+		write_timer_icr(l, (u32)val, now);
+		break;
+	case APIC_REG_TIMER_DCR:
+		/* Takes effect at the next initial-count write. */
+		VLAPIC_REG(l, APIC_REG_TIMER_DCR) = (u32)val;
+		break;
+	case APIC_REG_SELF_IPI:
+		if (val < 16) {
+			set_error(l, APIC_ESR_RECV_ILLEGAL_VECTOR);
+			break;
+		}
+		l->self_ipis++;
+		vlapic_accept(l, (u8)val, false);
+		break;
+	}
+}
+
 int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 {
-	u32 reg;
-
 	if (msr == MSR_IA32_APIC_BASE) {
 		*val = l->apic_base;
 		return 0;
@@ -566,34 +718,44 @@ int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now)
 	}
 	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !vlapic_x2apic_mode(l))
 		return -1;
-	reg = (msr - MSR_X2APIC_FIRST) << 4; /* SDM 11.12.1.2 */
+	return read_register(l, (msr - MSR_X2APIC_FIRST) << 4 /* SDM 11.12.1.2 */, now, val) ? 0
+											     : -1;
+}
 
-	if (vlapic_page_read(msr)) {
-		*val = __atomic_load_n(&VLAPIC_REG(l, reg), __ATOMIC_ACQUIRE);
-		if (reg >= APIC_REG_IRR && reg < APIC_REG_IRR + 0x80) /* and posted */
-			*val |= posted_word(l, (int)(reg - APIC_REG_IRR) / 0x10);
-		return 0;
-	}
+/* Whether an x2APIC MSR write is valid (SDM 11.12.1.3: reserved bits, bits 63:32 of
+ * every register but the ICR, non-zero EOI and ESR writes, read-only registers #GP). */
+static bool x2apic_write_ok(u32 reg, u64 val)
+{
+	int idx = lvt_index(reg);
+
+	if (reg == APIC_REG_ICR_LO)
+		return !(val & ICR_RSVD);
+	if (val >> 32)
+		return false;
+	if (idx >= 0)
+		/* Timer mode 11b is reserved (SDM Figure 11-8). */
+		return !(val & ~(u64)(lvt_writable[idx] | LVT_RO)) &&
+		       !(idx == VLAPIC_LVT_TIMER && APIC_LVT_TIMER_MODE(val) == 3);
 	switch (reg) {
-	case APIC_REG_PPR:
-		*val = vlapic_ppr(l);
-		return 0;
-	case APIC_REG_ICR_LO: /* delivery status (bit 12) is always 0 */
-		*val = (u64)VLAPIC_REG(l, APIC_REG_ICR_HI) << 32 | VLAPIC_REG(l, APIC_REG_ICR_LO);
-		return 0;
-	case APIC_REG_TIMER_CCR:
-		*val = timer_ccr(l, now);
-		return 0;
-	default: /* EOI and SELF IPI are write-only; the rest is absent */
-		return -1;
+	case APIC_REG_TPR:
+	case APIC_REG_SELF_IPI:
+		return !(val & ~0xffull);
+	case APIC_REG_EOI:
+	case APIC_REG_ESR: /* Table 11-6 */
+		return !val;
+	case APIC_REG_SVR:
+		return !(val & ~(u64)SVR_WRITABLE);
+	case APIC_REG_TIMER_ICR:
+		return true;
+	case APIC_REG_TIMER_DCR:
+		return !(val & ~0xbull);
+	default: /* read-only (ID, version, PPR, LDR, ISR/TMR/IRR, CCR) or absent */
+		return false;
 	}
 }
 
 int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 {
-	u32 reg;
-	int idx;
-
 	if (msr == MSR_IA32_APIC_BASE)
 		return write_apic_base(l, val);
 	if (msr == MSR_IA32_TSC_DEADLINE) {
@@ -607,88 +769,72 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 	}
 	if (msr < MSR_X2APIC_FIRST || msr > MSR_X2APIC_LAST || !vlapic_x2apic_mode(l))
 		return -1;
-	reg = (msr - MSR_X2APIC_FIRST) << 4; /* SDM 11.12.1.2 */
-	if (reg == APIC_REG_ICR_LO) {
-		if (val & ICR_RSVD)
-			return -1;
-		send_icr(l, val);
-		return 0;
-	}
-	/* Every other register is 32 bits wide: 63:32 are reserved. */
-	if (val >> 32)
+	u32 reg = (msr - MSR_X2APIC_FIRST) << 4; /* SDM 11.12.1.2 */
+	if (!x2apic_write_ok(reg, val))
 		return -1;
+	write_register(l, reg, val, now);
+	return 0;
+}
 
-	idx = lvt_index(reg);
-	if (idx >= 0) {
-		if (val & ~(u64)(lvt_writable[idx] | LVT_RO))
-			return -1;
-		/* Timer mode 11b is reserved (SDM Figure 11-8). */
-		if (idx == VLAPIC_LVT_TIMER && APIC_LVT_TIMER_MODE(val) == 3)
-			return -1;
-		write_lvt(l, idx, (u32)val);
+bool vlapic_mmio_claims(const struct vlapic *l, u64 gpa)
+{
+	u64 base = __atomic_load_n(&l->apic_base, __ATOMIC_RELAXED);
+	return (base & (APIC_BASE_EN | APIC_BASE_EXTD)) == APIC_BASE_EN &&
+	       (gpa & APIC_BASE_ADDR) == (base & APIC_BASE_ADDR);
+}
+
+u64 vlapic_mmio_read(struct vlapic *l, u32 off, u32 size, u64 now)
+{
+	u32 at = off & 0xf;
+	u64 val;
+
+	if (at + size > 4 || !read_register(l, off & 0xff0, now, &val))
 		return 0;
+	return (val >> (at * 8)) & (size == 4 ? 0xffffffffull : (1ull << (size * 8)) - 1);
+}
+
+/* xAPIC writes keep what the register can hold (SDM 11.4.1 and the register figures). */
+void vlapic_mmio_write(struct vlapic *l, u32 off, u32 size, u64 val, u64 now)
+{
+	u32 reg = off & 0xff0, v = (u32)val;
+	int idx = lvt_index(reg);
+
+	if (size != 4 || (off & 0xf))
+		return;
+	if (idx >= 0) {
+		if (idx == VLAPIC_LVT_TIMER && APIC_LVT_TIMER_MODE(v) == 3)
+			return;
+		write_register(l, reg, v, now); /* write_lvt keeps the writable bits */
+		return;
 	}
 	switch (reg) {
 	case APIC_REG_TPR:
-		if (val & ~0xffull)
-			return -1;
-		vlapic_set_tpr(l, (u32)val);
-		return 0;
-	case APIC_REG_EOI:
-		if (val)
-			return -1;
-		eoi(l);
-		return 0;
+		v &= 0xff;
+		break;
+	case APIC_REG_LDR:
+		v &= XAPIC_LDR_MASK;
+		break;
+	case APIC_REG_DFR:
+		v |= XAPIC_DFR_RSVD;
+		break;
 	case APIC_REG_SVR:
-		if (val & ~(u64)SVR_WRITABLE)
-			return -1;
-		__atomic_store_n(&VLAPIC_REG(l, APIC_REG_SVR), (u32)val, __ATOMIC_RELAXED);
-		/* SDM 11.4.7.2: software disable sets every LVT mask bit. */
-		if (!(val & APIC_SVR_ENABLE))
-			for (int i = 0; i < VLAPIC_NR_LVT; i++)
-				VLAPIC_REG(l, APIC_REG_LVT(i)) |= APIC_LVT_MASKED;
-		return 0;
-	case APIC_REG_ESR:
-		/* Table 11-6: non-zero writes #GP. A write latches the new errors. */
-		if (val)
-			return -1;
-		VLAPIC_REG(l, APIC_REG_ESR) = l->esr_pending;
-		l->esr_pending = 0;
-		return 0;
-	case APIC_REG_TIMER_ICR:
-		/* SDM 11.5.4.1: ignored in TSC-deadline mode. */
-		if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE)
-			return 0;
-		VLAPIC_REG(l, APIC_REG_TIMER_ICR) = (u32)val;
-		if (!val) {
-			timer_stop(l);
-			return 0;
-		}
-		l->timer_period = ticks_to_tsc(
-			l, val * timer_divisor(VLAPIC_REG(l, APIC_REG_TIMER_DCR)));
-		if (!l->timer_period)
-			l->timer_period = 1;
-		if (timer_mode(l) == APIC_TIMER_PERIODIC)
-			l->timer_period = MAX(l->timer_period, min_period(l));
-		l->timer_deadline = sat_add(now, l->timer_period);
-		return 0;
+		v &= SVR_WRITABLE;
+		break;
+	case APIC_REG_ICR_LO:
+		v &= ~(u32)ICR_RSVD;
+		break;
+	case APIC_REG_ICR_HI:
+		v &= 0xff000000u;
+		break;
 	case APIC_REG_TIMER_DCR:
-		/* Takes effect at the next initial-count write. */
-		if (val & ~0xbull)
-			return -1;
-		VLAPIC_REG(l, APIC_REG_TIMER_DCR) = (u32)val;
-		return 0;
-	case APIC_REG_SELF_IPI:
-		if (val & ~0xffull)
-			return -1;
-		if (val < 16) {
-			set_error(l, APIC_ESR_RECV_ILLEGAL_VECTOR);
-			return 0;
-		}
-		l->self_ipis++;
-		vlapic_accept(l, (u8)val, false);
-		return 0;
-	default: /* read-only (ID, version, PPR, LDR, ISR/TMR/IRR, CCR) or absent */
-		return -1;
+		v &= 0xb;
+		break;
+	case APIC_REG_EOI:
+	case APIC_REG_ESR:
+	case APIC_REG_TIMER_ICR:
+		break;
+	default: /* ID (see vlapic.h), read-only, SELF IPI (x2APIC only) or absent */
+		return;
 	}
+	write_register(l, reg, v, now);
 }

@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Virtual local APIC in x2APIC mode, one per vCPU (Intel SDM vol. 3, chapter 11).
+/* Virtual local APIC, one per vCPU (Intel SDM vol. 3, chapter 11), in xAPIC or x2APIC
+ * mode as IA32_APIC_BASE (0x1B) says (SDM 11.12.5).
  *
- * The guest reaches it only through MSRs: the x2APIC registers 0x800-0x8FF,
- * IA32_APIC_BASE (0x1B) and IA32_TSC_DEADLINE (0x6E0). There is no xAPIC MMIO window:
- * vCPUs start with x2APIC already enabled. The xAPIC state (EN=1, EXTD=0) can be
- * entered through IA32_APIC_BASE (disabled -> xAPIC -> x2APIC is the SDM's way back
- * from a disabled APIC), but in it the registers are not reachable at all.
+ * Power-up state as on every PC: enabled in xAPIC mode, its registers in the 4 KiB MMIO
+ * window at the base address (0xFEE00000 unless moved through IA32_APIC_BASE;
+ * vlapic_mmio_claims, vlapic_mmio_read/write). A guest may switch to x2APIC mode, where
+ * the registers are MSRs 0x800-0x8FF, and back only through the disabled state. Linux
+ * guests of a KVM-like hypervisor switch at boot; kvm-unit-tests and older systems use the
+ * window. IA32_TSC_DEADLINE (0x6E0) is an MSR in both modes.
  *
  * The architectural registers live in a 4 KiB register page in the xAPIC layout (see
- * APIC_REG_*); everything else (IA32_APIC_BASE, the timer's TSC deadline, counters) is
- * in plain fields of struct vlapic.
+ * APIC_REG_*), the ID, LDR and DFR in the format of the current mode (SDM Figures 11-6,
+ * 11-13, 11-14; x2APIC 11.12.10); everything else (IA32_APIC_BASE, the timer's TSC
+ * deadline, counters) is in plain fields of struct vlapic.
  *
  * Concurrency: everything belongs to the physical CPU that runs the vCPU, except the
  * IRR and TMR words, which vlapic_accept() may set from any physical CPU (__atomic
- * builtins on both sides), and the SVR / apic_base reads done by vlapic_accept().
+ * builtins on both sides), and the SVR / apic_base / ID / LDR / DFR reads done by
+ * vlapic_accept() and vlapic_match_dest().
  *
  * Where the CPU delivers the IRR's interrupts itself (`cpu_delivers`: VMX virtual-interrupt
  * delivery, SDM vol. 3C, 30.2; AMD AVIC, APM vol. 2, 15.29) it changes IRR and ISR words
@@ -31,7 +35,8 @@
  *
  * Not modelled: LINT0/LINT1 pins, thermal/perf/CMCI sources (their LVTs are plain
  * storage), directed EOI (version bit 24 = 0), lowest-priority arbitration (the VM
- * layer resolves targets), xAPIC MMIO. */
+ * layer resolves targets), writes to the xAPIC ID (ignored: the ID stays the vCPU's, as
+ * routing and CPUID say; KVM, which accepts them, then turns APIC virtualization off). */
 #ifndef ARCH_X86_VLAPIC_H
 #define ARCH_X86_VLAPIC_H
 
@@ -71,12 +76,13 @@ enum vlapic_lvt {
  * 15.29) and Intel APICv's virtual-APIC page (SDM vol. 3, 30.1) will point at: that
  * hardware reads and writes exactly these words. PPR and the timer's current count
  * are not kept in it: they are computed when read (vlapic_ppr, timer_ccr). */
-#define APIC_REG_ID 0x20 /* the 32-bit x2APIC ID */
+#define APIC_REG_ID 0x20 /* xAPIC: ID << 24; x2APIC: the 32-bit ID */
 #define APIC_REG_VERSION 0x30
 #define APIC_REG_TPR 0x80
 #define APIC_REG_PPR 0xa0
 #define APIC_REG_EOI 0xb0
 #define APIC_REG_LDR 0xd0
+#define APIC_REG_DFR 0xe0 /* xAPIC only */
 #define APIC_REG_SVR 0xf0
 #define APIC_REG_ISR 0x100 /* 256 bits: 8 words at 0x100, 0x110, ... 0x170 */
 #define APIC_REG_TMR 0x180
@@ -84,7 +90,7 @@ enum vlapic_lvt {
 #define APIC_REG_ESR 0x280
 #define APIC_REG_LVT_CMCI 0x2f0
 #define APIC_REG_ICR_LO 0x300
-#define APIC_REG_ICR_HI 0x310
+#define APIC_REG_ICR_HI 0x310	 /* xAPIC: the destination in bits 31:24 */
 #define APIC_REG_LVT_TIMER 0x320 /* then thermal, perf, LINT0, LINT1, error */
 #define APIC_REG_LVT_ERROR 0x370
 #define APIC_REG_LVT(idx)                             \
@@ -123,6 +129,7 @@ enum vlapic_lvt {
 #define APIC_SH_OTHERS 3
 
 #define APIC_BROADCAST 0xffffffffu /* x2APIC broadcast destination */
+#define APIC_XAPIC_BROADCAST 0xffu /* xAPIC's (SDM 11.6.2.1) */
 
 /* A decoded ICR write. The vlapic drops, before calling send_ipi: INIT level
  * de-assert (mode 5, level_assert 0; obsolete since the Pentium 4, SDM 11.6.1),
@@ -135,7 +142,7 @@ struct vlapic_ipi {
 	bool level_assert;  /* ICR bit 14 */
 	bool level_trigger; /* ICR bit 15 */
 	u8 shorthand;	    /* APIC_SH_* */
-	u32 dest;	    /* ICR[63:32], x2APIC destination */
+	u32 dest;	    /* x2APIC: ICR[63:32]; xAPIC: ICR[63:56], 0xFF as APIC_BROADCAST */
 };
 
 /* The x2APIC ICR's fields (SDM 11.12.9), as written. */
@@ -167,7 +174,9 @@ struct vlapic {
 	/* The register page (APIC_REG_*), given to vlapic_init(). The IRR and TMR words
 	 * are __atomic: set by any CPU. */
 	u32 *regs;
+	u32 id;		      /* the initial APIC ID (the x2APIC ID; the xAPIC ID's 8 bits) */
 	u64 apic_base;	      /* IA32_APIC_BASE */
+	u64 base_rsvd;	      /* its reserved bits (the address above MAXPHYADDR among them) */
 	u32 esr_pending;      /* errors since the last ESR write (the ESR reads the ones before) */
 	u64 timer_deadline;   /* absolute TSC of the next expiry, 0 = none */
 	u64 timer_period;     /* TSC cycles of one full count (one-shot/periodic) */
@@ -207,15 +216,18 @@ static inline bool vlapic_test_vec(const struct vlapic *l, u32 base, u8 vec)
 static inline u32 vlapic_tpr(const struct vlapic *l) { return VLAPIC_REG(l, APIC_REG_TPR); }
 static inline void vlapic_set_tpr(struct vlapic *l, u32 tpr) { VLAPIC_REG(l, APIC_REG_TPR) = tpr; }
 
-/* Power-up state: x2APIC enabled (EN|EXTD, BSP for vCPU 0), software-disabled
- * (SVR 0xFF), every LVT masked, timer stopped. tsc_hz 0 is taken as VLAPIC_BUS_HZ.
- * page: the register page, PAGE_SIZE bytes at a page-aligned address that is also its
- * physical one (as alloc_pages gives), for the vlapic's lifetime; it is cleared here. */
-void vlapic_init(struct vlapic *l, u32 *page, u32 id, bool bsp, u64 tsc_hz,
+/* Power-up state (SDM 11.4.7.1): enabled in xAPIC mode at 0xFEE00000 (BSP for vCPU 0),
+ * software-disabled (SVR 0xFF), every LVT masked, timer stopped, DFR all ones. id: the
+ * APIC ID (below 0xFF). phys_bits: the guest's MAXPHYADDR (IA32_APIC_BASE's address
+ * width). tsc_hz 0 is taken as VLAPIC_BUS_HZ. page: the register page, PAGE_SIZE bytes
+ * at a page-aligned address that is also its physical one (as alloc_pages gives), for the
+ * vlapic's lifetime; it is cleared here. */
+void vlapic_init(struct vlapic *l, u32 *page, u32 id, bool bsp, u32 phys_bits, u64 tsc_hz,
 		 const struct vlapic_ops *ops, void *ctx);
 
 /* INIT (SDM 11.4.7.3): registers back to their power-up values, keeping the ID,
- * IA32_APIC_BASE (so an AP stays in x2APIC mode), the TSC rate and the counters. */
+ * IA32_APIC_BASE (so an AP stays in its mode; in x2APIC mode the LDR too), the TSC rate
+ * and the counters. */
 void vlapic_reset(struct vlapic *l);
 
 /* MSR accesses (0x1B, 0x6E0, 0x800-0x8FF). 0, or -1: inject #GP(0) and change nothing.
@@ -225,6 +237,19 @@ void vlapic_reset(struct vlapic *l);
  * transition (SDM 11.12.5). now: current guest TSC. */
 int vlapic_rdmsr(struct vlapic *l, u32 msr, u64 *val, u64 now);
 int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now);
+
+/* Whether the guest-physical address is in this APIC's xAPIC MMIO window: enabled, not in
+ * x2APIC mode, in the page at the base address. Outside it (a disabled APIC, x2APIC mode)
+ * the page is no device: reads are all ones, writes vanish (SDM 11.12.2). */
+bool vlapic_mmio_claims(const struct vlapic *l, u64 gpa);
+
+/* An access of size bytes (1, 2, 4 or 8) at offset off of the window, as an xAPIC takes
+ * it (SDM 11.4.1: registers are 32 bits at 16-byte steps). Reads: the register's bytes at
+ * off & 15, 0 where no readable register is (or the access leaves its 4 bytes). Writes:
+ * only 32-bit ones at a register's start count; reserved bits are dropped, and a write to
+ * a read-only or absent register is ignored (no #GP in xAPIC mode). now: guest TSC. */
+u64 vlapic_mmio_read(struct vlapic *l, u32 off, u32 size, u64 now);
+void vlapic_mmio_write(struct vlapic *l, u32 off, u32 size, u64 val, u64 now);
 
 /* Accepts a fixed interrupt: sets IRR, and TMR when level (clears it when edge).
  * Callable from any CPU. False (nothing set) if vector < 16 or the APIC is hardware-
@@ -238,6 +263,10 @@ bool vlapic_claim_notification(struct vlapic *l);
 /* posted_requests: moves the posted (and held) requests into the IRR (the owner, the guest
  * not running); whether there were any. */
 bool vlapic_sync_pir(struct vlapic *l);
+
+/* An EOI as the guest's write of the EOI register does it, in either mode (PV EOI's lazy
+ * one): the highest vector in service ends, a level-triggered one reaches the IOAPIC. */
+void vlapic_eoi(struct vlapic *l);
 
 /* cpu_delivers: the CPU completed the guest's EOI of vector (it has cleared the ISR bit)
  * and exited because the vector is level-triggered: the rest of an EOI (the IOAPIC's). */
@@ -288,8 +317,14 @@ u64 vlapic_next_deadline(const struct vlapic *l);
  * it (else they #GP). */
 bool vlapic_x2apic_mode(const struct vlapic *l);
 
-/* x2APIC destination match (SDM 11.12.10): physical: dest == id; logical: cluster
- * dest[31:16] == id >> 4 and dest[15:0] has bit id & 15; 0xFFFFFFFF matches all. */
+/* IA32_APIC_BASE.EN: the APIC is on (in either mode); CPUID.1:EDX.APIC shows it. */
+bool vlapic_enabled(const struct vlapic *l);
+
+/* Destination match of a message whose dest is in the sender's format (APIC_BROADCAST
+ * for either mode's broadcast). In x2APIC mode (SDM 11.12.10): physical dest == ID;
+ * logical: cluster dest[31:16] == ID >> 4 and dest[15:0] has bit ID & 15. In xAPIC mode
+ * (SDM 11.6.2): 8-bit destinations; physical dest == ID; logical by the DFR's model:
+ * flat, LDR[31:24] & dest; cluster, the high nibbles equal and the low ones overlap. */
 bool vlapic_match_dest(const struct vlapic *l, u32 dest, bool logical);
 
 /* Current PPR (SDM 11.8.3.1). */

@@ -58,6 +58,18 @@ static inline void cpu_cpuid(u32 leaf, u32 sub, u32 r[4])
 	cpuid(leaf, sub, &r[0], &r[1], &r[2], &r[3]);
 }
 
+/* MAXPHYADDR (CPUID 80000008h EAX[7:0]; 36 without the leaf, SDM vol. 3A, 4.1.4): the
+ * guests' too (cpuid_policy.c passes the leaf on). */
+static inline u32 cpu_phys_bits(void)
+{
+	u32 r[4];
+	cpu_cpuid(0x80000000, 0, r);
+	if (r[0] < 0x80000008)
+		return 36;
+	cpu_cpuid(0x80000008, 0, r);
+	return r[0] & 0xFF;
+}
+
 static inline u64 read_cr0(void)
 {
 	u64 v;

@@ -37,10 +37,11 @@ struct arch_vcpu {
 		struct vmx_vcpu vmx;
 	};
 	struct vlapic lapic;
-	u8 *xsave;     /* XSAVE area (xstate.c) while another vCPU uses the pCPU */
-	u64 xcr0;      /* the guest's XCR0 */
-	u64 spec_ctrl; /* IA32_SPEC_CTRL as the guest set it, in force while it runs */
-	u32 tsc_aux;   /* IA32_TSC_AUX, in the CPU's register while it is loaded */
+	u8 *xsave;	 /* XSAVE area (xstate.c) while another vCPU uses the pCPU */
+	u64 xcr0;	 /* the guest's XCR0 */
+	u64 spec_ctrl;	 /* IA32_SPEC_CTRL as the guest set it, in force while it runs */
+	u32 tsc_aux;	 /* IA32_TSC_AUX, in the CPU's register while it is loaded */
+	u64 misc_enable; /* IA32_MISC_ENABLE as the guest reads it (msr.c) */
 	u64 dr[4];
 	bool nmi_pending;      /* set atomically by senders */
 	bool init_pending;     /* INIT IPI received (atomic) */
