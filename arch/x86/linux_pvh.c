@@ -75,6 +75,6 @@ int linux_pvh_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 		.memmap_entries = lb.nmap,
 	};
 	*mod = (struct hvm_modlist_entry){ lb.initrd_gpa, lb.initrd_len, 0, 0 };
-	*boot = (struct x86_boot){ .entry = elf.pvh_entry, .arg = GPA_BOOT_INFO };
+	*boot = (struct x86_boot){ .entry = elf.entry, .arg = GPA_BOOT_INFO };
 	return 0;
 }
