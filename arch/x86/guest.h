@@ -79,6 +79,9 @@ int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 		   struct x86_boot *boot);
 /* Platform devices: UART, ACPI PM block, reset port (platform.c). */
 void x86_platform_init(struct vm *vm);
+/* The test exit port where the configuration asks for one (exit_port.c): 0, or -1 after
+ * saying why (its ports are a device's). */
+int x86_exit_port_init(struct vm *vm, const struct vm_config *cfg);
 
 /* The guest's memory as its CPU sees it now (guest_memory.c). */
 struct x86_paging x86_guest_paging(struct vcpu *v);

@@ -38,18 +38,21 @@ static int build_cmdline(struct vm *vm, char *dst, size_t n, const char *user)
 int linux_boot_common(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
 		      struct linux_boot *lb)
 {
-	if (img->initrd_len) {
+	struct guest_file rd;
+	if (vm_linux_initrd(vm, cfg, img, &rd))
+		return -1;
+	if (rd.len) {
 		u64 top = MIN(x86_low_ram_end(vm), lb->initrd_end_max);
-		lb->initrd_gpa = ALIGN_DOWN(top - MIN(top, img->initrd_len), 2 * MiB);
-		if (img->initrd_len > top || lb->initrd_gpa < ALIGN_UP(lb->kernel_end, 2 * MiB)) {
+		lb->initrd_gpa = ALIGN_DOWN(top - MIN(top, rd.len), 2 * MiB);
+		if (rd.len > top || lb->initrd_gpa < ALIGN_UP(lb->kernel_end, 2 * MiB)) {
 			printk("hv: VM '%s': %s: the initrd (%llu KiB) does not fit in the "
 			       "VM's RAM beside the kernel (which needs up to %llu MiB)\n",
-			       vm->name, cfg->initrd, (unsigned long long)(img->initrd_len >> 10),
+			       vm->name, cfg->initrd[0], (unsigned long long)(rd.len >> 10),
 			       (unsigned long long)(lb->kernel_end >> 20));
 			return -1;
 		}
-		lb->initrd_len = img->initrd_len;
-		memcpy(vm->ram + lb->initrd_gpa, img->initrd, img->initrd_len);
+		lb->initrd_len = rd.len;
+		memcpy(vm->ram + lb->initrd_gpa, rd.data, rd.len);
 	}
 
 	u32 max = MIN(lb->cmdline_max, PAGE_SIZE - 1);

@@ -28,6 +28,8 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		return -1;
 	x86_vm_irq_init(vm);
 	x86_platform_init(vm);
+	if (x86_exit_port_init(vm, cfg))
+		return -1;
 	return x86_linux_load(vm, cfg, img, &vm->arch.boot);
 }
 

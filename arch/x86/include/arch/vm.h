@@ -76,7 +76,8 @@ struct arch_vm {
 	struct vuart uart; /* COM1, the VM's console */
 	u16 pm1_en, pm1_sts, pm1_cnt;
 	struct x86_boot boot;
-	u64 boot_tsc; /* TSC when the VM was created: its kvmclock and PM timer zero */
+	u64 boot_tsc;  /* TSC when the VM was created: its kvmclock and PM timer zero */
+	u16 exit_port; /* the test exit port's first port (exit_port.c); 0: none */
 };
 
 #endif
