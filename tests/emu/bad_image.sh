@@ -10,7 +10,7 @@ refused() { # NAME: the VM was not created and the firmware's shell came back
 }
 STOP_AT="Shell>" boot "[vm initramfs]
 kernel = /guests/initrd.gz" 120 1
-expect "an initramfs as kernel is named as such" "hv: VM 'initramfs': /guests/initrd.gz: an initramfs (a cpio archive) given as the kernel: it belongs in initrd =; an x86 VM boots a bzImage (a distribution's vmlinuz) or a vmlinux with a PVH entry note"
+expect "an initramfs as kernel is named as such" "hv: VM 'initramfs': /guests/initrd.gz: an initramfs (a cpio archive) given as the kernel: it belongs in initrd =; an x86 VM boots a bzImage (a distribution's vmlinuz), a vmlinux with a PVH entry note or a multiboot kernel"
 refused initramfs
 
 # An arm64 Image: its 64-byte header with the magic at 56, then zeros.

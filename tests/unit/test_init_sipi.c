@@ -19,8 +19,8 @@ int x86_exit_port_init(struct vm *vm, const struct vm_config *cfg)
 	(void)vm, (void)cfg;
 	return 0;
 }
-int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
-		   struct x86_boot *boot)
+int x86_kernel_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
+		    struct x86_boot *boot)
 {
 	return (void)vm, (void)cfg, (void)img, (void)boot, 0;
 }
