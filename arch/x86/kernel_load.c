@@ -4,6 +4,7 @@
  * (an ELF), or a bzImage; anything else is refused with what it is. */
 #include "arch/x86/kernel_load.h"
 #include "arch/x86/bzimage.h"
+#include "arch/x86/elf_pvh.h"
 #include "arch/x86/linux_boot.h"
 #include "arch/x86/multiboot.h"
 #include "hv/vm_config.h"
@@ -27,14 +28,20 @@ int x86_kernel_load(struct vm *vm, const struct vm_config *cfg, const struct gue
 	u32 off;
 	const char *multiboot = "";
 	int mb = multiboot_find(k, img->kernel_len, &off, &multiboot);
+	struct elf_image pvh;
 	if (mb > 0)
 		return multiboot_load(vm, cfg, img, boot);
+	/* A magic with a wrong checksum: a broken multiboot kernel, unless it is a vmlinux. */
+	if (mb < 0 && elf_pvh_parse(k, img->kernel_len, &pvh, NULL)) {
+		printk("hv: VM '%s': %s: %s\n", vm->name, cfg->kernel, multiboot);
+		return -1;
+	}
 	if (img->kernel_len >= 4 && !memcmp(k, "\177ELF", 4))
 		return linux_pvh_load(vm, cfg, img, boot);
 	if (bzimage_is(k, img->kernel_len))
 		return linux_bzimage_load(vm, cfg, img, boot);
 	printk("hv: VM '%s': %s: %s; an x86 VM boots a bzImage (a distribution's vmlinuz), a "
 	       "vmlinux with a PVH entry note or a multiboot kernel\n",
-	       vm->name, cfg->kernel, mb < 0 ? multiboot : file_kind(k, img->kernel_len));
+	       vm->name, cfg->kernel, file_kind(k, img->kernel_len));
 	return -1;
 }

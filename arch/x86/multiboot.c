@@ -4,10 +4,10 @@
 #include "arch/x86/multiboot.h"
 #include "hv/lib.h"
 
-#define HDR_MIN 12	/* magic, flags, checksum */
-#define HDR_ADDRS 32	/* ... header_addr, load_addr, load_end_addr, bss_end_addr, entry_addr */
+#define HDR_MIN 12   /* magic, flags, checksum */
+#define HDR_ADDRS 32 /* ... header_addr, load_addr, load_end_addr, bss_end_addr, entry_addr */
 #define FLAGS_KNOWN (MB_PAGE_ALIGN | MB_MEMORY_INFO)
-#define LOW_LIMIT MiB	/* where a kernel may start: below is the VM's boot data */
+#define LOW_LIMIT MiB /* where a kernel may start: below is the VM's boot data */
 #define LIMIT_4G (1ull << 32)
 
 /* The information structure's flags (3.3). */
@@ -56,8 +56,7 @@ int multiboot_find(const void *buf, size_t len, u32 *off, const char **why)
 }
 
 /* MB_AOUT_KLUDGE (3.1.3): the header's address fields say where the file goes. */
-static int parse_aout(const u8 *b, size_t len, u32 hoff, struct elf_image *out,
-		      const char **why)
+static int parse_aout(const u8 *b, size_t len, u32 hoff, struct elf_image *out, const char **why)
 {
 	const u8 *h = b + hoff;
 	if (hoff + HDR_ADDRS > MIN(len, MULTIBOOT_SEARCH)) {
@@ -127,9 +126,10 @@ int multiboot_parse(const void *buf, size_t len, struct elf_image *out, const ch
 		return elf_fail(out, why, reason ? reason : "no multiboot header");
 	u32 flags = elf_le32(b + hoff + 4);
 	if (flags & MB_VIDEO_MODE)
-		return elf_fail(out, why,
-				"the kernel requires a video mode (multiboot flag 2): a VM here has "
-				"no display");
+		return elf_fail(
+			out, why,
+			"the kernel requires a video mode (multiboot flag 2): a VM here has "
+			"no display");
 	if (flags & 0xFFFF & ~FLAGS_KNOWN)
 		return elf_fail(out, why,
 				"the kernel requires multiboot features this loader does not know "

@@ -87,9 +87,9 @@ int multiboot_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 	*boot = (struct x86_boot){ .entry = k.entry,
 				   .arg = GPA_BOOT_INFO,
 				   .eax = MULTIBOOT_BOOT_MAGIC };
-	printk("hv: VM '%s': %s: multiboot kernel, %llx-%llx, entry %llx, %u module%s\n",
-	       vm->name, cfg->kernel, (unsigned long long)k.lowest_paddr,
-	       (unsigned long long)k.highest_paddr_end, (unsigned long long)k.entry,
-	       img->ninitrds, img->ninitrds == 1 ? "" : "s");
+	printk("hv: VM '%s': %s: multiboot kernel, %llx-%llx, entry %llx, %u module%s\n", vm->name,
+	       cfg->kernel, (unsigned long long)k.lowest_paddr,
+	       (unsigned long long)k.highest_paddr_end, (unsigned long long)k.entry, img->ninitrds,
+	       img->ninitrds == 1 ? "" : "s");
 	return 0;
 }

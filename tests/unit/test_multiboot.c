@@ -28,11 +28,11 @@ static int parse_n(size_t len)
 
 static int parse(void) { return parse_n(LEN); }
 
-#define CHECK_BAD(msg)                           \
-	do {                                     \
-		CHECK_EQ(parse(), -1);           \
-		CHECK_STR(why, msg);             \
-		CHECK_EQ(ei.nsegments, 0);       \
+#define CHECK_BAD(msg)                     \
+	do {                               \
+		CHECK_EQ(parse(), -1);     \
+		CHECK_STR(why, msg);       \
+		CHECK_EQ(ei.nsegments, 0); \
 	} while (0)
 
 static void header(size_t off, u32 flags)
