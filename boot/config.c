@@ -31,22 +31,24 @@ enum key {
 	K_ADDRESS,
 	K_GATEWAY,
 	K_PORT,
-	K_SELFTEST
+	K_SELFTEST,
+	K_EXIT_PORT
 };
 
 static const struct {
 	const char *name;
 	enum section sec;
 } keys[] = {
-	[K_PCPUS] = { "pcpus", SEC_HV },      [K_CONSOLE] = { "console", SEC_HV },
-	[K_SCHED] = { "sched", SEC_HV },      [K_ON_EXIT] = { "on_exit", SEC_HV },
-	[K_SERIAL] = { "serial", SEC_HV },    [K_BAUD] = { "baud", SEC_HV },
-	[K_KERNEL] = { "kernel", SEC_VM },    [K_INITRD] = { "initrd", SEC_VM },
-	[K_CMDLINE] = { "cmdline", SEC_VM },  [K_VCPUS] = { "vcpus", SEC_VM },
-	[K_MEMORY] = { "memory", SEC_VM },    [K_PV] = { "pv", SEC_VM },
-	[K_APICV] = { "apicv", SEC_VM },      [K_VM_PCPUS] = { "pcpus", SEC_VM },
-	[K_ADDRESS] = { "address", SEC_NET }, [K_GATEWAY] = { "gateway", SEC_NET },
-	[K_PORT] = { "port", SEC_NET },	      [K_SELFTEST] = { "selftest", SEC_HV },
+	[K_PCPUS] = { "pcpus", SEC_HV },	 [K_CONSOLE] = { "console", SEC_HV },
+	[K_SCHED] = { "sched", SEC_HV },	 [K_ON_EXIT] = { "on_exit", SEC_HV },
+	[K_SERIAL] = { "serial", SEC_HV },	 [K_BAUD] = { "baud", SEC_HV },
+	[K_KERNEL] = { "kernel", SEC_VM },	 [K_INITRD] = { "initrd", SEC_VM },
+	[K_CMDLINE] = { "cmdline", SEC_VM },	 [K_VCPUS] = { "vcpus", SEC_VM },
+	[K_MEMORY] = { "memory", SEC_VM },	 [K_PV] = { "pv", SEC_VM },
+	[K_APICV] = { "apicv", SEC_VM },	 [K_VM_PCPUS] = { "pcpus", SEC_VM },
+	[K_ADDRESS] = { "address", SEC_NET },	 [K_GATEWAY] = { "gateway", SEC_NET },
+	[K_PORT] = { "port", SEC_NET },		 [K_SELFTEST] = { "selftest", SEC_HV },
+	[K_EXIT_PORT] = { "exit_port", SEC_VM },
 };
 
 struct parser {
@@ -376,6 +378,49 @@ static int set_pcpu_set(struct parser *ps, struct slice v)
 	return 0;
 }
 
+/* initrd = A, B, ...: one path, or several (a multiboot kernel's modules). */
+static int set_initrds(struct parser *ps, struct slice v)
+{
+	struct vm_config *vm = ps->vm;
+	size_t i = 0;
+
+	vm->initrd_line = ps->line;
+	while (i <= v.n) {
+		size_t end = i;
+		while (end < v.n && v.s[end] != ',')
+			end++;
+		struct slice item = trim(v.s + i, end - i);
+		if (!item.n)
+			return fail(ps, ps->line,
+				    "empty file name in initrd (files are separated "
+				    "by commas)");
+		if (vm->ninitrds == CFG_MAX_INITRDS)
+			return fail(ps, ps->line, "too many files in initrd (max %u)",
+				    (unsigned int)CFG_MAX_INITRDS);
+		if (set_str(ps, vm->initrd[vm->ninitrds++], CFG_PATH_MAX, item, "initrd"))
+			return -1;
+		i = end + 1;
+	}
+	return 0;
+}
+
+/* exit_port = N: a guest's write to ports N..N+3 ends the VM (QEMU's isa-debug-exit with
+ * iosize 4); whether a device has them is checked where the VM's devices are known. */
+static int set_exit_port(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+	u64 x;
+
+	if (parse_u64(v, &x) || !x || x > 0xFFFC)
+		return fail(ps, ps->line,
+			    "bad value '%s' for exit_port: expected an I/O port 0x1..0xfffc "
+			    "(it takes 4 ports, as QEMU's isa-debug-exit with iosize 4)",
+			    show(buf, v));
+	ps->vm->exit_port = (u16)x;
+	ps->vm->exit_port_line = ps->line;
+	return 0;
+}
+
 /* Longest pv value: every item spelled out, with blanks, fits easily. */
 #define PV_VALUE_MAX 128
 
@@ -563,7 +608,7 @@ static int parse_key(struct parser *ps, struct slice l)
 	case K_KERNEL:
 		return set_str(ps, ps->vm->kernel, sizeof(ps->vm->kernel), v, name);
 	case K_INITRD:
-		return set_str(ps, ps->vm->initrd, sizeof(ps->vm->initrd), v, name);
+		return set_initrds(ps, v);
 	case K_CMDLINE:
 		return set_str(ps, ps->vm->cmdline, sizeof(ps->vm->cmdline), v, name);
 	case K_VCPUS:
@@ -576,6 +621,8 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_apicv(ps, v);
 	case K_VM_PCPUS:
 		return set_pcpu_set(ps, v);
+	case K_EXIT_PORT:
+		return set_exit_port(ps, v);
 	case K_ADDRESS:
 		return set_address(ps, v);
 	case K_GATEWAY:

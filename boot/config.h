@@ -11,12 +11,13 @@
  *   baud = 115200             # its rate (a divisor of 115200); default: the firmware's
  *   [vm linux0]
  *   kernel = \vmlinux         # required
- *   initrd = \initrd.gz
+ *   initrd = \initrd.gz       # several, comma-separated: a multiboot kernel's modules
  *   cmdline = console=ttyS0 quiet
  *   vcpus = 2                 # 1..64, default 1
  *   memory = 512M             # N, NK, NM, NG; 16M..64G, multiple of 4K; default 256M
  *   pv = all,-ipi             # paravirtual features offered (default: all), below
  *   pcpus = 0-1,3             # the pCPUs its vCPUs may run on (default: all)
+ *   exit_port = 0xf4          # x86: a guest write there ends the VM (isa-debug-exit)
  *   [net]                     # telemetry over HTTP on the hypervisor's own NIC
  *   address = dhcp            # or A.B.C.D/N (N 1..30); default dhcp
  *   gateway = 10.0.2.2        # with a static address only

@@ -152,8 +152,11 @@ static int create_vms(void)
 		struct guest_images img = { 0 };
 		if (!load_kernel(vc, &img))
 			goto bad;
-		if (vc->initrd[0] && !(img.initrd = load_file(vc->initrd, &img.initrd_len)))
-			goto bad;
+		for (; img.ninitrds < vc->ninitrds; img.ninitrds++) {
+			struct guest_file *f = &img.initrd[img.ninitrds];
+			if (!(f->data = load_file(vc->initrd[img.ninitrds], &f->len)))
+				goto bad;
+		}
 		/* 2 MiB aligned so nested paging can use large pages. */
 		u8 *ram = efi_alloc_pages(vc->memory / PAGE_SIZE + 512, 0);
 		if (!ram) {
@@ -168,15 +171,17 @@ static int create_vms(void)
 			goto bad;
 		char pv[64];
 		pv_features_format(vm->pv, pv, sizeof pv);
-		printk("hv: VM '%s': %u vCPUs, %llu MiB, kernel %s (%llu KiB), initrd %s (%llu "
-		       "KiB), pv %s\n",
+		char initrds[CFG_MAX_INITRDS * (CFG_PATH_MAX + 24)] = "none (0 KiB)";
+		for (u32 k = 0, n = 0; k < img.ninitrds && n < sizeof initrds; k++)
+			n += (u32)snprintf(initrds + n, sizeof initrds - n, "%s%s (%llu KiB)",
+					   k ? ", " : "", vc->initrd[k],
+					   (unsigned long long)(img.initrd[k].len >> 10));
+		printk("hv: VM '%s': %u vCPUs, %llu MiB, kernel %s (%llu KiB), initrd %s, pv %s\n",
 		       vm->name, vm->nvcpus, (unsigned long long)(vm->ram_size >> 20), vc->kernel,
-		       (unsigned long long)(img.kernel_len >> 10),
-		       vc->initrd[0] ? vc->initrd : "none",
-		       (unsigned long long)(img.initrd_len >> 10), pv);
+		       (unsigned long long)(img.kernel_len >> 10), initrds, pv);
 		efi_free((void *)img.kernel);
-		if (img.initrd)
-			efi_free((void *)img.initrd);
+		for (u32 k = 0; k < img.ninitrds; k++)
+			efi_free((void *)img.initrd[k].data);
 		continue;
 	bad:
 		printk("hv: %s:%d: VM '%s' cannot be created\n", config_file, vc->line, vc->name);

@@ -10,6 +10,16 @@ void iobus_register(struct iobus *bus, const struct io_region *region)
 		printk("hv: BUG: too many device regions\n");
 }
 
+const struct io_region *iobus_find(const struct iobus *bus, enum io_space space, u64 base, u64 len)
+{
+	for (u32 i = 0; i < bus->n; i++) {
+		const struct io_region *r = &bus->r[i];
+		if (r->space == space && base < r->base + r->len && r->base < base + len)
+			return r;
+	}
+	return NULL;
+}
+
 /* Racy by design: at worst an address is reported twice. */
 static bool first_time(struct iobus *bus, enum io_space space, u64 addr)
 {

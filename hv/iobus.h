@@ -29,6 +29,8 @@ struct iobus {
 };
 
 void iobus_register(struct iobus *bus, const struct io_region *region);
+/* The first region of that space that overlaps [base, base + len), or NULL. */
+const struct io_region *iobus_find(const struct iobus *bus, enum io_space space, u64 base, u64 len);
 /* Returns false when no device claimed the access (value then reads as all-ones). */
 bool iobus_access(struct iobus *bus, enum io_space space, u64 addr, unsigned size, bool write,
 		  u64 *value);

@@ -47,6 +47,21 @@ struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram, const struc
 	return vm;
 }
 
+int vm_linux_initrd(const struct vm *vm, const struct vm_config *cfg,
+		    const struct guest_images *img, struct guest_file *rd)
+{
+	*rd = (struct guest_file){ 0 };
+	if (img->ninitrds > 1) {
+		printk("hv: VM '%s': %s:%d: initrd names %u files; a Linux kernel takes one (a "
+		       "multiboot kernel takes several, as its modules)\n",
+		       vm->name, config_file, cfg->initrd_line, img->ninitrds);
+		return -1;
+	}
+	if (img->ninitrds)
+		*rd = img->initrd[0];
+	return 0;
+}
+
 #define BAD_ACCESSES_LOGGED 8
 
 void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
@@ -61,14 +76,15 @@ void vcpu_bad_access(struct vcpu *v, const char *fmt, ...)
 	printk("hv: VM '%s' vcpu%u: %s\n", v->vm->name, v->id, what);
 }
 
-void vm_request_stop(struct vm *vm, enum vm_stop_reason why)
+bool vm_request_stop(struct vm *vm, enum vm_stop_reason why)
 {
 	enum vm_stop_reason running = VM_RUNNING;
 	if (!__atomic_compare_exchange_n(&vm->stop_reason, &running, why, false, __ATOMIC_SEQ_CST,
 					 __ATOMIC_SEQ_CST))
-		return;
+		return false;
 	for (u32 i = 0; i < vm->nvcpus; i++)
 		vcpu_kick(vm->vcpus[i]);
+	return true;
 }
 
 bool vm_stopping(const struct vm *vm)
@@ -89,6 +105,8 @@ const char *vm_stop_reason_name(enum vm_stop_reason r)
 		return "triple fault";
 	case VM_FATAL:
 		return "stopped by a fatal error";
+	case VM_EXIT_PORT:
+		return "stopped by its exit port";
 	}
 	return "?";
 }

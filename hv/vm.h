@@ -11,6 +11,7 @@
 #include "spinlock.h"
 #include "arch/vm.h"
 #include "arch/limits.h"
+#include "vm_config.h"
 
 #define MAX_VCPUS ARCH_MAX_VCPUS
 #define MAX_VMS 8
@@ -51,7 +52,14 @@ struct vcpu {
 	struct arch_vcpu arch;
 };
 
-enum vm_stop_reason { VM_RUNNING, VM_POWEROFF, VM_RESET, VM_TRIPLE_FAULT, VM_FATAL };
+enum vm_stop_reason {
+	VM_RUNNING,
+	VM_POWEROFF,
+	VM_RESET,
+	VM_TRIPLE_FAULT,
+	VM_FATAL,
+	VM_EXIT_PORT /* x86: a write to its test exit port (exit_port in hv.cfg) */
+};
 
 struct vm {
 	u32 id;
@@ -91,12 +99,23 @@ static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
 /* Builds a VM from its configuration section (before the machine is taken over): RAM
  * (already allocated by the caller), vCPUs, devices and the guest image. NULL on error,
  * after printing the reason. */
+struct guest_file {
+	const void *data;
+	u64 len;
+};
 struct guest_images {
-	const void *kernel, *initrd;
-	u64 kernel_len, initrd_len;
+	const void *kernel;
+	u64 kernel_len;
+	u32 ninitrds; /* initrd = A, B, ...: the files, in that order */
+	struct guest_file initrd[CFG_MAX_INITRDS];
 };
 struct vm *vm_create(u32 id, const struct vm_config *cfg, void *ram,
 		     const struct guest_images *img);
+
+/* The initrd of a Linux kernel, which takes one: 0 and *rd (len 0: none), or -1 after
+ * saying why when the configuration names several. */
+int vm_linux_initrd(const struct vm *vm, const struct vm_config *cfg,
+		    const struct guest_images *img, struct guest_file *rd);
 
 /* The counters of all its vCPUs added up. */
 void vm_stats(const struct vm *vm, struct vcpu_stats *sum);
@@ -126,8 +145,9 @@ void vcpu_notify(struct vcpu *v);
 /* A guest error answered as the hardware would (a fault, all-ones, a dropped write):
  * counted, and the first few of each vCPU logged with what happened. */
 void vcpu_bad_access(struct vcpu *v, const char *fmt, ...) PRINTF_LIKE(2, 3);
-/* Stops the whole VM (any vCPU may call this); its vCPUs leave the guest at their next exit. */
-void vm_request_stop(struct vm *vm, enum vm_stop_reason why);
+/* Stops the whole VM (any vCPU may call this); its vCPUs leave the guest at their next exit.
+ * True for the one call that stopped it, false when it was already stopping. */
+bool vm_request_stop(struct vm *vm, enum vm_stop_reason why);
 bool vm_stopping(const struct vm *vm);
 const char *vm_stop_reason_name(enum vm_stop_reason r);
 /* Called by each vCPU's pCPU when it drops a stopped vCPU; the last one reports the VM. */

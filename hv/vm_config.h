@@ -12,6 +12,7 @@
 #define CFG_NAME_MAX 32
 #define CFG_PATH_MAX 128
 #define CFG_CMDLINE_MAX 1024
+#define CFG_MAX_INITRDS 8 /* initrd = A, B, ...: a multiboot kernel's modules */
 
 #define CFG_MAX_VCPUS ARCH_MAX_VCPUS
 #define CFG_MAX_PCPUS MAX_PCPUS
@@ -20,17 +21,21 @@
 #define CFG_MAX_MEMORY (64 * GiB)
 
 struct vm_config {
-	char name[CFG_NAME_MAX];       /* from [vm NAME] */
-	char kernel[CFG_PATH_MAX];     /* required */
-	char initrd[CFG_PATH_MAX];     /* "" if absent */
-	char cmdline[CFG_CMDLINE_MAX]; /* "" if absent */
-	u32 vcpus;		       /* 1..64, default 1 */
-	u64 memory;		       /* bytes, 16M..64G, multiple of 4K, default 256M */
-	u32 pv;			       /* BIT(enum pv_feature) set, default all */
-	bool apicv_off;		       /* apicv = off: the emulated local APIC only */
-	struct pcpu_set pcpu_set;      /* where it may run; empty (default): any */
-	int pcpus_line;		       /* line of its pcpus key */
-	int line;		       /* line of the [vm ...] header */
+	char name[CFG_NAME_MAX];		    /* from [vm NAME] */
+	char kernel[CFG_PATH_MAX];		    /* required */
+	char initrd[CFG_MAX_INITRDS][CFG_PATH_MAX]; /* the files of initrd = A, B, ... */
+	u32 ninitrds;				    /* 0 if absent */
+	int initrd_line;			    /* line of its initrd key */
+	char cmdline[CFG_CMDLINE_MAX];		    /* "" if absent */
+	u32 vcpus;				    /* 1..64, default 1 */
+	u64 memory;		  /* bytes, 16M..64G, multiple of 4K, default 256M */
+	u32 pv;			  /* BIT(enum pv_feature) set, default all */
+	bool apicv_off;		  /* apicv = off: the emulated local APIC only */
+	struct pcpu_set pcpu_set; /* where it may run; empty (default): any */
+	int pcpus_line;		  /* line of its pcpus key */
+	u16 exit_port;		  /* exit_port = N: the first of its 4 ports */
+	int exit_port_line;	  /* line of its exit_port key; 0: none */
+	int line;		  /* line of the [vm ...] header */
 };
 
 /* The name of the file the configuration was read from, for messages that name its lines

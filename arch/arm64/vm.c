@@ -34,14 +34,17 @@ static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct g
 {
 	struct linux_image_layout lay;
 	const char *why = "", *kind = file_kind(img->kernel, img->kernel_len);
+	struct guest_file rd;
 	if (kind != file_kind_arm64_image) {
 		printk("hv: VM '%s': %s: %s; an arm64 VM boots an arm64 Image, raw or gzip'd (a "
 		       "distribution's vmlinuz)\n",
 		       vm->name, cfg->kernel, kind);
 		return -1;
 	}
-	if (linux_image_layout(img->kernel, img->kernel_len, vm->ram_gpa, vm->ram_size,
-			       img->initrd_len, FDT_MAX, &lay, &why)) {
+	if (vm_linux_initrd(vm, cfg, img, &rd))
+		return -1;
+	if (linux_image_layout(img->kernel, img->kernel_len, vm->ram_gpa, vm->ram_size, rd.len,
+			       FDT_MAX, &lay, &why)) {
 		printk("hv: VM '%s': %s: %s\n", vm->name, cfg->kernel, why);
 		return -1;
 	}
@@ -50,10 +53,10 @@ static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct g
 	u8 *fdt = gpa_to_hva(vm, lay.fdt_addr, FDT_MAX);
 	memcpy(kernel, img->kernel, lay.kernel_copy);
 	dcache_clean_poc(kernel, lay.kernel_copy);
-	if (img->initrd_len) {
-		u8 *initrd = gpa_to_hva(vm, lay.initrd_addr, img->initrd_len);
-		memcpy(initrd, img->initrd, img->initrd_len);
-		dcache_clean_poc(initrd, img->initrd_len);
+	if (rd.len) {
+		u8 *initrd = gpa_to_hva(vm, lay.initrd_addr, rd.len);
+		memcpy(initrd, rd.data, rd.len);
+		dcache_clean_poc(initrd, rd.len);
 	}
 	struct guest_fdt_params p = {
 		.nvcpus = vm->nvcpus,
@@ -66,8 +69,8 @@ static int load_linux(struct vm *vm, const struct vm_config *cfg, const struct g
 		.uart_base = GUEST_UART_BASE,
 		.uart_spi = GUEST_UART_SPI,
 		.cmdline = cfg->cmdline,
-		.initrd_start = img->initrd_len ? lay.initrd_addr : 0,
-		.initrd_end = img->initrd_len ? lay.initrd_addr + img->initrd_len : 0,
+		.initrd_start = rd.len ? lay.initrd_addr : 0,
+		.initrd_end = rd.len ? lay.initrd_addr + rd.len : 0,
 	};
 	int n = guest_fdt_build(fdt, FDT_MAX, &p);
 	if (n < 0) {
@@ -86,6 +89,11 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 	u32 max_vcpus = gic_host.version == 2 ? VGIC_V2_MAX_VCPUS : VGIC_MAX_VCPUS;
 	if (vm->ram_size & (2 * MiB - 1)) {
 		printk("hv: VM '%s': memory must be a multiple of 2 MiB\n", vm->name);
+		return -1;
+	}
+	if (cfg->exit_port_line) {
+		printk("hv: VM '%s': %s:%d: exit_port: an arm64 VM has no I/O ports\n", vm->name,
+		       config_file, cfg->exit_port_line);
 		return -1;
 	}
 	if (vm->nvcpus > max_vcpus) {

@@ -74,12 +74,15 @@ void steal_time_preempted(struct vcpu *v);
 int preempt_count_wrmsr(struct vcpu *v, u64 val);
 /* VMMCALL (hypercall.c): RAX, RBX, RCX, RDX, RSI in, RAX out. */
 void x86_hypercall(struct vcpu *v);
-/* Loads the kernel (a PVH vmlinux or a bzImage), initrd, command line and ACPI tables
- * (linux_boot.c); says in *boot how vCPU 0 starts. */
-int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
-		   struct x86_boot *boot);
+/* Loads the kernel (a multiboot kernel, a PVH vmlinux or a bzImage), its initrd or
+ * modules, command line and ACPI tables (kernel_load.c); says in *boot how vCPU 0 starts. */
+int x86_kernel_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
+		    struct x86_boot *boot);
 /* Platform devices: UART, ACPI PM block, reset port (platform.c). */
 void x86_platform_init(struct vm *vm);
+/* The test exit port where the configuration asks for one (exit_port.c): 0, or -1 after
+ * saying why (its ports are a device's). */
+int x86_exit_port_init(struct vm *vm, const struct vm_config *cfg);
 
 /* The guest's memory as its CPU sees it now (guest_memory.c). */
 struct x86_paging x86_guest_paging(struct vcpu *v);

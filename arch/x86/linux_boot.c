@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Boots Linux on x86: a vmlinux through its PVH entry (linux_pvh.c) or a bzImage, the
  * vmlinuz distributions ship, through the 64-bit boot protocol (linux_bzimage.c). Here:
- * which of the two a file is, and what both entries give the kernel alike: the initrd,
- * the command line, the ACPI tables and the memory map. */
+ * what both entries give the kernel alike: the initrd, the command line, and the ACPI
+ * tables and memory map (boot_tables.c). */
 #include "arch/x86/linux_boot.h"
-#include "arch/x86/bzimage.h"
-#include "arch/x86/guest_acpi.h"
 #include "hv/vm_config.h"
 #include "hv/arch.h"
 #include "hv/printk.h"
-#include "hv/file_kind.h"
 #include "hv/lib.h"
 #include "hv/pv_features.h"
 
@@ -38,18 +35,21 @@ static int build_cmdline(struct vm *vm, char *dst, size_t n, const char *user)
 int linux_boot_common(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
 		      struct linux_boot *lb)
 {
-	if (img->initrd_len) {
+	struct guest_file rd;
+	if (vm_linux_initrd(vm, cfg, img, &rd))
+		return -1;
+	if (rd.len) {
 		u64 top = MIN(x86_low_ram_end(vm), lb->initrd_end_max);
-		lb->initrd_gpa = ALIGN_DOWN(top - MIN(top, img->initrd_len), 2 * MiB);
-		if (img->initrd_len > top || lb->initrd_gpa < ALIGN_UP(lb->kernel_end, 2 * MiB)) {
+		lb->initrd_gpa = ALIGN_DOWN(top - MIN(top, rd.len), 2 * MiB);
+		if (rd.len > top || lb->initrd_gpa < ALIGN_UP(lb->kernel_end, 2 * MiB)) {
 			printk("hv: VM '%s': %s: the initrd (%llu KiB) does not fit in the "
 			       "VM's RAM beside the kernel (which needs up to %llu MiB)\n",
-			       vm->name, cfg->initrd, (unsigned long long)(img->initrd_len >> 10),
+			       vm->name, cfg->initrd[0], (unsigned long long)(rd.len >> 10),
 			       (unsigned long long)(lb->kernel_end >> 20));
 			return -1;
 		}
-		lb->initrd_len = img->initrd_len;
-		memcpy(vm->ram + lb->initrd_gpa, img->initrd, img->initrd_len);
+		lb->initrd_len = rd.len;
+		memcpy(vm->ram + lb->initrd_gpa, rd.data, rd.len);
 	}
 
 	u32 max = MIN(lb->cmdline_max, PAGE_SIZE - 1);
@@ -62,52 +62,5 @@ int linux_boot_common(struct vm *vm, const struct vm_config *cfg, const struct g
 	}
 	lb->cmdline_gpa = GPA_CMDLINE;
 
-	struct guest_acpi_params acpi = {
-		.gpa = GPA_ACPI,
-		.nvcpus = vm->nvcpus,
-		.ioapic_id = vm->arch.ioapic.id, /* what its ID register reads (4 bits) */
-		.ioapic_addr = GPA_IOAPIC,
-		.pm1a_evt_port = PORT_PM_BASE,
-		.pm1a_cnt_port = PORT_PM_BASE + 4,
-		.pm_timer_port = PORT_PM_BASE + 8,
-		.reset_port = PORT_RESET,
-		.reset_value = 0x06,
-		.sci_irq = 9,
-		.no_cmos_rtc = true,
-		.oem_id = "HV    ",
-	};
-	if (!guest_acpi_build(vm->ram + GPA_ACPI, GPA_ACPI_SIZE, &acpi, &lb->rsdp_gpa)) {
-		printk("hv: VM '%s': ACPI tables do not fit\n", vm->name);
-		return -1;
-	}
-
-	struct e820_entry *mm = lb->map;
-	u32 n = 0;
-	mm[n++] = (struct e820_entry){ 0, GPA_ACPI, E820_RAM };
-	mm[n++] = (struct e820_entry){ GPA_ACPI, GPA_ACPI_SIZE, E820_ACPI };
-	mm[n++] = (struct e820_entry){ GPA_ACPI + GPA_ACPI_SIZE, 0x9F000 - GPA_ACPI - GPA_ACPI_SIZE,
-				       E820_RAM };
-	mm[n++] = (struct e820_entry){ 0x9F000, 0x100000 - 0x9F000, E820_RESERVED };
-	mm[n++] = (struct e820_entry){ 0x100000, x86_low_ram_end(vm) - 0x100000, E820_RAM };
-	if (vm->ram_size > x86_low_ram_end(vm))
-		mm[n++] = (struct e820_entry){ 4 * GiB, vm->ram_size - x86_low_ram_end(vm),
-					       E820_RAM };
-	mm[n++] = (struct e820_entry){ GPA_IOAPIC, PAGE_SIZE, E820_RESERVED };
-	mm[n++] = (struct e820_entry){ 0xFEE00000, PAGE_SIZE, E820_RESERVED };
-	lb->nmap = n;
-	return 0;
-}
-
-int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
-		   struct x86_boot *boot)
-{
-	const u8 *k = img->kernel;
-	if (img->kernel_len >= 4 && !memcmp(k, "\177ELF", 4))
-		return linux_pvh_load(vm, cfg, img, boot);
-	if (bzimage_is(k, img->kernel_len))
-		return linux_bzimage_load(vm, cfg, img, boot);
-	printk("hv: VM '%s': %s: %s; an x86 VM boots a bzImage (a distribution's vmlinuz) or a "
-	       "vmlinux with a PVH entry note\n",
-	       vm->name, cfg->kernel, file_kind(k, img->kernel_len));
-	return -1;
+	return x86_boot_tables(vm, &lb->tables);
 }

@@ -5,17 +5,7 @@
 #ifndef ARCH_X86_LINUX_BOOT_H
 #define ARCH_X86_LINUX_BOOT_H
 
-#include "arch/x86/guest.h"
-
-#define E820_RAM 1
-#define E820_RESERVED 2
-#define E820_ACPI 3
-#define E820_MAX 8
-
-struct e820_entry {
-	u64 addr, size;
-	u32 type;
-} PACKED;
+#include "arch/x86/boot_tables.h"
 
 /* What the kernel asks of the rest of the layout (from its file), and where the rest went. */
 struct linux_boot {
@@ -25,9 +15,8 @@ struct linux_boot {
 	u32 cmdline_max;    /* longest command line it takes, without the NUL */
 	/* out */
 	u64 initrd_gpa, initrd_len;
-	u64 cmdline_gpa, rsdp_gpa;
-	u32 nmap;
-	struct e820_entry map[E820_MAX];
+	u64 cmdline_gpa;
+	struct boot_tables tables; /* the ACPI RSDP and the memory map */
 };
 
 /* Places the initrd and writes the command line and the ACPI tables into the VM's RAM,

@@ -83,9 +83,9 @@ int linux_bzimage_load(struct vm *vm, const struct vm_config *cfg, const struct 
 	wr32(zp + ZP_EXT_RAMDISK_SIZE, lb.initrd_len >> 32);
 	wr32(zp + ZP_CMD_LINE_PTR, lb.cmdline_gpa);
 	wr32(zp + ZP_EXT_CMD_LINE_PTR, lb.cmdline_gpa >> 32);
-	wr64(zp + ZP_ACPI_RSDP_ADDR, lb.rsdp_gpa);
-	zp[ZP_E820_ENTRIES] = (u8)lb.nmap;
-	memcpy(zp + ZP_E820_TABLE, lb.map, lb.nmap * sizeof lb.map[0]);
+	wr64(zp + ZP_ACPI_RSDP_ADDR, lb.tables.rsdp_gpa);
+	zp[ZP_E820_ENTRIES] = (u8)lb.tables.nmap;
+	memcpy(zp + ZP_E820_TABLE, lb.tables.map, lb.tables.nmap * sizeof lb.tables.map[0]);
 
 	/* The GDT: null, unused, 64-bit code at 0x10, data at 0x18 (flat, present, ring 0). */
 	u64 *gdt = (u64 *)(vm->ram + GPA_BOOT_GDT);

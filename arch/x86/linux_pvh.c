@@ -6,6 +6,7 @@
  * real-mode and long-mode-without-paging state (see EMULATION.md on QEMU's LME trap). */
 #include "arch/x86/linux_boot.h"
 #include "arch/x86/elf_pvh.h"
+#include "arch/x86/kernel_load.h"
 #include "hv/vm_config.h"
 #include "hv/printk.h"
 #include "hv/lib.h"
@@ -44,11 +45,7 @@ int linux_pvh_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 		       (unsigned long long)(x86_low_ram_end(vm) >> 20));
 		return -1;
 	}
-	for (u32 i = 0; i < elf.nsegments; i++) {
-		const struct elf_segment *s = &elf.seg[i];
-		memcpy(vm->ram + s->paddr, (const u8 *)img->kernel + s->file_offset, s->filesz);
-		memset(vm->ram + s->paddr + s->filesz, 0, s->memsz - s->filesz);
-	}
+	x86_load_segments(vm, img, &elf);
 
 	struct linux_boot lb = {
 		.kernel_end = elf.highest_paddr_end,
@@ -61,20 +58,20 @@ int linux_pvh_load(struct vm *vm, const struct vm_config *cfg, const struct gues
 	struct hvm_start_info *si = (void *)(vm->ram + GPA_BOOT_INFO);
 	struct hvm_memmap_entry *mm = (void *)(si + 1);
 	struct hvm_modlist_entry *mod = (void *)(mm + E820_MAX);
-	for (u32 i = 0; i < lb.nmap; i++)
-		mm[i] = (struct hvm_memmap_entry){ lb.map[i].addr, lb.map[i].size, lb.map[i].type,
-						   0 };
+	for (u32 i = 0; i < lb.tables.nmap; i++)
+		mm[i] = (struct hvm_memmap_entry){ lb.tables.map[i].addr, lb.tables.map[i].size,
+						   lb.tables.map[i].type, 0 };
 	*si = (struct hvm_start_info){
 		.magic = PVH_MAGIC,
 		.version = 1,
 		.nr_modules = lb.initrd_len ? 1 : 0,
 		.modlist_paddr = (u64)((u8 *)mod - vm->ram),
 		.cmdline_paddr = lb.cmdline_gpa,
-		.rsdp_paddr = lb.rsdp_gpa,
+		.rsdp_paddr = lb.tables.rsdp_gpa,
 		.memmap_paddr = (u64)((u8 *)mm - vm->ram),
-		.memmap_entries = lb.nmap,
+		.memmap_entries = lb.tables.nmap,
 	};
 	*mod = (struct hvm_modlist_entry){ lb.initrd_gpa, lb.initrd_len, 0, 0 };
-	*boot = (struct x86_boot){ .entry = elf.pvh_entry, .arg = GPA_BOOT_INFO };
+	*boot = (struct x86_boot){ .entry = elf.entry, .arg = GPA_BOOT_INFO };
 	return 0;
 }

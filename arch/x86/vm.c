@@ -28,14 +28,20 @@ int arch_vm_create(struct vm *vm, const struct vm_config *cfg, const struct gues
 		return -1;
 	x86_vm_irq_init(vm);
 	x86_platform_init(vm);
-	return x86_linux_load(vm, cfg, img, &vm->arch.boot);
+	if (x86_exit_port_init(vm, cfg))
+		return -1;
+	return x86_kernel_load(vm, cfg, img, &vm->arch.boot);
 }
 
 int arch_vcpu_create(struct vcpu *v)
 {
 	x86_vcpu_irq_init(v);
 	x86_msr_vcpu_init(v);
-	return x86_vendor->vcpu_init(v, &v->vm->arch.boot);
+	if (x86_vendor->vcpu_init(v, &v->vm->arch.boot))
+		return -1;
+	if (v->id == 0) /* the vendor sets the rest of the entry state (x86_boot) */
+		v->arch.gpr[GPR_RAX] = v->vm->arch.boot.eax;
+	return 0;
 }
 
 /* An INIT (SDM vol. 3A 9.1 and 9.4; KVM's kvm_apic_accept_events, QEMU alike) resets the

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Kernel files that an x86 VM cannot boot, and a missing initrd: each is reported with
+# Kernel files that an x86 VM cannot boot (multiboot kernels among them), and a missing
+# initrd: each is reported with
 # the file, what it is and what would work, and the firmware gets the machine back.
 . "$(dirname "$0")/lib.sh"
 G=$TOP/build/guests/x86_64
@@ -10,7 +11,7 @@ refused() { # NAME: the VM was not created and the firmware's shell came back
 }
 STOP_AT="Shell>" boot "[vm initramfs]
 kernel = /guests/initrd.gz" 120 1
-expect "an initramfs as kernel is named as such" "hv: VM 'initramfs': /guests/initrd.gz: an initramfs (a cpio archive) given as the kernel: it belongs in initrd =; an x86 VM boots a bzImage (a distribution's vmlinuz) or a vmlinux with a PVH entry note"
+expect "an initramfs as kernel is named as such" "hv: VM 'initramfs': /guests/initrd.gz: an initramfs (a cpio archive) given as the kernel: it belongs in initrd =; an x86 VM boots a bzImage (a distribution's vmlinuz), a vmlinux with a PVH entry note or a multiboot kernel"
 refused initramfs
 
 # An arm64 Image: its 64-byte header with the magic at 56, then zeros.
@@ -29,6 +30,26 @@ kernel = /guests/vmlinuz" 120 1
 expect "a cut bzImage is refused with the reason" "hv: VM 'half': /guests/vmlinuz: a bzImage cut short: its compressed kernel runs past the end of the file"
 refused half
 rm -f "$arm64" "$half"
+
+# Multiboot kernels (tests/guest/x86/mbtest.asm, its header at 0x1000): a wrong checksum,
+# and a header that requires a video mode (flag 2, checksum adjusted).
+MB=$TOP/build/x86_64/guests-test/mbtest.elf
+sum=$(mktemp /tmp/hv-test-mbsum.XXXXXX)
+video=$(mktemp /tmp/hv-test-mbvideo.XXXXXX)
+cp "$MB" "$sum"
+printf '\001' | dd of="$sum" bs=1 seek=$((0x1008)) conv=notrunc 2>/dev/null
+cp "$MB" "$video"
+printf '\007' | dd of="$video" bs=1 seek=$((0x1004)) conv=notrunc 2>/dev/null
+printf '\367' | dd of="$video" bs=1 seek=$((0x1008)) conv=notrunc 2>/dev/null
+ESP_FILES="$sum=/guests/mb.elf" STOP_AT="Shell>" boot "[vm mbsum]
+kernel = /guests/mb.elf" 120 1
+expect "a multiboot header with a wrong checksum is named" "hv: VM 'mbsum': /guests/mb.elf: a multiboot kernel whose header's checksum is wrong (magic + flags + checksum must be 0)"
+refused mbsum
+ESP_FILES="$video=/guests/mb.elf" STOP_AT="Shell>" boot "[vm mbvideo]
+kernel = /guests/mb.elf" 120 1
+expect "a multiboot kernel that requires a video mode is refused" "hv: VM 'mbvideo': /guests/mb.elf: a multiboot kernel: the kernel requires a video mode (multiboot flag 2): a VM here has no display"
+refused mbvideo
+rm -f "$sum" "$video"
 
 # The vmlinuz in too little memory: it needs init_size from its load address.
 STOP_AT="Shell>" boot "[vm small]

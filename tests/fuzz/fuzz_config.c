@@ -27,7 +27,11 @@ static void check_config(const struct hv_config *cfg)
 		for (u32 j = 0; j < i; j++)
 			FUZZ_CHECK(strcmp(vm->name, cfg->vms[j].name));
 		FUZZ_CHECK(terminated(vm->kernel, sizeof(vm->kernel)) && vm->kernel[0]);
-		FUZZ_CHECK(terminated(vm->initrd, sizeof(vm->initrd)));
+		FUZZ_CHECK(vm->ninitrds <= CFG_MAX_INITRDS);
+		for (u32 j = 0; j < vm->ninitrds; j++)
+			FUZZ_CHECK(terminated(vm->initrd[j], sizeof(vm->initrd[j])) &&
+				   vm->initrd[j][0]);
+		FUZZ_CHECK(!vm->exit_port_line || (vm->exit_port && vm->exit_port <= 0xFFFC));
 		FUZZ_CHECK(terminated(vm->cmdline, sizeof(vm->cmdline)));
 		FUZZ_CHECK(vm->vcpus >= 1 && vm->vcpus <= CFG_MAX_VCPUS);
 		FUZZ_CHECK(vm->memory >= CFG_MIN_MEMORY && vm->memory <= CFG_MAX_MEMORY);

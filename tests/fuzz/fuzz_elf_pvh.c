@@ -6,6 +6,7 @@
  * the file than in memory and apart from the others, their bounds are the lowest and
  * highest, and the entry is in a segment's file part below 4 GiB; a refusal says why
  * and leaves no segment. */
+#include "../../arch/x86/elf.c"
 #include "../../arch/x86/elf_pvh.c"
 #include "fuzz.h"
 
@@ -31,10 +32,10 @@ static void check_image(const struct elf_image *ei, const u8 *file, size_t len)
 			sum += file[s->file_offset + s->filesz - 1];
 		lo = MIN(lo, s->paddr);
 		hi = MAX(hi, s->paddr + s->memsz);
-		entry_in |= ei->pvh_entry >= s->paddr && ei->pvh_entry - s->paddr < s->filesz;
+		entry_in |= ei->entry >= s->paddr && ei->entry - s->paddr < s->filesz;
 	}
 	FUZZ_CHECK(ei->lowest_paddr == lo && ei->highest_paddr_end == hi);
-	FUZZ_CHECK(entry_in && ei->pvh_entry >> 32 == 0);
+	FUZZ_CHECK(entry_in && ei->entry >> 32 == 0);
 	(void)sum;
 }
 

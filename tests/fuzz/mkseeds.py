@@ -602,6 +602,37 @@ def http_proto():
     }
 
 
+def multiboot():
+    """The multiboot test kernel's shape (tests/guest/x86/mbtest.asm): an ELF32 i386 file
+    with the header in its code; an ELF64 one; one loaded by the header's address fields
+    (flag 16); one with a wrong checksum."""
+    def header(flags, addrs=b""):
+        return u32(0x1BADB002) + u32(flags) + u32(-(0x1BADB002 + flags)) + addrs
+
+    def elf32(hdr):
+        ph = (u32(1) + u32(0x1000) + u32(0x200000) + u32(0x200000) + u32(0x100)
+              + u32(0x2000) + u32(5) + u32(0x1000))
+        eh = (b"\x7fELF" + bytes([1, 1, 1]) + b"\0" * 9 + u16(2) + u16(3) + u32(1)
+              + u32(0x20000c) + u32(52) + u32(0) + u32(0) + u16(52) + u16(32) + u16(1)
+              + u16(40) + u16(0) + u16(0))
+        return (eh + ph).ljust(0x1000, b"\0") + (hdr + b"\x90" * 64 + b"\xf4").ljust(0x100, b"\0")
+
+    def elf64():
+        ph = (u32(1) + u32(5) + u64(0x1000) + u64(0x300000) + u64(0x300000) + u64(0x80)
+              + u64(0x80) + u64(0x1000))
+        eh = (b"\x7fELF" + bytes([2, 1, 1]) + b"\0" * 9 + u16(2) + u16(62) + u32(1)
+              + u64(0x30000c) + u64(64) + u64(0) + u32(0) + u16(64) + u16(56) + u16(1)
+              + u16(64) + u16(0) + u16(0))
+        return (eh + ph).ljust(0x1000, b"\0") + (header(3) + b"\x90" * 64).ljust(0x80, b"\0")
+
+    # header at 0x20 = 1 MiB + 0x20: the file from 1 MiB, its first 0x100 bytes, bss to 0x108000
+    aout = (b"\0" * 0x20 + header(0x10003, u32(0x100020) + u32(0x100000) + u32(0x100100)
+                                  + u32(0x108000) + u32(0x100040))).ljust(0x100, b"\x90")
+    bad = bytearray(elf32(header(0)))
+    bad[0x1008] ^= 1
+    return {"elf32": elf32(header(0)), "elf64": elf64(), "aout": aout, "bad_sum": bytes(bad)}
+
+
 def http_request():
     """A split point, then a client's request head as curl, a browser, Prometheus and
     others send it, and a few a server must refuse."""
@@ -626,6 +657,7 @@ def main():
     write("decode", decode())
     write("guest_walk", guest_walk())
     write("elf_pvh", {"vmlinux": elf(4), "entry8": elf(8), "no_note": elf(4, False)})
+    write("multiboot", multiboot())
     write("bzimage", {"debian_like": bzimage(), "old_proto": bzimage(0x20B, 0),
                       "32bit": bzimage(0x20F, 0x0), "sects0": bzimage(setup_sects=0)})
     write("a64_linux_image", linux_image())

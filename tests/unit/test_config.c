@@ -65,14 +65,14 @@ static void test_full(void)
 	CHECK_EQ(cfg.nvms, 2);
 	CHECK_STR(cfg.vms[0].name, "linux0");
 	CHECK_STR(cfg.vms[0].kernel, "\\EFI\\hv\\vmlinux");
-	CHECK_STR(cfg.vms[0].initrd, "\\EFI\\hv\\initrd.gz");
+	CHECK_STR(cfg.vms[0].initrd[0], "\\EFI\\hv\\initrd.gz");
 	CHECK_STR(cfg.vms[0].cmdline, "console=ttyS0 root=/dev/ram0 a#b");
 	CHECK_EQ(cfg.vms[0].vcpus, 2);
 	CHECK_EQ(cfg.vms[0].memory, 512 * MiB);
 	CHECK_EQ(cfg.vms[0].line, 8);
 	CHECK_STR(cfg.vms[1].name, "linux1");
 	CHECK_STR(cfg.vms[1].kernel, "vmlinux-2");
-	CHECK_STR(cfg.vms[1].initrd, "");
+	CHECK_STR(cfg.vms[1].initrd[0], "");
 	CHECK_STR(cfg.vms[1].cmdline, "");
 	CHECK_EQ(cfg.vms[1].vcpus, 64);
 	CHECK_EQ(cfg.vms[1].memory, GiB);
@@ -93,7 +93,7 @@ static void test_defaults_and_syntax(void)
 	CHECK_EQ(cfg.vms[0].memory, 256 * MiB);
 	CHECK_EQ(cfg.vms[0].pv, PV_FEATURES_ALL);
 	CHECK_STR(cfg.vms[0].kernel, "k");
-	CHECK_STR(cfg.vms[0].initrd, "");
+	CHECK_STR(cfg.vms[0].initrd[0], "");
 	CHECK_STR(cfg.vms[0].cmdline, "");
 
 	/* CRLF, blank lines with only whitespace, trailing whitespace. */
@@ -346,7 +346,7 @@ static void test_lengths(void)
 		 repeat('i', 127));
 	CHECK_EQ(parse(text), 0);
 	CHECK_EQ(strlen(cfg.vms[0].kernel), 127);
-	CHECK_EQ(strlen(cfg.vms[0].initrd), 127);
+	CHECK_EQ(strlen(cfg.vms[0].initrd[0]), 127);
 	snprintf(text, sizeof(text), "[vm a]\nkernel=%s\n", repeat('k', 128));
 	CHECK_ERR(text, 2, "value too long for kernel (max 127 characters)");
 	snprintf(text, sizeof(text), "[vm a]\nkernel=k\ninitrd=%s\n", repeat('i', 128));
@@ -643,6 +643,64 @@ static void test_net(void)
 	CHECK_ERR("[hv]\naddress = dhcp\n", 2, "unknown key 'address' in [hv]");
 }
 
+/* initrd = A, B, ...: a multiboot kernel's modules; one path as before. */
+static void test_initrds(void)
+{
+	char text[2048];
+	CHECK_EQ(parse("[vm a]\nkernel=k\ninitrd = /i.gz\n"), 0);
+	CHECK_EQ(cfg.vms[0].ninitrds, 1);
+	CHECK_STR(cfg.vms[0].initrd[0], "/i.gz");
+	CHECK_EQ(cfg.vms[0].initrd_line, 3);
+	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.vms[0].ninitrds, 0);
+	CHECK_EQ(parse("[vm a]\nkernel=k\ninitrd = /a.bin ,/b b.bin,  c\t\n"), 0);
+	CHECK_EQ(cfg.vms[0].ninitrds, 3);
+	CHECK_STR(cfg.vms[0].initrd[0], "/a.bin");
+	CHECK_STR(cfg.vms[0].initrd[1], "/b b.bin");
+	CHECK_STR(cfg.vms[0].initrd[2], "c");
+	CHECK_ERR("[vm a]\nkernel=k\ninitrd = a,,b\n", 3,
+		  "empty file name in initrd (files are separated by commas)");
+	CHECK_ERR("[vm a]\nkernel=k\ninitrd = a,\n", 3,
+		  "empty file name in initrd (files are separated by commas)");
+	CHECK_ERR("[vm a]\nkernel=k\ninitrd = ,a\n", 3,
+		  "empty file name in initrd (files are separated by commas)");
+	CHECK_ERR("[vm a]\nkernel=k\ninitrd = a\ninitrd = b\n", 4, "duplicate key 'initrd'");
+	CHECK_EQ(parse("[vm a]\nkernel=k\ninitrd = 1,2,3,4,5,6,7,8\n"), 0);
+	CHECK_EQ(cfg.vms[0].ninitrds, CFG_MAX_INITRDS);
+	CHECK_STR(cfg.vms[0].initrd[7], "8");
+	CHECK_ERR("[vm a]\nkernel=k\ninitrd = 1,2,3,4,5,6,7,8,9\n", 3,
+		  "too many files in initrd (max 8)");
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\ninitrd=a,%s\n", repeat('i', 128));
+	CHECK_ERR(text, 3, "value too long for initrd (max 127 characters)");
+	snprintf(text, sizeof(text), "[vm a]\nkernel=k\ninitrd=a, %s\n", repeat('i', 127));
+	CHECK_EQ(parse(text), 0);
+	CHECK_EQ(strlen(cfg.vms[0].initrd[1]), 127);
+}
+
+/* exit_port = N: 4 ports from N, none of them past 0xffff. */
+static void test_exit_port(void)
+{
+	CHECK_EQ(parse("[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.vms[0].exit_port_line, 0);
+	CHECK_EQ(parse("[vm a]\nkernel=k\nexit_port = 0xf4\n[vm b]\nkernel=k\nexit_port=1\n"), 0);
+	CHECK_EQ(cfg.vms[0].exit_port, 0xf4);
+	CHECK_EQ(cfg.vms[0].exit_port_line, 3);
+	CHECK_EQ(cfg.vms[1].exit_port, 1);
+	CHECK_EQ(parse("[vm a]\nkernel=k\nexit_port = 0xfffc\n"), 0);
+	CHECK_EQ(cfg.vms[0].exit_port, 0xfffc);
+	static const char *const bad[] = { "0", "0xfffd", "0x10000", "-1", "f4", "0xf4 0xf8" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char text[128], msg[160];
+		snprintf(text, sizeof(text), "[vm a]\nkernel=k\nexit_port=%s\n", bad[i]);
+		snprintf(msg, sizeof(msg),
+			 "bad value '%s' for exit_port: expected an I/O port 0x1..0xfffc (it takes "
+			 "4 ports, as QEMU's isa-debug-exit with iosize 4)",
+			 bad[i]);
+		CHECK_ERR(text, 3, msg);
+	}
+	CHECK_ERR("[hv]\nexit_port=0xf4\n[vm a]\nkernel=k\n", 2, "unknown key 'exit_port' in [hv]");
+}
+
 int main(void)
 {
 	test_full();
@@ -658,5 +716,7 @@ int main(void)
 	test_serial();
 	test_vm_pcpus();
 	test_net();
+	test_initrds();
+	test_exit_port();
 	return test_summary();
 }

@@ -3,6 +3,7 @@
  * kernel when build/guests/x86_64/vmlinux exists). Images are parsed from buffers
  * of exactly their length, so ASan catches reads past the end. */
 #include <stdlib.h>
+#include "../../arch/x86/elf.c"
 #include "../../arch/x86/elf_pvh.c"
 #include "bytes.h"
 #include "test.h"
@@ -107,7 +108,7 @@ static int parse(void) { return parse_n(IMG_LEN); }
 		CHECK_EQ(parse(), -1);     \
 		CHECK_STR(why, msg);       \
 		CHECK_EQ(ei.nsegments, 0); \
-		CHECK_EQ(ei.pvh_entry, 0); \
+		CHECK_EQ(ei.entry, 0);     \
 	} while (0)
 
 static void test_good(void)
@@ -118,7 +119,7 @@ static void test_good(void)
 		build(size);
 		CHECK_EQ(parse(), 0);
 		CHECK(why == NULL);
-		CHECK_EQ(ei.pvh_entry, 0x1000010);
+		CHECK_EQ(ei.entry, 0x1000010);
 		CHECK_EQ(ei.nsegments, 2);
 		CHECK_EQ(ei.seg[0].paddr, 0x1000000);
 		CHECK_EQ(ei.seg[0].file_offset, 0x1000);
@@ -172,7 +173,7 @@ static void test_good(void)
 	phdr(1, PT_NOTE, NOTE_OFF, 0, 12 + 4 + 20, 12 + 4 + 20, 4); /* GNU note only */
 	phdr(3, PT_NOTE, NOTE_OFF, 0, notes_len, notes_len, 4);
 	CHECK_EQ(parse(), 0);
-	CHECK_EQ(ei.pvh_entry, 0x1000010);
+	CHECK_EQ(ei.entry, 0x1000010);
 
 	/* A missing pad after the last note is tolerated: the "linux" note has a 6-byte
 	 * desc, and the segment ends right after it. */
@@ -200,7 +201,7 @@ static void test_good(void)
 		w32(p + 16, 0x1100008);
 		phdr(1, PT_NOTE, off, 0, 40 + 24, 40 + 24, 8);
 		CHECK_EQ(parse(), 0);
-		CHECK_EQ(ei.pvh_entry, 0x1100008);
+		CHECK_EQ(ei.entry, 0x1100008);
 		phdr(1, PT_NOTE, off, 0, 40 + 24, 40 + 24, 4); /* misread with 4-byte padding */
 		CHECK_EQ(parse(), -1);
 	}
@@ -420,7 +421,7 @@ static void test_notes(void)
 	build(4);
 	w32(pvh_desc, 0x10003ff + 0x100000); /* last byte of segment 1 */
 	CHECK_EQ(parse(), 0);
-	CHECK_EQ(ei.pvh_entry, 0x11003ff);
+	CHECK_EQ(ei.entry, 0x11003ff);
 }
 
 /* Every truncation and many random corruptions must fail cleanly or give a result
@@ -488,19 +489,19 @@ static void test_vmlinux(void)
 	why = NULL;
 	CHECK_EQ(elf_pvh_parse(b, len, &ei, &why), 0);
 	CHECK(why == NULL);
-	CHECK(ei.pvh_entry != 0);
+	CHECK(ei.entry != 0);
 	CHECK(ei.nsegments >= 1 && ei.nsegments <= ELF_MAX_SEGMENTS);
 	CHECK(ei.lowest_paddr >= MiB);
 	CHECK(ei.lowest_paddr < ei.highest_paddr_end);
 	CHECK(ei.highest_paddr_end < 4 * GiB);
-	CHECK(ei.pvh_entry >= ei.lowest_paddr && ei.pvh_entry < ei.highest_paddr_end);
+	CHECK(ei.entry >= ei.lowest_paddr && ei.entry < ei.highest_paddr_end);
 	for (s = 0; s < ei.nsegments; s++) {
 		CHECK(ei.seg[s].filesz <= ei.seg[s].memsz);
 		CHECK(ei.seg[s].file_offset + ei.seg[s].filesz <= len);
 	}
 	printf("vmlinux: %u segments, %#llx..%#llx, PVH entry %#llx\n", ei.nsegments,
 	       (unsigned long long)ei.lowest_paddr, (unsigned long long)ei.highest_paddr_end,
-	       (unsigned long long)ei.pvh_entry);
+	       (unsigned long long)ei.entry);
 	free(b);
 }
 

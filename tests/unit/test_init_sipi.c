@@ -14,8 +14,13 @@ u64 arch_time_hz = 1000000000;
 
 void x86_vm_irq_init(struct vm *vm) { (void)vm; }
 void x86_platform_init(struct vm *vm) { (void)vm; }
-int x86_linux_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
-		   struct x86_boot *boot)
+int x86_exit_port_init(struct vm *vm, const struct vm_config *cfg)
+{
+	(void)vm, (void)cfg;
+	return 0;
+}
+int x86_kernel_load(struct vm *vm, const struct vm_config *cfg, const struct guest_images *img,
+		    struct x86_boot *boot)
 {
 	return (void)vm, (void)cfg, (void)img, (void)boot, 0;
 }

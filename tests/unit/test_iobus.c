@@ -48,6 +48,13 @@ int main(void)
 	iobus_register(&bus,
 		       &(struct io_region){ IO_MMIO, 0x3f8, 8, dev_read, dev_write, &plain, NULL });
 
+	/* iobus_find: overlaps by space and range (the exit port's clash check). */
+	CHECK(iobus_find(&bus, IO_PORT, 0x3f5, 4) == &bus.r[0]);
+	CHECK(iobus_find(&bus, IO_PORT, 0x3ff, 1) == &bus.r[0]);
+	CHECK(!iobus_find(&bus, IO_PORT, 0x3f4, 4));
+	CHECK(!iobus_find(&bus, IO_PORT, 0x400, 4));
+	CHECK(iobus_find(&bus, IO_MMIO, 0x3f0, 0x100) == &bus.r[1]);
+
 	CHECK(iobus_access(&bus, IO_PORT, 0x3fd, 1, false, &v));
 	CHECK_EQ(v, 0x1234);
 	CHECK_EQ(locked.reads, 1);

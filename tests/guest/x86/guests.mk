@@ -13,3 +13,11 @@ $(BUILD)/guests-test/%.elf: $(BUILD)/guests-test/%.o $(TEST_GUEST_COMMON) $(TEST
 	$(LD) -m elf_i386 -nostdlib -static --no-warn-rwx-segments -T $(TEST_GUEST_DIR)/guest.ld $(TEST_GUEST_COMMON) $< -o $@.32
 	$(OBJCOPY) -O elf64-x86-64 $@.32 $@
 include tests/guest/rules.mk
+# The multiboot test kernel (tests/emu/multiboot.sh): NASM, an ELF32 i386 file at 2 MiB
+# with a multiboot header, as QEMU's -kernel takes it.
+all: $(BUILD)/guests-test/mbtest.elf
+$(BUILD)/guests-test/mbtest.elf: $(TEST_GUEST_DIR)/mbtest.asm
+	@mkdir -p $(dir $@)
+	@echo "  NASM $< (test guest)"
+	@nasm -f elf32 $< -o $@.o
+	@$(LD) -m elf_i386 -nostdlib -static -Ttext=0x200000 -e start $@.o -o $@

@@ -60,12 +60,14 @@ struct arch_vcpu {
 	u64 preempt_count_msr; /* HV_MSR_PREEMPT_COUNT */
 };
 
-/* How vCPU 0 starts (arch/x86/linux_*.c): at entry in PVH's 32-bit flat protected mode,
- * paging off, RBX = arg; or, with long_mode, in the 64-bit mode of the Linux boot
- * protocol: identity paging at cr3, the GDT at GPA_BOOT_GDT, RSI = arg. */
+/* How vCPU 0 starts (arch/x86/linux_*.c, multiboot_boot.c): at entry in PVH's 32-bit
+ * flat protected mode, paging off, RBX = arg, RAX = eax (multiboot's magic); or, with
+ * long_mode, in the 64-bit mode of the Linux boot protocol: identity paging at cr3, the
+ * GDT at GPA_BOOT_GDT, RSI = arg. */
 struct x86_boot {
 	bool long_mode;
 	u64 entry, arg, cr3;
+	u32 eax;
 };
 
 struct arch_vm {
@@ -77,7 +79,8 @@ struct arch_vm {
 	struct vuart uart; /* COM1, the VM's console */
 	u16 pm1_en, pm1_sts, pm1_cnt;
 	struct x86_boot boot;
-	u64 boot_tsc; /* TSC when the VM was created: its kvmclock and PM timer zero */
+	u64 boot_tsc;  /* TSC when the VM was created: its kvmclock and PM timer zero */
+	u16 exit_port; /* the test exit port's first port (exit_port.c); 0: none */
 };
 
 #endif
