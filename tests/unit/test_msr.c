@@ -48,7 +48,7 @@ static void test_misc_enable(void)
 {
 	CHECK_EQ(rd(0x1A0), 0x1800); /* BTS and PEBS unavailable */
 	CHECK_EQ(x86_wrmsr(&vcpu, 0x1A0, 0x400c51889), 0);
-	CHECK_EQ(rd(0x1A0), 0x400c51809); /* EMON (7) read-only */
+	CHECK_EQ(rd(0x1A0), 0x400c51809);		    /* EMON (7) read-only */
 	CHECK_EQ(x86_wrmsr(&vcpu, 0x1A0, 0x400c50809), -1); /* BTS unavailable cleared: #GP */
 	CHECK_EQ(x86_wrmsr(&vcpu, 0x1A0, 0x400c41809), 0);
 	CHECK_EQ(rd(0x1A0), 0x400c41809);
