@@ -3,6 +3,7 @@
  * (boot_tables.h). */
 #include "arch/x86/boot_tables.h"
 #include "arch/x86/guest_acpi.h"
+#include "hv/lib.h"
 #include "hv/printk.h"
 
 int x86_boot_tables(struct vm *vm, struct boot_tables *t)
@@ -25,6 +26,10 @@ int x86_boot_tables(struct vm *vm, struct boot_tables *t)
 		printk("hv: VM '%s': ACPI tables do not fit\n", vm->name);
 		return -1;
 	}
+	/* A copy of the RSDP where a PC's BIOS leaves it (ACPI 6.5, 5.2.5.1: on a 16-byte
+	 * boundary in 0xE0000-0xFFFFF), for kernels that find it by that scan (multiboot
+	 * kernels, kvm-unit-tests); Linux is told the address. */
+	memcpy(vm->ram + GPA_BIOS_RSDP, vm->ram + t->rsdp_gpa, ACPI_RSDP_SIZE);
 
 	struct e820_entry *mm = t->map;
 	u32 n = 0;

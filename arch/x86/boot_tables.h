@@ -12,6 +12,9 @@
 #define E820_ACPI 3
 #define E820_MAX 8
 
+#define GPA_BIOS_RSDP 0xE0000ull /* the RSDP's copy in the BIOS area (reserved in the map) */
+#define ACPI_RSDP_SIZE 36	 /* ACPI 2.0 and later */
+
 struct e820_entry {
 	u64 addr, size;
 	u32 type;
