@@ -19,9 +19,8 @@
 u64 x86_cr4_reserved(const u32 leaf1[4], const u32 leaf7[4])
 {
 	/* Defined by every x86-64 CPU (the leaf 1 EDX features behind them always are). */
-	u64 ok = X86_CR4_VME | X86_CR4_PVI | X86_CR4_TSD | X86_CR4_DE | X86_CR4_PSE |
-		 X86_CR4_PAE | X86_CR4_MCE | X86_CR4_PGE | X86_CR4_PCE | X86_CR4_OSFXSR |
-		 X86_CR4_OSXMMEXCPT;
+	u64 ok = X86_CR4_VME | X86_CR4_PVI | X86_CR4_TSD | X86_CR4_DE | X86_CR4_PSE | X86_CR4_PAE |
+		 X86_CR4_MCE | X86_CR4_PGE | X86_CR4_PCE | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT;
 	ok |= (leaf1[2] & L1_ECX_PCID ? X86_CR4_PCIDE : 0) |
 	      (leaf1[2] & L1_ECX_XSAVE ? X86_CR4_OSXSAVE : 0) |
 	      (leaf7[1] & L7_EBX_FSGSBASE ? X86_CR4_FSGSBASE : 0) |

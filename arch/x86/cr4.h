@@ -26,7 +26,7 @@
 #define X86_CR4_PKE BIT(22)
 /* The bits whose change alters how linear addresses translate: the TLB is flushed (SDM
  * vol. 3A, 4.10.4.1). */
-#define X86_CR4_PAGING_BITS                                                             \
+#define X86_CR4_PAGING_BITS                                                                      \
 	(X86_CR4_PSE | X86_CR4_PAE | X86_CR4_PGE | X86_CR4_PCIDE | X86_CR4_SMEP | X86_CR4_SMAP | \
 	 X86_CR4_PKE | X86_CR4_LA57)
 

@@ -28,7 +28,10 @@ struct x86_segment {
 #define X86_SEG_ATTR_L BIT(9)	/* 64-bit code segment */
 #define X86_SEG_ATTR_DB BIT(10) /* 32-bit default operand size */
 
+#define X86_RFLAGS_TF BIT(8)
 #define X86_RFLAGS_IF BIT(9)
+#define X86_RFLAGS_RF BIT(16)
+#define X86_DR6_BS BIT(14) /* single step (SDM vol. 3B, 18.2.3) */
 
 /* An exit as the shared handlers (vcpu.c) see it, decoded by the vendor from its own
  * (VMCB exit code and info, VMCS exit reason and qualification), as arm64 decodes ESR_EL2.

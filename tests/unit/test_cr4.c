@@ -9,7 +9,7 @@ void x86_cpuid(struct vcpu *v, u32 leaf, u32 sub, u32 r[4])
 	(void)v, (void)leaf, (void)sub, memset(r, 0, 16);
 }
 
-#define BASE                                                                             \
+#define BASE                                                                                \
 	(X86_CR4_VME | X86_CR4_PVI | X86_CR4_TSD | X86_CR4_DE | X86_CR4_PSE | X86_CR4_PAE | \
 	 X86_CR4_MCE | X86_CR4_PGE | X86_CR4_PCE | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT)
 
@@ -17,9 +17,9 @@ static void test_reserved(void)
 {
 	u32 none[4] = { 0 }, l1[4] = { 0 }, l7[4] = { 0 };
 	CHECK_EQ(x86_cr4_reserved(none, none), ~(u64)BASE);
-	l1[2] = BIT(17) | BIT(26); /* PCID, XSAVE */
+	l1[2] = BIT(17) | BIT(26);	   /* PCID, XSAVE */
 	l7[1] = BIT(0) | BIT(7) | BIT(20); /* FSGSBASE, SMEP, SMAP */
-	l7[2] = BIT(2) | BIT(16); /* UMIP, LA57; not PKU */
+	l7[2] = BIT(2) | BIT(16);	   /* UMIP, LA57; not PKU */
 	u64 r = x86_cr4_reserved(l1, l7);
 	CHECK_EQ(~r, BASE | X86_CR4_PCIDE | X86_CR4_OSXSAVE | X86_CR4_FSGSBASE | X86_CR4_SMEP |
 			     X86_CR4_SMAP | X86_CR4_UMIP | X86_CR4_LA57);

@@ -16,6 +16,7 @@
  * the rest of the hypervisor stubbed. */
 #include "../../arch/x86/svm/avic.c"
 #include "../../arch/x86/svm/svm.c"
+#include "../../arch/x86/cr4.c"
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
@@ -71,10 +72,10 @@ int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 /* ---- the CPU: a script of exits ---- */
 
 struct entry { /* what VMRUN found */
-	u64 eventinj, rip, int_shadow;
+	u64 eventinj, rip, int_shadow, rflags;
 	int irq; /* offered through V_IRQ (no VINTR intercept), or -1 */
 	u32 vtpr;
-	bool cr8_intercept, vintr_intercept;
+	bool cr8_intercept, vintr_intercept, tlb_flush;
 };
 struct exit { /* what it then reports; 0 / false: that state stays */
 	u64 code, rax, rip, info1, info2, nrip, int_shadow;
@@ -100,9 +101,11 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	struct entry *e = &entries[nentries++];
 	e->eventinj = V64(vmcb, VMCB_EVENTINJ);
 	e->rip = V64(vmcb, VMCB_RIP);
+	e->rflags = V64(vmcb, VMCB_RFLAGS);
 	e->int_shadow = V64(vmcb, VMCB_INT_SHADOW);
 	e->vtpr = V64(vmcb, VMCB_VINTR) & VINTR_TPR_MASK;
 	e->cr8_intercept = V32(vmcb, VMCB_ICPT_CR) & ICPT_CR8_WRITE;
+	e->tlb_flush = V32(vmcb, VMCB_TLB_CTL) == 1;
 	e->vintr_intercept = (V32(vmcb, VMCB_ICPT_MISC1) & ICPT_VINTR) &&
 			     (V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ);
 	e->irq = (V64(vmcb, VMCB_VINTR) & VINTR_V_IRQ) && !e->vintr_intercept
@@ -557,6 +560,64 @@ static void test_cr8_is_the_tpr(void)
 	CHECK_EQ(entries[1].rip, 0x1000);
 }
 
+/* An NMI behind its predecessor's IRET, the guest's interrupts off (kvm-unit-tests'
+ * eventinj and apic test_sti_nmi): the IRET exit, then the IRET single-stepped (TF), and
+ * at the #DB trap right after it, ours and not reflected (DR6.BS cleared), the NMI goes in
+ * at once, with no interrupt window to wait for. */
+static void test_nmi_after_iret(void)
+{
+	const u64 nmi = 2 | EVENT_TYPE_NMI | EVENT_VALID;
+	machine();
+	u8 *vmcb = vcpu.arch.svm.vmcb;
+	vcpu.arch.nmi_pending = true;
+	run(0);
+	CHECK_EQ(entries[0].eventinj, nmi);
+	CHECK(V32(vmcb, VMCB_ICPT_MISC1) & ICPT_IRET);
+	V64(vmcb, VMCB_RFLAGS) = 0x2;		       /* the handler runs with IF = 0 */
+	vcpu.arch.nmi_pending = true;		       /* the next one, from another vCPU */
+	V64(vmcb, VMCB_DR6) = 0xFFFF0FF0 | X86_DR6_BS; /* as the CPU leaves it at the trap */
+	run(2, EXIT(.code = SVM_EXIT_IRET, .rip = 0x1000),
+	    EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x2000));
+	CHECK(!(entries[0].rflags & X86_RFLAGS_TF));
+	CHECK_EQ(entries[1].eventinj & EVENT_VALID, 0); /* still blocked: the IRET runs first */
+	CHECK(entries[1].rflags & X86_RFLAGS_TF);
+	CHECK(!entries[1].vintr_intercept); /* no interrupt window */
+	CHECK_EQ(entries[2].eventinj, nmi);
+	CHECK_EQ(entries[2].rip, 0x2000);
+	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0);
+	CHECK(!vcpu.arch.nmi_pending);
+	CHECK_EQ(bad_accesses, 0);
+}
+
+/* MOV to CR4 exits (cr4.c): a bit the guest's CPUID offers is written, RIP moves on and
+ * the TLB is flushed for a paging bit; one it does not (PKE with PKU hidden: the stub
+ * CPUID offers nothing), or any bit no CPU defines, is #GP with CR4 unchanged, counted. */
+static void test_cr4_write(void)
+{
+	machine();
+	u8 *vmcb = vcpu.arch.svm.vmcb;
+	CHECK(V32(vmcb, VMCB_ICPT_CR) & ICPT_CR4_WRITE);
+	u64 cr4 = V64(vmcb, VMCB_CR4);
+	/* mov %rax,%cr4 (0f 22 e0) */
+	memcpy(ram + 0x1000, (const u8[]){ 0x0f, 0x22, 0xe0 }, 3);
+	run(1, EXIT(.code = SVM_EXIT_CR4_WRITE, .set_rax = true, .rax = cr4 | X86_CR4_PGE));
+	CHECK_EQ(V64(vmcb, VMCB_CR4), cr4 | X86_CR4_PGE);
+	CHECK_EQ(entries[1].rip, 0x1003);
+	CHECK(entries[1].tlb_flush);
+	cr4 |= X86_CR4_PGE;
+	u64 bad[] = { cr4 | X86_CR4_PKE, cr4 | X86_CR4_VMXE, 0xffffffff, cr4 | BIT(32) };
+	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
+		machine();
+		V64(vmcb = vcpu.arch.svm.vmcb, VMCB_CR4) = cr4;
+		memcpy(ram + 0x1000, (const u8[]){ 0x0f, 0x22, 0xe0 }, 3);
+		run(1, EXIT(.code = SVM_EXIT_CR4_WRITE, .set_rax = true, .rax = bad[i]));
+		CHECK_EQ(EVENT_VECTOR(entries[1].eventinj), EXC_EVENT(13));
+		CHECK_EQ(entries[1].rip, 0x1000);
+		CHECK_EQ(V64(vmcb, VMCB_CR4), cr4);
+		CHECK_EQ(vcpu.stats.bad_accesses, 1);
+	}
+}
+
 /* An access across a RAM page and an MMIO page (the nested page fault names the MMIO
  * one): the RAM part from guest RAM, the other on the bus, through the guest's 32-bit
  * paging with a DS base; a part the page tables do not map is the guest's #PF. */
@@ -676,6 +737,8 @@ int main(void)
 	test_xsetbv();
 	test_port_io();
 	test_msr();
+	test_cr4_write();
+	test_nmi_after_iret();
 	test_nrip();
 	test_section_end_exit();
 	test_db_ac_intercepted();

@@ -29,6 +29,7 @@ static void invvpid(enum vmx_inv_type type, u16 vpid) { (void)type, (void)vpid, 
 #include "../../arch/x86/vmx/vmx_apicv.c"
 #include "../../arch/x86/vmx/vmx_caps.c"
 #include "../../arch/x86/vmx/vmx_exit.c"
+#include "../../arch/x86/cr4.c"
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
@@ -316,7 +317,7 @@ static void machine(void)
 	caps.vpid = true;
 	caps.invvpid = BIT(VMX_INV_SINGLE);
 	cr0_owned = BIT(5);
-	cr4_owned = CR4_VMXE;
+	cr4_owned = X86_CR4_VMXE;
 	ctls[VMX_PROC] = PROC_INTR_WINDOW_EXITING | PROC_HLT_EXITING | PROC_TPR_SHADOW |
 			 PROC_NMI_WINDOW_EXITING | PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS;
 	ctls[VMX_ENTRY] = ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_EFER;
@@ -383,7 +384,7 @@ static void test_start_states(void)
 	CHECK_EQ(entries[0].cs_ar, 0xA09B); /* G, L */
 	CHECK_EQ(entries[0].gdtr, GPA_BOOT_GDT);
 	CHECK_EQ(entries[0].rsi, 0x7000);
-	CHECK_EQ(entries[0].cr4, CR4_PAE | CR4_VMXE);
+	CHECK_EQ(entries[0].cr4, X86_CR4_PAE | X86_CR4_VMXE);
 	CHECK_EQ(x86_guest_mode(&vcpu), 64);
 
 	/* A STARTUP to page 9A: real mode at 9A00:0000, the IA-32e control off again. */
@@ -527,11 +528,11 @@ static void test_cr_writes(void)
 {
 	machine();
 	vcpu.arch.gpr[GPR_RAX] = 0x80000031;
-	vcpu.arch.gpr[GPR_RCX] = CR4_PAE | CR4_VMXE;
+	vcpu.arch.gpr[GPR_RCX] = X86_CR4_PAE | X86_CR4_VMXE;
 	/* the guest has set EFER.LME and CR4.PAE */
 	run(2,
 	    EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .efer = EFER_LME,
-		 .cr4 = CR4_PAE | CR4_VMXE),
+		 .cr4 = X86_CR4_PAE | X86_CR4_VMXE),
 	    EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 0, .len = 3));
 	CHECK_EQ(entries[2].cr0_shadow, 0x80000031);
 	CHECK_EQ(entries[2].cr0, 0x80000031);
@@ -569,7 +570,7 @@ static void test_pae_pdptes(void)
 	memcpy(ram + 0x3000, pdptes, sizeof pdptes);
 	vcpu.arch.vmx.regs.cr3 = 0x3000; /* the start state's */
 	vcpu.arch.gpr[GPR_RAX] = 0x80000031;
-	run(2, EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .cr4 = CR4_PAE | CR4_VMXE),
+	run(2, EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .cr4 = X86_CR4_PAE | X86_CR4_VMXE),
 	    EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 0, .len = 3));
 	CHECK_EQ(entries[2].event, 0);
 	CHECK_EQ(entries[2].cr0_shadow, 0x80000031);
@@ -581,7 +582,7 @@ static void test_pae_pdptes(void)
 	((u64 *)(ram + 0x3000))[2] |= BIT(1); /* reserved */
 	vcpu.arch.vmx.regs.cr3 = 0x3000;
 	vcpu.arch.gpr[GPR_RAX] = 0x80000031;
-	run(2, EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .cr4 = CR4_PAE | CR4_VMXE),
+	run(2, EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .cr4 = X86_CR4_PAE | X86_CR4_VMXE),
 	    EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 0, .len = 3));
 	CHECK_EQ(entries[2].event, GP_EVENT);
 	CHECK_EQ(entries[2].cr0_shadow, 0x11);
@@ -610,7 +611,9 @@ static void test_pae_pdptes(void)
 		((u64 *)(ram + 0x3000))[0] |= 1ull << bit;
 		vcpu.arch.vmx.regs.cr3 = 0x3000;
 		vcpu.arch.gpr[GPR_RAX] = 0x80000031;
-		run(2, EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .cr4 = CR4_PAE | CR4_VMXE),
+		run(2,
+		    EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD,
+			 .cr4 = X86_CR4_PAE | X86_CR4_VMXE),
 		    EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 0, .len = 3));
 		CHECK_EQ(entries[2].event, GP_EVENT);
 	}
@@ -622,7 +625,7 @@ static void test_pae_pdptes(void)
 	vcpu.arch.gpr[GPR_RAX] = 0x80000031;
 	run(2,
 	    EXIT(.reason = EXIT_REASON_TPR_BELOW_THRESHOLD, .efer = EFER_LME,
-		 .cr4 = CR4_PAE | CR4_VMXE),
+		 .cr4 = X86_CR4_PAE | X86_CR4_VMXE),
 	    EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 0, .len = 3));
 	CHECK_EQ(entries[2].event, 0);
 	CHECK_EQ(vmcs[GUEST_PDPTE0], 0);

@@ -7,6 +7,7 @@
 #include "arch/x86/svm/avic.h"
 #include "arch/x86/xstate.h"
 #include "arch/cpu.h"
+#include "arch/x86/cr4.h"
 #include "arch/x86/decode.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/guest_walk.h"
@@ -141,6 +142,7 @@ static void svm_vcpu_reset(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip)
 	v->arch.flush_tlb = true;
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
 	v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false; /* INIT unblocks NMIs */
+	v->arch.svm.nmi_singlestep = false;
 	/* No event of the old life is delivered again (the injection policy reads these). */
 	V64(vmcb, VMCB_EXITINTINFO) = 0;
 	V64(vmcb, VMCB_EVENTINJ) = 0;
@@ -164,6 +166,9 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 	 * and every VM on it. Intercepted, each one is an exit, and goes back to the guest
 	 * (reflect_exception). */
 	V32(vmcb, VMCB_ICPT_EXC) = BIT(VEC_DB) | BIT(VEC_AC);
+	/* CR4 writes are checked against the guest's CPUID (cr4.c): the CPU would take a
+	 * bit its hardware has but the guest was not offered (PKE with PKU hidden). */
+	V32(vmcb, VMCB_ICPT_CR) = ICPT_CR4_WRITE;
 	V64(vmcb, VMCB_IOPM) = (u64)(uintptr_t)iopm;
 	V64(vmcb, VMCB_MSRPM) = (u64)(uintptr_t)msrpm;
 	V32(vmcb, VMCB_ASID) = vm->arch.svm.asid;
@@ -277,21 +282,36 @@ static void watch_cr8_writes(struct vcpu *v)
 }
 
 /* The intercepted MOV to CR8 (before it ran): decoded, since TCG has no decode assists. */
-static void handle_cr8_write(struct vcpu *v, const struct x86_exit *e)
+/* An intercepted MOV to CR4 or CR8 (want): decoded here, since not every CPU has decode
+ * assists (QEMU's has none). */
+static void handle_cr_write(struct vcpu *v, const struct x86_exit *e, u8 want)
 {
+	u8 *vmcb = v->arch.svm.vmcb;
 	u8 bytes[X86_MAX_INSN_LEN] = { 0 }, cr, gpr, len;
 	size_t n = x86_fetch_insn(v, bytes, sizeof bytes);
-	if (x86_decode_mov_to_cr(bytes, n, &cr, &gpr, &len) || cr != 8) {
-		vcpu_bad_access(v, "CR8 write exit at rip %llx: not a MOV to CR8 (%02x %02x %02x)",
-				(unsigned long long)V64(v->arch.svm.vmcb, VMCB_RIP), bytes[0],
+	if (x86_decode_mov_to_cr(bytes, n, &cr, &gpr, &len) || cr != want) {
+		vcpu_bad_access(v,
+				"CR%u write exit at rip %llx: not a MOV to CR%u (%02x %02x %02x)",
+				want, (unsigned long long)V64(vmcb, VMCB_RIP), want, bytes[0],
 				bytes[1], bytes[2]);
 		return svm_inject_exception(v, 6, false, 0); /* #UD */
 	}
-	u64 val = v->arch.gpr[gpr];
-	if (val >> 4)
-		return svm_inject_exception(v, 13, true,
-					    0); /* reserved bits (SDM vol. 3A, 2.5: CR8) */
-	vlapic_set_tpr(&v->arch.lapic, (u32)val << 4);
+	u64 val = v->arch.gpr[gpr], old = V64(vmcb, VMCB_CR4);
+	if (cr == 8) {
+		if (val >> 4) /* reserved bits (SDM vol. 3A, 2.5: CR8) */
+			return svm_inject_exception(v, 13, true, 0);
+		vlapic_set_tpr(&v->arch.lapic, (u32)val << 4);
+	} else {
+		if (!x86_cr4_write_ok(x86_cr4_guest_reserved(v), old, val,
+				      V64(vmcb, VMCB_EFER) & EFER_LMA, V64(vmcb, VMCB_CR3))) {
+			v->stats.bad_accesses++;
+			return svm_inject_exception(v, 13, true, 0);
+		}
+		V64(vmcb, VMCB_CR4) = val;
+		if ((old ^ val) & X86_CR4_PAGING_BITS)
+			v->arch.flush_tlb =
+				true; /* as the CPU's write would (SDM vol. 3A, 4.10.4.1) */
+	}
 	svm_skip(v, e, len);
 }
 
@@ -402,11 +422,31 @@ static void svm_inject_nmi(struct vcpu *v)
 }
 
 /* An NMI that waits behind its predecessor's IRET: the IRET's exit (ICPT_IRET) comes
- * first, then an interrupt window tells when the IRET has restored IF. */
+ * first, then the IRET is single-stepped, as KVM does: with TF set when it starts, the CPU
+ * raises a #DB trap right after it (SDM vol. 3B, 18.3.1.4), which exits (intercepted),
+ * and there NMIs unblock (svm_events_begin: RIP has moved on). The IRET restores TF and RF
+ * from the stack, so nothing of ours stays in the guest's RFLAGS. An interrupt window would
+ * not do: the IRET often returns to code with IF = 0 (another handler) or that runs on
+ * without an exit, and the NMI waited for some later exit (kvm-unit-tests' eventinj hung,
+ * apic's test_sti_nmi lost one). */
 static void svm_request_nmi_window(struct vcpu *v)
 {
-	if (v->arch.svm.nmi_iret_seen)
-		request_irq_window(v);
+	if (!v->arch.svm.nmi_iret_seen || v->arch.svm.nmi_singlestep)
+		return;
+	v->arch.svm.nmi_singlestep = true;
+	V64(v->arch.svm.vmcb, VMCB_RFLAGS) |= X86_RFLAGS_TF | X86_RFLAGS_RF;
+}
+
+/* The #DB of that single step: ours, not the guest's (DR6.BS, which the CPU set, cleared);
+ * the IRET has run, even one back to itself. */
+static bool nmi_singlestep_done(struct vcpu *v)
+{
+	if (!v->arch.svm.nmi_singlestep)
+		return false;
+	v->arch.svm.nmi_singlestep = false;
+	v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
+	V64(v->arch.svm.vmcb, VMCB_DR6) &= ~X86_DR6_BS;
+	return true;
 }
 
 static bool svm_cpu_delivers(struct vcpu *v) { return v->arch.svm.avic_on; }
@@ -519,20 +559,17 @@ static void choose_avic(struct vcpu *v, bool window)
 }
 
 /* Before the policy (inject.h) looks: the last entry's window and offer off; NMIs
- * unblocked once the handler's IRET has run, which it has once RIP moved on (an IRET
- * executed with IF = 1 would give no interrupt-window exit to notice that; an NMI handler
- * runs with IF = 0 but a guest can do anything: then unblock at once rather than loop);
- * AVIC or not for this entry. */
+ * unblocked once the handler's IRET has run, which it has once RIP moved on (any exit
+ * after it; with an NMI waiting, the single step's: svm_request_nmi_window); AVIC or not
+ * for this entry. */
 static void svm_events_begin(struct vcpu *v, bool window)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_VINTR;
 	V64(vmcb, VMCB_VINTR) &= ~(u64)VINTR_V_IRQ;
-	if (v->arch.svm.nmi_iret_seen &&
-	    (V64(vmcb, VMCB_RIP) != v->arch.svm.nmi_iret_rip || svm_interruptible(v)))
+	if (v->arch.svm.nmi_iret_seen && V64(vmcb, VMCB_RIP) != v->arch.svm.nmi_iret_rip)
 		v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
-	choose_avic(v, window || (v->arch.svm.nmi_iret_seen &&
-				  __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE)));
+	choose_avic(v, window);
 }
 
 /* The exit the CPU reported, for vcpu.c, or handled here (this vendor's own intercepts). */
@@ -572,8 +609,11 @@ static void decode_exit(struct vcpu *v, struct x86_exit *e)
 	case SVM_EXIT_XSETBV:
 		e->reason = X86_EXIT_XSETBV;
 		break;
+	case SVM_EXIT_CR4_WRITE:
+		handle_cr_write(v, e, 4);
+		break;
 	case SVM_EXIT_CR8_WRITE:
-		handle_cr8_write(v, e);
+		handle_cr_write(v, e, 8);
 		break;
 	case SVM_EXIT_IOIO:
 		/* APM 15.10.2: the port, the size, IN, INS/OUTS; EXITINFO2 the next RIP */
@@ -607,8 +647,11 @@ static void decode_exit(struct vcpu *v, struct x86_exit *e)
 		e->reason = X86_EXIT_CACHE_FLUSH;
 		break;
 	case SVM_EXIT_EXC_BASE + VEC_DB:
+		if (!nmi_singlestep_done(v))
+			reflect_exception(v, VEC_DB);
+		break;
 	case SVM_EXIT_EXC_BASE + VEC_AC:
-		reflect_exception(v, (u8)(code - SVM_EXIT_EXC_BASE));
+		reflect_exception(v, VEC_AC);
 		break;
 	case SVM_EXIT_ICEBP:
 		e->reason = X86_EXIT_ICEBP;

@@ -24,6 +24,8 @@ struct svm_vcpu {
 	bool nmi_masked;
 	bool nmi_iret_seen;
 	u64 nmi_iret_rip;
+	/* An NMI waits for that IRET: it is single-stepped (svm_request_nmi_window). */
+	bool nmi_singlestep;
 	/* The last entry offered the guest an interrupt through V_IRQ (V_INTR_VECTOR holds
 	 * it, acknowledged in the vLAPIC): svm.c, offer_irq. */
 	bool irq_offered;

@@ -88,6 +88,7 @@
 #define ICPT2_XSETBV BIT(13)
 
 #define VINTR_TPR_MASK 0xFu
+#define ICPT_CR4_WRITE BIT(16 + 4)
 #define ICPT_CR8_WRITE BIT(16 + 8)
 #define VINTR_V_IRQ BIT(8)
 #define VINTR_PRIO_SHIFT 16
@@ -105,6 +106,7 @@
 #define EVENT_TYPE_MASK (7u << 8)
 
 enum svm_exit {
+	SVM_EXIT_CR4_WRITE = 0x14,
 	SVM_EXIT_CR8_WRITE = 0x18,
 	SVM_EXIT_EXC_BASE = 0x40, /* + the vector: an intercepted exception */
 	SVM_EXIT_INTR = 0x60,

@@ -9,6 +9,7 @@
  * pCPU, cleared (VMCLEAR) when it leaves, so a vCPU that migrates starts over with
  * VMLAUNCH. The registers the shared code reads are copied out at each exit (vmx_state.h).
  * APIC virtualization where the CPU has it (vmx_apicv.h), with posted interrupts. */
+#include "arch/x86/cr4.h"
 #include "arch/x86/vmx/vmcs.h"
 #include "arch/x86/vmx/vmx_apicv.h"
 #include "arch/x86/vmx/vmx_caps.h"
@@ -39,12 +40,6 @@
 #define CR0_NW BIT(29)
 #define CR0_CD BIT(30)
 #define CR0_PG BIT(31)
-#define CR4_PSE BIT(4)
-#define CR4_PAE BIT(5)
-#define CR4_PGE BIT(7)
-#define CR4_VMXE BIT(13)
-#define CR4_PCIDE BIT(17)
-#define CR4_SMEP BIT(20)
 
 #define MSR_IA32_PAT 0x277u
 
@@ -323,7 +318,9 @@ static void write_controls(struct vcpu *v)
 	vmcs_write(VIRTUAL_APIC_PAGE_ADDR, (u64)(uintptr_t)v->arch.lapic.regs);
 	vmcs_write(TPR_THRESHOLD, 0);
 	vmcs_write(CR0_GUEST_HOST_MASK, cr0_owned);
-	vmcs_write(CR4_GUEST_HOST_MASK, cr4_owned);
+	/* The bits reserved for the guest are the hypervisor's too, so that setting one exits
+	 * and takes #GP (cr4.c) rather than working because the CPU has the feature. */
+	vmcs_write(CR4_GUEST_HOST_MASK, cr4_owned | x86_cr4_guest_reserved(v));
 	vmcs_write(VMCS_LINK_POINTER, ~0ull);
 	x->configured = true;
 }
@@ -437,7 +434,7 @@ static int vmx_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 		if (boot->long_mode) {
 			/* Linux boot protocol, 64-bit: paging on, RSI = boot_params. */
 			set_start_regs(v, VMX_START_BOOT, boot->entry, 0x80000011, boot->cr3,
-				       CR4_PAE, EFER_LME | EFER_LMA,
+				       X86_CR4_PAE, EFER_LME | EFER_LMA,
 				       (struct x86_segment){ 0x10, 0xA9B, 0xFFFFFFFF, 0 });
 			v->arch.gpr[GPR_RSI] = boot->arg;
 		} else {
@@ -597,7 +594,7 @@ static void reflect_exception(struct vcpu *v)
  * where one has a reserved bit set or CR3 is not RAM (#GP, nothing changed). */
 static bool load_pdptes(struct vcpu *v, u64 cr0, u64 cr3, u64 cr4)
 {
-	if (!(cr0 & CR0_PG) || !(cr4 & CR4_PAE) || (v->arch.vmx.regs.efer & EFER_LME))
+	if (!(cr0 & CR0_PG) || !(cr4 & X86_CR4_PAE) || (v->arch.vmx.regs.efer & EFER_LME))
 		return true;
 	const u64 *table = gpa_to_hva(v->vm, cr3 & 0xFFFFFFE0u, 32);
 	if (!table)
@@ -637,8 +634,9 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 		bool code64 = (x->regs.efer & EFER_LMA) && (x->regs.cs_attr & X86_SEG_ATTR_L);
 		if ((val >> 32) || ((val & CR0_PG) && !(val & CR0_PE)) ||
 		    ((val & CR0_NW) && !(val & CR0_CD)) ||
-		    ((val & CR0_PG) && (x->regs.efer & EFER_LME) && !(x->regs.cr4 & CR4_PAE)) ||
-		    (code64 && !(val & CR0_PG)) || (!(val & CR0_PG) && (x->regs.cr4 & CR4_PCIDE)) ||
+		    ((val & CR0_PG) && (x->regs.efer & EFER_LME) && !(x->regs.cr4 & X86_CR4_PAE)) ||
+		    (code64 && !(val & CR0_PG)) ||
+		    (!(val & CR0_PG) && (x->regs.cr4 & X86_CR4_PCIDE)) ||
 		    (((old ^ val) & (CR0_PG | CR0_CD | CR0_NW)) &&
 		     !load_pdptes(v, val, x->regs.cr3, x->regs.cr4)))
 			return vmx_inject_exception(v, VEC_GP, true, 0);
@@ -650,13 +648,21 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 		if ((old & CR0_PG) && !(val & CR0_PG))
 			set_efer(v, x->regs.efer & ~(u64)EFER_LMA);
 	} else if (cr == 4) {
-		if ((val & CR4_VMXE) || /* not offered (CPUID.1:ECX.VMX is 0) */
-		    (((x->regs.cr4 ^ val) & (CR4_PAE | CR4_PGE | CR4_PSE | CR4_SMEP)) &&
-		     !load_pdptes(v, x->regs.cr0, x->regs.cr3, val)))
+		if (!x86_cr4_write_ok(x86_cr4_guest_reserved(v), x->regs.cr4, val,
+				      x->regs.efer & EFER_LMA, x->regs.cr3)) {
+			v->stats.bad_accesses++;
 			return vmx_inject_exception(v, VEC_GP, true, 0);
+		}
+		if (((x->regs.cr4 ^ val) &
+		     (X86_CR4_PAE | X86_CR4_PGE | X86_CR4_PSE | X86_CR4_SMEP)) &&
+		    !load_pdptes(v, x->regs.cr0, x->regs.cr3, val))
+			return vmx_inject_exception(v, VEC_GP, true, 0);
+		if ((x->regs.cr4 ^ val) & X86_CR4_PAGING_BITS)
+			v->arch.flush_tlb =
+				true; /* as the CPU's write would (SDM vol. 3A, 4.10.4.1) */
 		set_cr4(v, val);
 	} else if (cr == 3) {
-		if (x->regs.cr4 & CR4_PCIDE)
+		if (x->regs.cr4 & X86_CR4_PCIDE)
 			val &= ~BIT(63); /* "no flush": flushed all the same */
 		if (!load_pdptes(v, x->regs.cr0, val, x->regs.cr4))
 			return vmx_inject_exception(v, VEC_GP, true, 0);
