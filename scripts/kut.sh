@@ -7,7 +7,8 @@
 # make kut: builds kvm-unit-tests for x86_64 and runs its runner twice, one test at a
 # time: under plain QEMU (TCG), then with scripts/kut/qemu-hv.sh as its QEMU, each test a
 # VM of the hypervisor booted in QEMU. Prints each test's verdicts side by side, the
-# first failing check of each test that failed under the hypervisor, and a total.
+# first failing check (and the last line) of each test that failed under the hypervisor,
+# and a total.
 # Runner logs: build/kut/logs-qemu/, build/kut/logs-hv/; the hypervisor's: build/kut/hv-logs/.
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,8 +50,10 @@ printf '%-24s %-10s %s\n' test plain-QEMU hv
 awk 'NR == FNR { q[$1] = $2; next } { printf "%-24s %-10s %s\n", $1, ($1 in q) ? q[$1] : "-", $2 }' \
 	"$OUT/qemu.txt" "$OUT/hv.txt"
 awk '$2 == "FAIL" { print $1 }' "$OUT/hv.txt" | while read -r t; do
-	first=$(grep -a -m1 "^FAIL\|^qemu-hv: " "$OUT/logs-hv/$t.log" 2> /dev/null || true)
-	echo "hv $t: ${first:-no FAIL line (build/kut/logs-hv/$t.log)}"
+	l=$OUT/logs-hv/$t.log
+	first=$(grep -a -m1 "^FAIL\|^Unhandled exception\|assert failed\|^qemu-hv: " "$l" 2> /dev/null || true)
+	last=$(grep -a -v "^qemu-hv: \|^ *\$" "$l" 2> /dev/null | tail -n1)
+	echo "hv $t: ${first:-no FAIL line}; its last line: $last"
 done
 awk 'NR == FNR { if ($2 == "PASS") m++; next } { n[$2]++ }
 	END { printf "%d passed, %d failed, %d skipped under the hypervisor; %d passed under plain QEMU\n",
