@@ -14,8 +14,11 @@
 # on a timeout, 1 when the VM stopped otherwise, 2 when it never ran, the reason on stderr.
 REAL=${KUT_QEMU:-qemu-system-x86_64}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+prev=''
 for a; do
 	case $a in '?' | help | -h | -help | --help | -version | --version) exec "$REAL" "$@" ;; esac
+	[ "$prev" != -kernel ] || [ -f "$a" ] || exec "$REAL" "$@"
+	prev=$a
 done
 kernel='' initrd='' append='' smp=1 mem=128M ignored=''
 while [ $# -gt 0 ]; do
@@ -35,7 +38,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift 2
 done
-[ -f "$kernel" ] || exec "$REAL" -kernel "$kernel"
+[ -n "$kernel" ] || { echo "qemu-hv: no -kernel" >&2; exit 2; }
 
 # -smp N[,...] or cpus=N,...; -m N[MGK][,...] or size=..., MiB by default, rounded up to 2 MiB.
 vcpus=${smp%%,*}
