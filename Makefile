@@ -12,6 +12,9 @@
 #   make usb-image  build/hv-usb.img: a USB stick that boots both architectures (docs/usb_boot.md)
 #   make bench      IPI microbenchmark with and without PV IPIs (ns/op, exits/op); arm64:
 #                   exit, EOI and SGI costs, bare TCG against the hypervisor
+#   make kut        kvm-unit-tests (x86_64) under plain QEMU and under the hypervisor, a table
+#                   of verdicts (KUT=DIR: that tree, else the pinned one in ../shared;
+#                   KUT_TESTS="msr xapic", KUT_GROUP=apic); not part of make test
 #   make format-check  SPDX lines, clang-format (.clang-format), 100 columns; make format fixes
 ARCH ?= x86_64
 .DEFAULT_GOAL := all
@@ -197,6 +200,11 @@ soak: deps
 	@$(MAKE) --no-print-directory ARCH=x86_64 all guests
 	@rm -rf build/soak && BOOTS=$${SOAK_BOOTS:-30} scripts/flake.sh build/soak "$${SOAK_UNTIL:-8 hours}" \
 		many_vcpus,msg_beside_busy,ipi_storm_two_vms hv=build/x86_64/hv.efi
+
+# kvm-unit-tests under plain QEMU and as VMs of the hypervisor (scripts/kut.sh), x86_64.
+kut:
+	@$(MAKE) --no-print-directory ARCH=x86_64 all
+	@KUT="$(KUT)" scripts/kut.sh
 
 # One GPT disk image for a USB stick: both architectures' hv.efi, configurations and
 # default guests (scripts/mkusb.sh).
