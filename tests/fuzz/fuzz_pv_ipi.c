@@ -2,9 +2,10 @@
 /* The PV IPI hypercall decoder (arch/x86/irq/pv_ipi.c) on a guest's arguments. Input: the
  * VM's vCPU count (1 byte, 1..256), the mode (1 byte: bit 0 set: 64-bit caller), then
  * a0, a1, a2, a3 (8 bytes each). Checked: the result is 0 or -KVM_EINVAL (with no
- * targets); an accepted call is fixed with a vector of 16 or more, or NMI; its targets
- * exist, ascend, are at most 128, and are exactly the vCPUs the bitmap's set bits name (with
- * the 32-bit clusters and truncated arguments of a caller outside 64-bit mode). */
+ * targets); a delivery mode other than fixed, lowest priority and NMI sends to no one;
+ * otherwise the targets exist, ascend, are at most 128, and are exactly the vCPUs the
+ * bitmap's set bits name (with the 32-bit clusters and truncated arguments of a caller
+ * outside 64-bit mode). */
 #include "../../arch/x86/irq/pv_ipi.c"
 #include "fuzz.h"
 
@@ -37,12 +38,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_CHECK(req.mode == PV_IPI_FIXED || req.mode == PV_IPI_NMI);
-	FUZZ_CHECK(req.mode == PV_IPI_NMI || req.vector >= 16);
 	FUZZ_CHECK(req.ntargets <= PV_IPI_MAX_TARGETS);
 	if (!long_mode) {
 		a0 = (u32)a0;
 		a1 = (u32)a1;
 		a2 = (u32)a2;
+		a3 = (u32)a3;
+	}
+	u32 mode = (a3 >> 8) & 7;
+	if (mode != ICR_DM_FIXED && mode != ICR_DM_LOWEST && mode != ICR_DM_NMI) {
+		FUZZ_CHECK(req.ntargets == 0);
+		return 0;
 	}
 	for (u32 i = 0; i < req.ntargets; i++) {
 		FUZZ_CHECK(req.targets[i] < nvcpus);

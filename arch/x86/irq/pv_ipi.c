@@ -66,16 +66,14 @@ int pv_ipi_decode_mode(u64 a0, u64 a1, u64 a2, u64 a3, bool long_mode, u32 nvcpu
 	switch (ICR_MODE(a3)) {
 	case ICR_DM_FIXED:
 	case ICR_DM_LOWEST:
-		if (vector < 16)
-			return -KVM_EINVAL;
 		req->mode = PV_IPI_FIXED;
-		req->vector = vector;
+		req->vector = vector; /* below 16: no APIC accepts it (vlapic_accept) */
 		break;
 	case ICR_DM_NMI:
 		req->mode = PV_IPI_NMI;
 		break;
-	default: /* SMI, INIT, SIPI, remote read, ExtINT */
-		return -KVM_EINVAL;
+	default: /* SMI, INIT, SIPI, remote read, ExtINT: sent to no one */
+		return 0;
 	}
 
 	/* IDs do not wrap, so from here on every named ID is >= nvcpus; count them

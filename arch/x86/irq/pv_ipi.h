@@ -37,17 +37,18 @@
  * sets TMR for level = assert, neither of which a guest needs.
  * Delivery modes (KVM passes any mode on to __apic_accept_irq(), so it also "sends"
  * SMI, INIT, SIPI and its internal remote-read kick through this hypercall):
- *   fixed            vector 16..255 accepted; vector 0..15 is -KVM_EINVAL. KVM would
- *                    set the illegal vector in IRR; an ICR write sets ESR "send
- *                    illegal vector" and sends nothing (as this hypervisor's vlapic
- *                    does); the hypercall has a return value to say so instead.
+ *   fixed            any vector; one below 16 is accepted by no APIC (vlapic_accept), so
+ *                    it counts 0 targets and the call returns 0. KVM would set the
+ *                    illegal vector in IRR; a CPU's APIC refuses it. No error either
+ *                    way: kvm-unit-tests' apic test expects 0 for an ICR of 0.
  *   lowest priority  taken as fixed, with the same vector rule: each bit is its own
  *                    physical destination, and lowest priority to one physical
  *                    destination is that CPU (KVM delivers to each one too).
  *   NMI              accepted, the vector field is ignored (Linux sends 0).
- *   SMI, INIT, SIPI, remote read (3), ExtINT (7): -KVM_EINVAL. No guest uses them
- *                    here; INIT and SIPI go through the ICR and its vCPU state
- *                    machine, and SMM is not modelled.
+ *   SMI, INIT, SIPI, remote read (3), ExtINT (7): sent to no one, 0 returned, where
+ *                    KVM passes them on. No guest uses them here; INIT and SIPI go
+ *                    through the ICR and its vCPU state machine, and SMM is not
+ *                    modelled.
  *
  * Not decided here: the caller returns -KVM_ENOSYS when the VM does not offer PV_IPI
  * (as KVM does when the guest's CPUID lacks the feature), -KVM_EPERM from CPL > 0 (KVM
@@ -76,7 +77,7 @@ struct pv_ipi_req {
 
 /* Decodes a KVM_HC_SEND_IPI call from a 64-bit guest of a VM with nvcpus vCPUs (APIC
  * IDs 0..nvcpus-1). Returns 0 and fills *req, or -KVM_EINVAL (-22) for an ICR the
- * hypercall does not accept (then *req has no targets). */
+ * hypercall does not accept, logical or with a shorthand (then *req has no targets). */
 int pv_ipi_decode(u64 a0, u64 a1, u64 a2, u64 a3, u32 nvcpus, struct pv_ipi_req *req);
 
 /* The same for either mode. long_mode: the caller was in 64-bit mode (EFER.LMA and
