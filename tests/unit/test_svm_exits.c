@@ -587,6 +587,20 @@ static void test_nmi_after_iret(void)
 	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0);
 	CHECK(!vcpu.arch.nmi_pending);
 	CHECK_EQ(bad_accesses, 0);
+
+	/* In an STI shadow (apic "nmi-after-sti") the NMI waits one instruction, stepped
+	 * over; the guest's TF and RF are then as they were. */
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	vcpu.arch.nmi_pending = true;
+	run(1, EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x1004));
+	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
+	CHECK(entries[0].rflags & X86_RFLAGS_TF);
+	CHECK_EQ(entries[1].eventinj, nmi);
+	CHECK_EQ(entries[1].rip, 0x1004);
+	CHECK(!(entries[1].rflags & (X86_RFLAGS_TF | X86_RFLAGS_RF)));
+	CHECK_EQ(bad_accesses, 0);
 }
 
 /* MOV to CR4 exits (cr4.c): a bit the guest's CPUID offers is written, RIP moves on and

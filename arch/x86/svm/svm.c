@@ -404,8 +404,13 @@ static bool svm_exception_queued(struct vcpu *v)
 }
 
 /* SVM has no virtual NMI masking here: an injected NMI masks NMIs until its handler's
- * IRET has run, which the IRET intercept shows (decode_exit, svm_events_begin). */
-static bool svm_nmi_blocked(struct vcpu *v) { return v->arch.svm.nmi_masked; }
+ * IRET has run, which the IRET intercept shows (decode_exit, svm_events_begin). An STI or
+ * MOV SS shadow holds an NMI back too, as KVM and VMX have it (kvm-unit-tests' apic
+ * "nmi-after-sti": no NMI on the instruction after an STI). */
+static bool svm_nmi_blocked(struct vcpu *v)
+{
+	return v->arch.svm.nmi_masked || (V64(v->arch.svm.vmcb, VMCB_INT_SHADOW) & 1);
+}
 
 static void svm_unblock_nmi(struct vcpu *v)
 {
@@ -431,21 +436,34 @@ static void svm_inject_nmi(struct vcpu *v)
  * apic's test_sti_nmi lost one). */
 static void svm_request_nmi_window(struct vcpu *v)
 {
-	if (!v->arch.svm.nmi_iret_seen || v->arch.svm.nmi_singlestep)
+	struct svm_vcpu *s = &v->arch.svm;
+	u8 *vmcb = s->vmcb;
+	/* Behind a handler that has not reached its IRET yet, the IRET's exit comes first. */
+	if ((s->nmi_masked && !s->nmi_iret_seen) || s->nmi_singlestep)
 		return;
-	v->arch.svm.nmi_singlestep = true;
-	V64(v->arch.svm.vmcb, VMCB_RFLAGS) |= X86_RFLAGS_TF | X86_RFLAGS_RF;
+	/* Else the IRET, or the instruction in an interrupt shadow, is stepped over. */
+	s->nmi_singlestep = true;
+	s->nmi_singlestep_flags = V64(vmcb, VMCB_RFLAGS) & (X86_RFLAGS_TF | X86_RFLAGS_RF);
+	V64(vmcb, VMCB_RFLAGS) |= X86_RFLAGS_TF | X86_RFLAGS_RF;
 }
 
-/* The #DB of that single step: ours, not the guest's (DR6.BS, which the CPU set, cleared);
- * the IRET has run, even one back to itself. */
+/* The #DB of that single step: ours, not the guest's (DR6.BS, which the CPU set, cleared).
+ * After an IRET (even one back to itself) NMIs unblock, and TF and RF are what it popped;
+ * after another instruction they are the guest's again. */
 static bool nmi_singlestep_done(struct vcpu *v)
 {
-	if (!v->arch.svm.nmi_singlestep)
+	struct svm_vcpu *s = &v->arch.svm;
+	u8 *vmcb = s->vmcb;
+	if (!s->nmi_singlestep)
 		return false;
-	v->arch.svm.nmi_singlestep = false;
-	v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false;
-	V64(v->arch.svm.vmcb, VMCB_DR6) &= ~X86_DR6_BS;
+	s->nmi_singlestep = false;
+	if (s->nmi_iret_seen)
+		s->nmi_masked = s->nmi_iret_seen = false;
+	else
+		V64(vmcb,
+		    VMCB_RFLAGS) = (V64(vmcb, VMCB_RFLAGS) & ~(X86_RFLAGS_TF | X86_RFLAGS_RF)) |
+				   s->nmi_singlestep_flags;
+	V64(vmcb, VMCB_DR6) &= ~X86_DR6_BS;
 	return true;
 }
 

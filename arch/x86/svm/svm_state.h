@@ -24,8 +24,10 @@ struct svm_vcpu {
 	bool nmi_masked;
 	bool nmi_iret_seen;
 	u64 nmi_iret_rip;
-	/* An NMI waits for that IRET: it is single-stepped (svm_request_nmi_window). */
+	/* An NMI waits for that IRET, or for an interrupt shadow to end: the instruction is
+	 * single-stepped (svm_request_nmi_window), the guest's own TF and RF kept here. */
 	bool nmi_singlestep;
+	u64 nmi_singlestep_flags;
 	/* The last entry offered the guest an interrupt through V_IRQ (V_INTR_VECTOR holds
 	 * it, acknowledged in the vLAPIC): svm.c, offer_irq. */
 	bool irq_offered;
