@@ -588,6 +588,26 @@ static void test_nmi_after_iret(void)
 	CHECK(!vcpu.arch.nmi_pending);
 	CHECK_EQ(bad_accesses, 0);
 
+	/* Two NMIs sent before the first goes in are both delivered, one after the other's
+	 * IRET; ten sent while one is being handled are one more (a CPU latches one: apic
+	 * "multiple nmi" and "pending nmi"). */
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	vcpu.arch.nmi_pending = 2;
+	run(2, EXIT(.code = SVM_EXIT_IRET, .rip = 0x1000),
+	    EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x2000));
+	CHECK_EQ(entries[0].eventinj, nmi);
+	CHECK_EQ(entries[1].eventinj & EVENT_VALID, 0);
+	CHECK_EQ(entries[2].eventinj, nmi);
+	CHECK_EQ(vcpu.arch.nmi_pending, 0);
+	vcpu.arch.nmi_pending = 10; /* while the second is being handled */
+	V64(vmcb, VMCB_RFLAGS) = 0x2;
+	run(2, EXIT(.code = SVM_EXIT_IRET, .rip = 0x2000),
+	    EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x3000));
+	CHECK_EQ(entries[2].eventinj, nmi);
+	CHECK_EQ(vcpu.arch.nmi_pending, 0);
+	CHECK_EQ(vcpu.stats.nmis_injected, 3);
+
 	/* In an STI shadow (apic "nmi-after-sti") the NMI waits one instruction, stepped
 	 * over; the guest's TF and RF are then as they were. */
 	machine();

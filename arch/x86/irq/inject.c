@@ -15,10 +15,23 @@ static void requeue(struct vcpu *v, struct x86_event cut)
 		vlapic_unack(&v->arch.lapic, cut.vector);
 	if (cut.kind == X86_EVENT_NMI) {
 		x86_vendor->unblock_nmi(v);
-		__atomic_store_n(&v->arch.nmi_pending, true, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&v->arch.nmi_pending, 1, __ATOMIC_RELEASE);
 	}
 	if (cut.kind != X86_EVENT_NONE)
 		x86_vendor->drop_cut_short(v);
+}
+
+/* The NMIs a CPU would still deliver of those sent: while one is being handled (NMIs
+ * blocked) it latches one more, else two: the one it delivers and one behind it (SDM vol.
+ * 3A, 6.7.1; KVM's process_nmi). More collapse into those, as on a CPU. */
+static u32 nmis_waiting(struct vcpu *v)
+{
+	u32 limit = x86_vendor->nmi_blocked(v) ? 1 : 2;
+	u32 n = __atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE);
+	while (n > limit && !__atomic_compare_exchange_n(&v->arch.nmi_pending, &n, limit, false,
+							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+	return MIN(n, limit);
 }
 
 static bool irq_waits(struct vcpu *v)
@@ -47,9 +60,9 @@ void x86_inject_events(struct vcpu *v, bool section_end)
 		vd->redeliver(v);
 		return;
 	}
-	if (__atomic_load_n(&v->arch.nmi_pending, __ATOMIC_ACQUIRE)) {
-		if (!vd->nmi_blocked(v) &&
-		    __atomic_exchange_n(&v->arch.nmi_pending, false, __ATOMIC_ACQ_REL)) {
+	if (nmis_waiting(v)) {
+		if (!vd->nmi_blocked(v)) {
+			__atomic_fetch_sub(&v->arch.nmi_pending, 1, __ATOMIC_ACQ_REL);
 			vd->inject_nmi(v);
 			v->stats.nmis_injected++;
 			if (irq_waits(v))

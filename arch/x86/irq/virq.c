@@ -36,7 +36,7 @@ static bool deliver_one(struct vcpu *t, u8 mode, u8 vector, bool level, struct v
 			st->ipi_fixed++;
 		break;
 	case APIC_DM_NMI:
-		__atomic_store_n(&t->arch.nmi_pending, true, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&t->arch.nmi_pending, 1, __ATOMIC_RELEASE);
 		if (st)
 			st->ipi_nmi++;
 		break;

@@ -43,7 +43,7 @@ struct arch_vcpu {
 	u32 tsc_aux;	 /* IA32_TSC_AUX, in the CPU's register while it is loaded */
 	u64 misc_enable; /* IA32_MISC_ENABLE as the guest reads it (msr.c) */
 	u64 dr[4];
-	bool nmi_pending;      /* set atomically by senders */
+	u32 nmi_pending;       /* NMIs sent to it and not injected: senders add (atomic) */
 	bool init_pending;     /* INIT IPI received (atomic) */
 	s32 sipi_vector;       /* STARTUP vector received (atomic), -1 none */
 	bool flush_tlb;	       /* flush this ASID's TLB at next entry */
