@@ -114,11 +114,6 @@ static void inject_pf(struct vcpu *v, u64 la, int walk, bool write)
 	x86_vendor->inject_page_fault(v, la, err);
 }
 
-/*
- * An MMIO access, decoded here (no decode assists). One within a page goes to the MMIO bus
- * at the faulting address. One that crosses into the next page is done in two parts, each
- * where the guest's page tables put it: RAM from RAM, MMIO on the bus (split_access.h).
- */
 /* An access in one page: the vCPU's own xAPIC window (vlapic.h), else the VM's devices. */
 static void mmio_access(struct vcpu *v, u64 gpa, u32 size, bool store, u64 *val)
 {
@@ -135,6 +130,11 @@ static void mmio_access(struct vcpu *v, u64 gpa, u32 size, bool store, u64 *val)
 	}
 }
 
+/*
+ * An MMIO access, decoded here (no decode assists). One within a page goes to the MMIO bus
+ * at the faulting address. One that crosses into the next page is done in two parts, each
+ * where the guest's page tables put it: RAM from RAM, MMIO on the bus (split_access.h).
+ */
 static bool handle_mmio(struct vcpu *v, const struct x86_exit *e)
 {
 	u8 bytes[X86_MAX_INSN_LEN] = { 0 };

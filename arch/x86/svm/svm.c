@@ -281,9 +281,8 @@ static void watch_cr8_writes(struct vcpu *v)
 		V32(v->arch.svm.vmcb, VMCB_ICPT_CR) &= ~ICPT_CR8_WRITE;
 }
 
-/* The intercepted MOV to CR8 (before it ran): decoded, since TCG has no decode assists. */
-/* An intercepted MOV to CR4 or CR8 (want): decoded here, since not every CPU has decode
- * assists (QEMU's has none). */
+/* An intercepted MOV to CR4 or CR8 (want), before it ran: decoded here, since not every
+ * CPU has decode assists (QEMU's has none). */
 static void handle_cr_write(struct vcpu *v, const struct x86_exit *e, u8 want)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
@@ -296,12 +295,13 @@ static void handle_cr_write(struct vcpu *v, const struct x86_exit *e, u8 want)
 				bytes[1], bytes[2]);
 		return svm_inject_exception(v, 6, false, 0); /* #UD */
 	}
-	u64 val = v->arch.gpr[gpr], old = V64(vmcb, VMCB_CR4);
+	u64 val = v->arch.gpr[gpr];
 	if (cr == 8) {
 		if (val >> 4) /* reserved bits (SDM vol. 3A, 2.5: CR8) */
 			return svm_inject_exception(v, 13, true, 0);
 		vlapic_set_tpr(&v->arch.lapic, (u32)val << 4);
 	} else {
+		u64 old = V64(vmcb, VMCB_CR4);
 		if (!x86_cr4_write_ok(x86_cr4_guest_reserved(v), old, val,
 				      V64(vmcb, VMCB_EFER) & EFER_LMA, V64(vmcb, VMCB_CR3))) {
 			v->stats.bad_accesses++;
