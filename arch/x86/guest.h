@@ -22,6 +22,13 @@ static inline u64 x86_low_ram_end(const struct vm *vm)
 	return MIN(vm->ram_size, GPA_LOW_RAM_END);
 }
 
+/* The vCPU's TSC when the host's reads host: the CPU adds the vCPU's offset (msr.c's
+ * write_tsc) to what RDTSC reads in the guest. */
+static inline u64 x86_guest_tsc(const struct vcpu *v, u64 host)
+{
+	return host + v->arch.lapic.tsc_offset;
+}
+
 #define PORT_COM1 0x3F8
 #define PORT_PM_BASE 0x600 /* PM1a event (0x600), control (0x604), timer (0x608) */
 #define PORT_RESET 0xCF9

@@ -2,8 +2,9 @@
 /* kvmclock (KVM_FEATURE_CLOCKSOURCE2): per-vCPU pvclock records and the wall clock at
  * guest-physical addresses the guest names through MSRs (Linux
  * Documentation/virt/kvm/x86/msr.rst). All pCPUs share one TSC that this hypervisor never
- * offsets or scales, so one record per vCPU, written when enabled, stays valid; the
- * stable bit is set when the CPU says its TSC is invariant. */
+ * scales, and a vCPU's offset changes only when the guest writes its TSC (msr.c), so one
+ * record per vCPU, written when enabled and at such a write, stays valid; the stable bit
+ * is set when the CPU says its TSC is invariant. */
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "guest_abi/kvm_para.h"
@@ -49,7 +50,8 @@ int kvmclock_wrmsr(struct vcpu *v, u32 msr, u64 val)
 	if (!ti)
 		return -1;
 	u64 now = rdtsc();
-	pvclock_publish(ti, now, pvclock_scale_delta(now - vm->arch.boot_tsc, mul, shift), mul,
-			shift, kvmclock_tsc_stable() ? PVCLOCK_TSC_STABLE_BIT : 0);
+	pvclock_publish(ti, x86_guest_tsc(v, now),
+			pvclock_scale_delta(now - vm->arch.boot_tsc, mul, shift), mul, shift,
+			kvmclock_tsc_stable() ? PVCLOCK_TSC_STABLE_BIT : 0);
 	return 0;
 }

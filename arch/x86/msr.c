@@ -6,6 +6,7 @@
 #include "arch/x86/cpuid_policy.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/irq/pv_eoi.h"
+#include "arch/x86/vendor.h"
 #include "guest_abi/hv_para.h"
 #include "guest_abi/kvm_para.h"
 #include "hv/pv_features.h"
@@ -97,7 +98,7 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 		*val = v->arch.preempt_count_msr;
 		return 0;
 	case MSR_TSC:
-		*val = rdtsc();
+		*val = x86_guest_tsc(v, rdtsc());
 		return 0;
 	case MSR_IA32_SPEC_CTRL:
 		*val = v->arch.spec_ctrl;
@@ -124,6 +125,19 @@ int x86_rdmsr(struct vcpu *v, u32 msr, u64 *val)
 	return -1;
 }
 
+/* A write to the TSC (SDM vol. 3B, 18.17): the vCPU's TSC reads val now and counts on from
+ * there, through the offset the CPU adds; what counts in the guest's TSC follows it (its
+ * TSC-deadline timer, its kvmclock record, which KVM rewrites too). */
+static void write_tsc(struct vcpu *v, u64 val)
+{
+	u64 now = rdtsc();
+	vlapic_set_tsc_offset(&v->arch.lapic, val - now, now);
+	x86_vendor->set_tsc_offset(v, val - now);
+	if (v->arch.kvmclock_msr & 1)
+		kvmclock_wrmsr(v, MSR_KVM_SYSTEM_TIME_NEW, v->arch.kvmclock_msr);
+	vcpu_kick(v); /* the pCPU re-arms its host timer for the deadline */
+}
+
 int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 {
 	struct vlapic *l = &v->arch.lapic;
@@ -141,6 +155,9 @@ int x86_wrmsr(struct vcpu *v, u32 msr, u64 val)
 	if (legacy_pmu_msr(msr))
 		return 0;
 	switch (msr) {
+	case MSR_TSC:
+		write_tsc(v, val);
+		return 0;
 	case MSR_MISC_ENABLE:
 		if ((val ^ v->arch.misc_enable) & MISC_ENABLE_RO)
 			return -1;

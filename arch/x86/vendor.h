@@ -149,6 +149,9 @@ struct x86_vendor {
 	void (*inject_page_fault)(struct vcpu *v, u64 la, u32 err);
 	u64 (*get)(struct vcpu *v, enum x86_reg r);
 	struct x86_segment (*segment)(struct vcpu *v, enum x86_seg s);
+	/* The guest's TSC is the host's plus offset (mod 2^64) from the next entry on; the
+	 * vCPU is loaded. */
+	void (*set_tsc_offset)(struct vcpu *v, u64 offset);
 	/* RFLAGS.IF set and no interrupt shadow: an interrupt can be injected now. */
 	bool (*interruptible)(struct vcpu *v);
 	/* arch_notify_running (hv/arch.h); NULL: no posted interrupts. */

@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Guest MSRs that exit (arch/x86/msr.c), those a guest touches without asking CPUID, as
  * KVM answers them: the legacy performance counters (read 0, writes dropped: there is no
- * PMU) and IA32_MISC_ENABLE (kept, but for its read-only bits). The PV MSRs' handlers are
- * stubbed (their own tests cover them). */
+ * PMU), IA32_MISC_ENABLE (kept, but for its read-only bits) and the TSC (written through
+ * the vCPU's offset). The PV MSRs' handlers are stubbed (their own tests cover them). */
 #include "../../arch/x86/msr.c"
 #include "../../arch/x86/irq/vlapic.c"
 #include "test.h"
 
-/* ---- stubs: the PV MSRs and what the vCPU kick needs ---- */
-int kvmclock_wrmsr(struct vcpu *v, u32 msr, u64 val) { return (void)v, (void)msr, (void)val, 0; }
+/* ---- stubs: the PV MSRs, the vendor's TSC offset and what the vCPU kick needs ---- */
+static u32 kvmclock_writes;
+int kvmclock_wrmsr(struct vcpu *v, u32 msr, u64 val)
+{
+	kvmclock_writes++;
+	return (void)v, (void)msr, (void)val, 0;
+}
+static u64 vendor_tsc_offset;
+static void set_tsc_offset(struct vcpu *v, u64 offset) { (void)v, vendor_tsc_offset = offset; }
+static const struct x86_vendor stub_vendor = { .set_tsc_offset = set_tsc_offset };
+const struct x86_vendor *x86_vendor = &stub_vendor;
 int steal_time_wrmsr(struct vcpu *v, u64 val) { return (void)v, (void)val, 0; }
 int pv_eoi_wrmsr(struct vcpu *v, u64 val) { return (void)v, (void)val, 0; }
 int preempt_count_wrmsr(struct vcpu *v, u64 val) { return (void)v, (void)val, 0; }
@@ -56,6 +65,58 @@ static void test_misc_enable(void)
 	CHECK_EQ(rd(0x1A0), 0x1800);
 }
 
+/* How far a's TSC reading may trail b's here: the test runs on a host that may be busy. */
+#define SLACK 5000000000ull
+#define NEAR(a, b) ((a) - (b) < SLACK)
+
+/* WRMSR to the TSC (kvm-unit-tests' tsc test writes 0 and 100,000,000,000): the vCPU's TSC
+ * goes on from the value written, through the CPU's offset; its TSC-deadline timer and its
+ * kvmclock record follow. */
+static void test_write_tsc(void)
+{
+	struct vlapic *l = &vcpu.arch.lapic;
+	const u64 big = 100000000000ull;
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x10, big), 0);
+	u64 guest = rd(0x10), host = rdtsc();
+	CHECK(NEAR(guest, big));
+	CHECK_EQ(vendor_tsc_offset, l->tsc_offset); /* the CPU adds what the model assumes */
+	CHECK(NEAR(host + vendor_tsc_offset, guest));
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x10, 0), 0);
+	CHECK(NEAR(rd(0x10), 0));
+
+	/* A TSC-deadline timer in x2APIC mode, armed in the guest's TSC. */
+	CHECK_EQ(x86_wrmsr(&vcpu, MSR_IA32_APIC_BASE, 0xFEE00000 | 0xC00 | 0x100), 0);
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x80F, 0x1FF), 0);		 /* SVR: enabled */
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x832, (2u << 17) | 0x40), 0); /* LVT timer: TSC-deadline */
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x10, big), 0);
+	host = rdtsc();
+	CHECK_EQ(x86_wrmsr(&vcpu, MSR_IA32_TSC_DEADLINE, big + 1000000000), 0);
+	/* The host's TSC reaches what the guest's will (the CPU adds the offset). */
+	CHECK_EQ(vlapic_next_deadline(l), big + 1000000000 - vendor_tsc_offset);
+	CHECK(vlapic_next_deadline(l) - host <= 1000000000);
+	u64 deadline;
+	CHECK_EQ(x86_rdmsr(&vcpu, MSR_IA32_TSC_DEADLINE, &deadline), 0);
+	CHECK_EQ(deadline, big + 1000000000); /* reads back as written */
+	/* The TSC written back to 0: the same deadline is now 100 s of cycles away. */
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x10, 0), 0);
+	CHECK_EQ(vlapic_next_deadline(l), big + 1000000000 - vendor_tsc_offset);
+	CHECK(vlapic_next_deadline(l) - rdtsc() > big);
+	/* A deadline the guest's TSC has passed fires at the next look. */
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x10, big), 0);
+	CHECK_EQ(x86_wrmsr(&vcpu, MSR_IA32_TSC_DEADLINE, 5), 0);
+	CHECK(vlapic_next_deadline(l) <= rdtsc());
+	vlapic_timer_update(l, rdtsc());
+	CHECK_EQ(l->timer_fires, 1);
+
+	/* kvmclock's record is rewritten for the new TSC only when it is enabled. */
+	u32 writes = kvmclock_writes;
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x10, 0), 0);
+	CHECK_EQ(kvmclock_writes, writes);
+	vcpu.arch.kvmclock_msr = 0x5000 | 1;
+	CHECK_EQ(x86_wrmsr(&vcpu, 0x10, 0), 0);
+	CHECK_EQ(kvmclock_writes, writes + 1);
+}
+
 int main(void)
 {
 	static u32 page[PAGE_SIZE / 4] __attribute__((aligned(PAGE_SIZE)));
@@ -63,5 +124,6 @@ int main(void)
 	x86_msr_vcpu_init(&vcpu);
 	test_legacy_pmu();
 	test_misc_enable();
+	test_write_tsc();
 	return test_summary();
 }

@@ -529,6 +529,25 @@ void vlapic_timer_update(struct vlapic *l, u64 now)
 	}
 }
 
+/* The host TSC at which the guest's reaches `deadline` (IA32_TSC_DEADLINE): now when it
+ * already has (the timer fires at the next look), 0 for none. */
+static u64 host_deadline(const struct vlapic *l, u64 deadline, u64 now)
+{
+	u64 guest_now = now + l->tsc_offset;
+	if (!deadline)
+		return 0;
+	if (deadline <= guest_now)
+		return MAX(now, 1);
+	return sat_add(now, deadline - guest_now);
+}
+
+void vlapic_set_tsc_offset(struct vlapic *l, u64 offset, u64 now)
+{
+	l->tsc_offset = offset;
+	if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE && l->timer_deadline)
+		l->timer_deadline = host_deadline(l, l->tsc_deadline_msr, now);
+}
+
 u64 vlapic_next_deadline(const struct vlapic *l)
 {
 	/* A masked timer raises nothing, so nothing needs to wake up for it: its count and
@@ -762,7 +781,7 @@ int vlapic_wrmsr(struct vlapic *l, u32 msr, u64 val, u64 now)
 		/* SDM 11.5.4.1: ignored outside TSC-deadline mode; 0 disarms. */
 		if (timer_mode(l) == APIC_TIMER_TSC_DEADLINE) {
 			l->tsc_deadline_msr = val;
-			l->timer_deadline = val;
+			l->timer_deadline = host_deadline(l, val, now);
 			l->timer_period = 0;
 		}
 		return 0;

@@ -181,6 +181,10 @@ struct vlapic {
 	u64 timer_deadline;   /* absolute TSC of the next expiry, 0 = none */
 	u64 timer_period;     /* TSC cycles of one full count (one-shot/periodic) */
 	u64 tsc_deadline_msr; /* IA32_TSC_DEADLINE as the guest reads it */
+	/* The guest's TSC minus the host's (mod 2^64), which the CPU adds to what the guest
+	 * reads: kept here because IA32_TSC_DEADLINE counts in the guest's TSC, every other
+	 * time in this model in the host's (vlapic_set_tsc_offset). */
+	u64 tsc_offset;
 	u64 tsc_hz;
 	const struct vlapic_ops *ops;
 	void *ctx;
@@ -312,6 +316,10 @@ void vlapic_timer_update(struct vlapic *l, u64 now);
 
 /* Absolute TSC of the next timer expiry, or 0 if none is armed. */
 u64 vlapic_next_deadline(const struct vlapic *l);
+/* The guest's TSC is now the host's plus offset (a write to its TSC): an armed
+ * TSC-deadline timer keeps its deadline in the guest's TSC, so it expires at another host
+ * time. */
+void vlapic_set_tsc_offset(struct vlapic *l, u64 offset, u64 now);
 
 /* The APIC is enabled in x2APIC mode (IA32_APIC_BASE EN and EXTD): the x2APIC MSRs reach
  * it (else they #GP). */

@@ -791,6 +791,11 @@ static struct x86_segment svm_segment(struct vcpu *v, enum x86_seg s)
 				     V64(vmcb, off + 8) };
 }
 
+static void svm_set_tsc_offset(struct vcpu *v, u64 offset)
+{
+	V64(v->arch.svm.vmcb, VMCB_TSC_OFFSET) = offset; /* APM vol. 2, 15.30.5 */
+}
+
 /* ---- the hardware self-test ---- */
 
 static u32 svm_selftest_features(struct selftest_feature *f, u32 max)
@@ -847,6 +852,7 @@ const struct x86_vendor svm_vendor = {
 	.inject_page_fault = svm_inject_page_fault,
 	.get = svm_get,
 	.segment = svm_segment,
+	.set_tsc_offset = svm_set_tsc_offset,
 	.interruptible = svm_interruptible,
 	.notify = avic_notify,
 	.apicv_vm = "avic",

@@ -1097,6 +1097,14 @@ static struct x86_segment vmx_segment(struct vcpu *v, enum x86_seg s)
 	};
 }
 
+/* SDM vol. 3C, 26.6.5: with "use TSC offsetting", RDTSC(P) and RDMSR of the TSC read the
+ * host's TSC plus TSC_OFFSET. */
+static void vmx_set_tsc_offset(struct vcpu *v, u64 offset)
+{
+	(void)v;
+	vmcs_write(TSC_OFFSET, offset);
+}
+
 static bool vmx_interruptible(struct vcpu *v)
 {
 	const struct vmx_regs *g = &v->arch.vmx.regs;
@@ -1167,6 +1175,7 @@ const struct x86_vendor vmx_vendor = {
 	.inject_page_fault = vmx_inject_page_fault,
 	.get = vmx_get,
 	.segment = vmx_segment,
+	.set_tsc_offset = vmx_set_tsc_offset,
 	.interruptible = vmx_interruptible,
 	.notify = vmx_notify,
 	.apicv_vm = "apicv",

@@ -47,6 +47,7 @@ enum vmx_ctls { VMX_PIN, VMX_PROC, VMX_PROC2, VMX_EXIT, VMX_ENTRY, VMX_CTLS };
 
 /* Primary processor-based VM-execution controls (table 25-6) */
 #define PROC_INTR_WINDOW_EXITING BIT(2)
+#define PROC_USE_TSC_OFFSETTING BIT(3)
 #define PROC_HLT_EXITING BIT(7)
 #define PROC_MWAIT_EXITING BIT(10)
 #define PROC_TPR_SHADOW BIT(21)
