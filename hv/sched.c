@@ -104,6 +104,12 @@ enum kick_kind { KICK, KICK_ALWAYS, KICK_INTERRUPT };
 static void kick_for(struct vcpu *v, enum kick_kind kind)
 {
 	struct vcpu *self = sched_current();
+	/* An interrupt for the vCPU this pCPU runs (a self IPI from its exit's handler):
+	 * its next entry takes it, as the backend looks before every entry; a kick would
+	 * only send it through the scheduler first (KVM's kvm_vcpu_kick leaves the running
+	 * vCPU alone too). A halted one is kicked as any other. */
+	if (kind == KICK_INTERRUPT && v == self && v->state == VCPU_RUNNABLE)
+		return;
 	u32 to = __atomic_load_n(&v->pcpu, __ATOMIC_SEQ_CST);
 	/* An interrupt for v while its pCPU runs it: the hardware may take it there with no
 	 * exit (arch_notify_running). The interrupt was posted before the loads of

@@ -140,7 +140,8 @@ void vm_dump(struct vm *vm);
  * not decide from state it read before sched_enter_guest. */
 void vcpu_kick(struct vcpu *v);
 /* vcpu_kick for an interrupt the target's interrupt controller has accepted: a target
- * running in guest mode may take it there without an exit (arch_notify_running). */
+ * running in guest mode may take it there without an exit (arch_notify_running); the
+ * vCPU whose exit the caller handles takes it at its next entry, unkicked. */
 void vcpu_notify(struct vcpu *v);
 /* A guest error answered as the hardware would (a fault, all-ones, a dropped write):
  * counted, and the first few of each vCPU logged with what happened. */

@@ -1620,6 +1620,22 @@ static void test_notify(void)
 	vcpu_kick(v); /* not an interrupt: a kick whatever the hardware has */
 	CHECK_EQ(notified_to[2], 0);
 	CHECK_EQ(sim.pcpu[2].kicks, 2);
+
+	/* To itself, from its exit's handler: no kick flag, its next entry takes it (with
+	 * one, the trip through the scheduler made kvm-unit-tests' self IPI cost three
+	 * exits' time, not one). Halted, it is kicked as any other; so is a kick that is
+	 * not an interrupt. */
+	vcpu_notify(self);
+	CHECK(!self->kick_pending);
+	self->state = VCPU_HALTED;
+	vcpu_notify(self);
+	CHECK(self->kick_pending);
+	self->kick_pending = false;
+	self->state = VCPU_RUNNABLE;
+	vcpu_kick(self);
+	CHECK(self->kick_pending);
+	self->kick_pending = false;
+	CHECK_EQ(sim.pcpu[0].kicks, 0);
 	posts = false;
 	meanwhile = NULL;
 	pcpu_in_guest[2] = false;
