@@ -31,7 +31,22 @@ struct x86_segment {
 #define X86_RFLAGS_TF BIT(8)
 #define X86_RFLAGS_IF BIT(9)
 #define X86_RFLAGS_RF BIT(16)
-#define X86_DR6_BS BIT(14) /* single step (SDM vol. 3B, 18.2.3) */
+/* DR6 (SDM vol. 3B, 18.2.3): B0-B3, the breakpoints that matched; BD, BS, BT (general
+ * detect, single step, task switch); the reserved bits 4-11 and 16-31 read as 1. */
+#define X86_DR6_B0_B3 0xFull
+#define X86_DR6_BD BIT(13)
+#define X86_DR6_BS BIT(14)
+#define X86_DR6_BT BIT(15)
+#define X86_DR6_FIXED_1 0xFFFF0FF0ull
+
+/* DR6 after a #DB whose causes are status (as DR6 has them): B0-B3 the #DB's own, BD, BS
+ * and BT set for it and kept once set, as the CPU never clears them (SDM vol. 3B, 18.2.3;
+ * KVM's kvm_deliver_exception_payload). */
+static inline u64 x86_dr6_after_db(u64 dr6, u64 status)
+{
+	u64 sticky = X86_DR6_BD | X86_DR6_BS | X86_DR6_BT;
+	return X86_DR6_FIXED_1 | (dr6 & sticky) | (status & (X86_DR6_B0_B3 | sticky));
+}
 
 /* An exit as the shared handlers (vcpu.c) see it, decoded by the vendor from its own
  * (VMCB exit code and info, VMCS exit reason and qualification), as arm64 decodes ESR_EL2.

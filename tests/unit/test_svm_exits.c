@@ -623,6 +623,18 @@ static void test_nmi_after_iret(void)
 	CHECK_EQ(bad_accesses, 0);
 }
 
+/* The pure rule (vendor.h): B0-B3 are the #DB's own, BD, BS and BT stay once set, the
+ * reserved bits read as 1 and bits 32-63 as 0. */
+static void test_dr6_after_db(void)
+{
+	CHECK_EQ(x86_dr6_after_db(0, X86_DR6_BS), 0xFFFF4FF0);
+	CHECK_EQ(x86_dr6_after_db(0xFFFF4FF3, 0x4), 0xFFFF4FF4);
+	CHECK_EQ(x86_dr6_after_db(0xFFFF2FF1, 0), 0xFFFF2FF0);
+	CHECK_EQ(x86_dr6_after_db(0xFFFF0FF0, X86_DR6_BD | 0x8), 0xFFFF2FF8);
+	CHECK_EQ(x86_dr6_after_db(~0ull, 0), 0xFFFFEFF0);
+	CHECK_EQ(x86_dr6_after_db(0, ~0ull), 0xFFFFEFFF);
+}
+
 /* MOV to CR4 exits (cr4.c): a bit the guest's CPUID offers is written, RIP moves on and
  * the TLB is flushed for a paging bit; one it does not (PKE with PKU hidden: the stub
  * CPUID offers nothing), or any bit no CPU defines, is #GP with CR4 unchanged, counted. */
@@ -773,6 +785,7 @@ int main(void)
 	test_msr();
 	test_cr4_write();
 	test_nmi_after_iret();
+	test_dr6_after_db();
 	test_nrip();
 	test_section_end_exit();
 	test_db_ac_intercepted();

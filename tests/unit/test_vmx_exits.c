@@ -25,6 +25,12 @@ static bool vmread(u32 field, u64 *value) { return *value = vmcs[field], true; }
 static int invvpids;
 static void invvpid(enum vmx_inv_type type, u16 vpid) { (void)type, (void)vpid, invvpids++; }
 
+/* The guest's DR6, in the CPU's register while the guest runs (vmx.c reads and writes it). */
+#include "arch/cpu.h"
+static u64 dr6;
+#define read_dr6() dr6
+#define write_dr6(v) (dr6 = (v))
+
 #include "../../arch/x86/vmx/vmx.c"
 #include "../../arch/x86/vmx/vmx_apicv.c"
 #include "../../arch/x86/vmx/vmx_caps.c"
@@ -646,6 +652,18 @@ static void test_ac_reflected(void)
 	CHECK_EQ(entries[2].event, EXT_INTR(0x42));
 }
 
+/* A #DB the CPU raised (a data breakpoint, B1 in the qualification) goes back with B1 in
+ * DR6 and BS, set before, still set (kvm-unit-tests' debug, "hw watchpoint (test that
+ * dr6.BS is not cleared)"). */
+static void test_db_reflected(void)
+{
+	machine();
+	dr6 = 0xFFFF4FF0;
+	run(1, EXIT(.reason = EXIT_REASON_EXCEPTION_NMI, .intr_info = HW_EXC(VEC_DB), .qual = 2));
+	CHECK_EQ(entries[1].event, HW_EXC(VEC_DB));
+	CHECK_EQ(dr6, 0xFFFF4FF2);
+}
+
 /* Spin detection: while the scheduler watches, PAUSE-loop exiting where the CPU has it,
  * else PAUSE exiting; the exit (RIP kept: the PAUSE runs at the next entry) goes to the
  * scheduler's directed yield. Not watched, neither. */
@@ -1073,6 +1091,7 @@ int main(void)
 	test_cr_writes();
 	test_pae_pdptes();
 	test_ac_reflected();
+	test_db_reflected();
 	test_entry_failures();
 	test_spin_watch();
 	test_cpuid_filter();

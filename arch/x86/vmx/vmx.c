@@ -567,10 +567,9 @@ static void reflect_exception(struct vcpu *v)
 	u8 vector = v->arch.vmx.exit_intr_info & INTR_INFO_VECTOR_MASK;
 	struct vmx_vcpu *x = &v->arch.vmx;
 	if (vector == VEC_DB) {
-		u64 dr6;
-		__asm__ volatile("mov %%db6, %0" : "=r"(dr6));
-		dr6 = (dr6 & ~0x600Full) | 0xFFFF0FF0ull | (x->exit_qual & 0x600F);
-		__asm__ volatile("mov %0, %%db6" ::"r"(dr6));
+		/* The guest's DR6 is the CPU's own while the vCPU holds it: MOV DR does not
+		 * exit, and the host uses no DR6 of its own. */
+		write_dr6(x86_dr6_after_db(read_dr6(), x->exit_qual));
 		/* General detect (DR6.BD): the CPU clears DR7.GD as it delivers the #DB. */
 		if (x->exit_qual & BIT(13))
 			vmcs_write(GUEST_DR7, vmcs_read(GUEST_DR7) & ~BIT(13));
