@@ -157,9 +157,14 @@ struct x86_vendor {
 	/* That exit, decoded into *e (or handled, the vendor's own). */
 	void (*decode)(struct vcpu *v, struct x86_exit *e);
 	/* Moves RIP past the exiting instruction of len bytes (the CPU's own length where it
-	 * gives one), ending an interrupt shadow. */
+	 * gives one), done as a CPU completes it: an interrupt shadow ended, RFLAGS.RF clear
+	 * (SDM vol. 3B, 18.3.1.1), RFLAGS.TF the guest's own. The single-step trap after it
+	 * is x86_skip's. */
 	void (*skip)(struct vcpu *v, const struct x86_exit *e, u8 len);
 	void (*inject_exception)(struct vcpu *v, u8 vector, bool has_err, u32 err);
+	/* A #DB for the entry, its causes status written into the guest's DR6 as the CPU
+	 * writes them (x86_dr6_after_db). */
+	void (*inject_db)(struct vcpu *v, u64 status);
 	/* A #PF at linear address la with error code err (CR2 = la). */
 	void (*inject_page_fault)(struct vcpu *v, u64 la, u32 err);
 	u64 (*get)(struct vcpu *v, enum x86_reg r);
@@ -180,6 +185,10 @@ extern const struct x86_vendor *x86_vendor;
 extern const struct x86_vendor svm_vendor, vmx_vendor;
 
 static inline u64 x86_get(struct vcpu *v, enum x86_reg r) { return x86_vendor->get(v, r); }
+
+/* The exiting instruction done in the guest's place (vcpu.c): RIP past it (skip), then the
+ * single-step trap of RFLAGS.TF. */
+void x86_skip(struct vcpu *v, const struct x86_exit *e, u8 len);
 
 /* 64, 32 or 16: the mode of the code the guest runs (EFER.LMA with CS.L; else CS.D). */
 static inline int x86_guest_mode(struct vcpu *v)
