@@ -17,7 +17,6 @@
 #include "hv/mem.h"
 #include "hv/sched.h"
 
-#define VEC_DB 1
 #define VEC_UD 6
 #define VEC_GP 13
 #define VEC_PF 14
@@ -25,6 +24,19 @@
 static void inject_ud(struct vcpu *v) { x86_vendor->inject_exception(v, VEC_UD, false, 0); }
 static void inject_gp(struct vcpu *v) { x86_vendor->inject_exception(v, VEC_GP, true, 0); }
 static unsigned long long rip(struct vcpu *v) { return x86_get(v, X86_RIP); }
+
+/* A CPU that completes an instruction begun with RFLAGS.TF set raises the single-step trap
+ * after it: a #DB with DR6.BS (SDM vol. 3B, 18.3.1.4; APM vol. 2, 13.1), whether an
+ * STI shadow covered the instruction or a MOV SS shadow held back the trap of the one
+ * before it (it comes after this one, one #DB for both); so after one done here, as KVM's
+ * kvm_skip_emulated_instruction does. None of them changes TF: its value after is the one
+ * it began with. */
+void x86_skip(struct vcpu *v, const struct x86_exit *e, u8 len)
+{
+	x86_vendor->skip(v, e, len);
+	if (x86_get(v, X86_RFLAGS) & X86_RFLAGS_TF)
+		x86_vendor->inject_db(v, X86_DR6_BS);
+}
 
 static void handle_cpuid(struct vcpu *v, const struct x86_exit *e)
 {
@@ -34,7 +46,7 @@ static void handle_cpuid(struct vcpu *v, const struct x86_exit *e)
 	v->arch.gpr[GPR_RBX] = r[1];
 	v->arch.gpr[GPR_RCX] = r[2];
 	v->arch.gpr[GPR_RDX] = r[3];
-	x86_vendor->skip(v, e, 2);
+	x86_skip(v, e, 2);
 }
 
 /* XSETBV (APM vol. 3): #UD without CR4.OSXSAVE, #GP outside ring 0 or for an XCR0 the
@@ -50,7 +62,7 @@ static void handle_xsetbv(struct vcpu *v, const struct x86_exit *e)
 				(unsigned long long)val, rip(v));
 		return inject_gp(v);
 	}
-	x86_vendor->skip(v, e, 3);
+	x86_skip(v, e, 3);
 }
 
 static void handle_msr(struct vcpu *v, const struct x86_exit *e)
@@ -72,7 +84,7 @@ static void handle_msr(struct vcpu *v, const struct x86_exit *e)
 		v->arch.gpr[GPR_RAX] = (u32)val;
 		v->arch.gpr[GPR_RDX] = val >> 32;
 	}
-	x86_vendor->skip(v, e, 2);
+	x86_skip(v, e, 2);
 }
 
 static void handle_io(struct vcpu *v, const struct x86_exit *e)
@@ -92,7 +104,7 @@ static void handle_io(struct vcpu *v, const struct x86_exit *e)
 		val &= mask;
 		iobus_access(&v->vm->bus, IO_PORT, e->port, e->size, true, &val);
 	}
-	x86_vendor->skip(v, e, 0); /* both vendors give the length of an I/O instruction */
+	x86_skip(v, e, 0); /* both vendors give the length of an I/O instruction */
 }
 
 static bool cannot_emulate(struct vcpu *v, u64 gpa, const u8 *bytes)
@@ -175,7 +187,7 @@ static bool handle_mmio(struct vcpu *v, const struct x86_exit *e)
 	}
 	if (!store)
 		x86_mmio_load_complete(&insn, v->arch.gpr, val);
-	x86_vendor->skip(v, &(struct x86_exit){ 0 }, insn.len);
+	x86_skip(v, &(struct x86_exit){ 0 }, insn.len);
 	return true;
 }
 
@@ -229,7 +241,11 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 				return RUN_PREEMPTED;
 			break;
 		case X86_EXIT_HLT:
-			x86_vendor->skip(v, &e, 1);
+			/* A single-step trap waits in the halted vCPU until it wakes, then goes
+			 * before the interrupt that woke it, as a CPU holds it pending in the
+			 * HLT state (SDM vol. 3C, 26.3.1.5: a VMCS in that state with TF set
+			 * must have BS pending). */
+			x86_skip(v, &e, 1);
 			if (__atomic_exchange_n(&v->arch.pv_unhalt, false, __ATOMIC_ACQ_REL)) {
 				v->arch.pv_unhalts++;
 				break; /* kicked (PV unhalt) before it halted: it ends at once */
@@ -237,7 +253,7 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 			return RUN_HALTED;
 		case X86_EXIT_HYPERCALL:
 			x86_hypercall(v);
-			x86_vendor->skip(v, &e, 3);
+			x86_skip(v, &e, 3);
 			break;
 		case X86_EXIT_TRIPLE_FAULT:
 			vm_request_stop(v->vm, VM_TRIPLE_FAULT);
@@ -245,13 +261,15 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		case X86_EXIT_CACHE_FLUSH:
 			/* No cache the guest could see is incoherent (no device DMA): as KVM
 			 * does without assigned devices, nothing to do. */
-			x86_vendor->skip(v, &e, 2);
+			x86_skip(v, &e, 2);
 			break;
 		case X86_EXIT_ICEBP:
 			/* INT1 (F1): on a CPU a trap-like #DB after it, with no gate DPL check
-			 * (a hardware exception, not INT n). */
+			 * (a hardware exception, not INT n), and no BS in DR6. Its delivery
+			 * clears TF: no single-step trap with it (kvm-unit-tests' debug,
+			 * "Single-Step + ICEBP"). */
 			x86_vendor->skip(v, &e, 1);
-			x86_vendor->inject_exception(v, VEC_DB, false, 0);
+			x86_vendor->inject_db(v, 0);
 			break;
 		case X86_EXIT_PAUSE:
 			/* It runs unwatched at the next entry (in the quiet time sched_spin_exit

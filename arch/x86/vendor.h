@@ -31,7 +31,22 @@ struct x86_segment {
 #define X86_RFLAGS_TF BIT(8)
 #define X86_RFLAGS_IF BIT(9)
 #define X86_RFLAGS_RF BIT(16)
-#define X86_DR6_BS BIT(14) /* single step (SDM vol. 3B, 18.2.3) */
+/* DR6 (SDM vol. 3B, 18.2.3): B0-B3, the breakpoints that matched; BD, BS, BT (general
+ * detect, single step, task switch); the reserved bits 4-11 and 16-31 read as 1. */
+#define X86_DR6_B0_B3 0xFull
+#define X86_DR6_BD BIT(13)
+#define X86_DR6_BS BIT(14)
+#define X86_DR6_BT BIT(15)
+#define X86_DR6_FIXED_1 0xFFFF0FF0ull
+
+/* DR6 after a #DB whose causes are status (as DR6 has them): B0-B3 the #DB's own, BD, BS
+ * and BT set for it and kept once set, as the CPU never clears them (SDM vol. 3B, 18.2.3;
+ * KVM's kvm_deliver_exception_payload). */
+static inline u64 x86_dr6_after_db(u64 dr6, u64 status)
+{
+	u64 sticky = X86_DR6_BD | X86_DR6_BS | X86_DR6_BT;
+	return X86_DR6_FIXED_1 | (dr6 & sticky) | (status & (X86_DR6_B0_B3 | sticky));
+}
 
 /* An exit as the shared handlers (vcpu.c) see it, decoded by the vendor from its own
  * (VMCB exit code and info, VMCS exit reason and qualification), as arm64 decodes ESR_EL2.
@@ -142,9 +157,14 @@ struct x86_vendor {
 	/* That exit, decoded into *e (or handled, the vendor's own). */
 	void (*decode)(struct vcpu *v, struct x86_exit *e);
 	/* Moves RIP past the exiting instruction of len bytes (the CPU's own length where it
-	 * gives one), ending an interrupt shadow. */
+	 * gives one), done as a CPU completes it: an interrupt shadow ended, RFLAGS.RF clear
+	 * (SDM vol. 3B, 18.3.1.1), RFLAGS.TF the guest's own. The single-step trap after it
+	 * is x86_skip's. */
 	void (*skip)(struct vcpu *v, const struct x86_exit *e, u8 len);
 	void (*inject_exception)(struct vcpu *v, u8 vector, bool has_err, u32 err);
+	/* A #DB for the entry, its causes status written into the guest's DR6 as the CPU
+	 * writes them (x86_dr6_after_db). */
+	void (*inject_db)(struct vcpu *v, u64 status);
 	/* A #PF at linear address la with error code err (CR2 = la). */
 	void (*inject_page_fault)(struct vcpu *v, u64 la, u32 err);
 	u64 (*get)(struct vcpu *v, enum x86_reg r);
@@ -168,6 +188,10 @@ extern const struct x86_vendor *x86_vendor;
 extern const struct x86_vendor svm_vendor, vmx_vendor;
 
 static inline u64 x86_get(struct vcpu *v, enum x86_reg r) { return x86_vendor->get(v, r); }
+
+/* The exiting instruction done in the guest's place (vcpu.c): RIP past it (skip), then the
+ * single-step trap of RFLAGS.TF. */
+void x86_skip(struct vcpu *v, const struct x86_exit *e, u8 len);
 
 /* 64, 32 or 16: the mode of the code the guest runs (EFER.LMA with CS.L; else CS.D). */
 static inline int x86_guest_mode(struct vcpu *v)

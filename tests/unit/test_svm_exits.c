@@ -80,6 +80,7 @@ struct entry { /* what VMRUN found */
 struct exit { /* what it then reports; 0 / false: that state stays */
 	u64 code, rax, rip, info1, info2, nrip, int_shadow;
 	u64 exitintinfo;    /* the event whose delivery the exit interrupted */
+	u64 dr6;	    /* what the CPU left in DR6 (a #DB's causes); 0: DR6 stays */
 	bool irq_not_taken; /* the exit came before the guest took the interrupt offered */
 	bool set_rax, set_vtpr;
 	u32 vtpr; /* MOV to CR8 while in the guest */
@@ -132,6 +133,8 @@ u64 svm_run(u64 vmcb_pa, u64 *gpr, u64 host_save_pa)
 	V64(vmcb, VMCB_INT_SHADOW) = x->int_shadow;
 	if (x->info2)
 		V64(vmcb, VMCB_EXITINFO2) = x->info2;
+	if (x->dr6)
+		V64(vmcb, VMCB_DR6) = x->dr6;
 	if (x->set_vtpr)
 		V64(vmcb, VMCB_VINTR) = (V64(vmcb, VMCB_VINTR) & ~(u64)VINTR_TPR_MASK) | x->vtpr;
 	return 0;
@@ -573,11 +576,11 @@ static void test_nmi_after_iret(void)
 	run(0);
 	CHECK_EQ(entries[0].eventinj, nmi);
 	CHECK(V32(vmcb, VMCB_ICPT_MISC1) & ICPT_IRET);
-	V64(vmcb, VMCB_RFLAGS) = 0x2;		       /* the handler runs with IF = 0 */
-	vcpu.arch.nmi_pending = true;		       /* the next one, from another vCPU */
-	V64(vmcb, VMCB_DR6) = 0xFFFF0FF0 | X86_DR6_BS; /* as the CPU leaves it at the trap */
+	V64(vmcb, VMCB_RFLAGS) = 0x2; /* the handler runs with IF = 0 */
+	vcpu.arch.nmi_pending = true; /* the next one, from another vCPU */
 	run(2, EXIT(.code = SVM_EXIT_IRET, .rip = 0x1000),
-	    EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x2000));
+	    EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x2000,
+		 .dr6 = 0xFFFF0FF0 | X86_DR6_BS)); /* as the CPU leaves it at the trap */
 	CHECK(!(entries[0].rflags & X86_RFLAGS_TF));
 	CHECK_EQ(entries[1].eventinj & EVENT_VALID, 0); /* still blocked: the IRET runs first */
 	CHECK(entries[1].rflags & X86_RFLAGS_TF);
@@ -609,18 +612,156 @@ static void test_nmi_after_iret(void)
 	CHECK_EQ(vcpu.stats.nmis_injected, 3);
 
 	/* In an STI shadow (apic "nmi-after-sti") the NMI waits one instruction, stepped
-	 * over; the guest's TF and RF are then as they were. */
+	 * over; the guest's TF is then as it was, RF clear as after any instruction. The
+	 * step's #DB is not the guest's: its DR6 stays as it was, BS that it set itself
+	 * included. */
 	machine();
 	vmcb = vcpu.arch.svm.vmcb;
 	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	V64(vmcb, VMCB_RFLAGS) = 0x202 | X86_RFLAGS_RF;
+	V64(vmcb, VMCB_DR6) = 0xFFFF0FF0 | X86_DR6_BS | 1; /* the guest's own, left set */
 	vcpu.arch.nmi_pending = true;
-	run(1, EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x1004));
+	run(1, EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x1004,
+		    .dr6 = 0xFFFF0FF0 | X86_DR6_BS));
 	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
 	CHECK(entries[0].rflags & X86_RFLAGS_TF);
 	CHECK_EQ(entries[1].eventinj, nmi);
 	CHECK_EQ(entries[1].rip, 0x1004);
 	CHECK(!(entries[1].rflags & (X86_RFLAGS_TF | X86_RFLAGS_RF)));
+	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0 | X86_DR6_BS | 1);
 	CHECK_EQ(bad_accesses, 0);
+}
+
+/* The pure rule (vendor.h): B0-B3 are the #DB's own, BD, BS and BT stay once set, the
+ * reserved bits read as 1 and bits 32-63 as 0. */
+static void test_dr6_after_db(void)
+{
+	CHECK_EQ(x86_dr6_after_db(0, X86_DR6_BS), 0xFFFF4FF0);
+	CHECK_EQ(x86_dr6_after_db(0xFFFF4FF3, 0x4), 0xFFFF4FF4);
+	CHECK_EQ(x86_dr6_after_db(0xFFFF2FF1, 0), 0xFFFF2FF0);
+	CHECK_EQ(x86_dr6_after_db(0xFFFF0FF0, X86_DR6_BD | 0x8), 0xFFFF2FF8);
+	CHECK_EQ(x86_dr6_after_db(~0ull, 0), 0xFFFFEFF0);
+	CHECK_EQ(x86_dr6_after_db(0, ~0ull), 0xFFFFEFFF);
+}
+
+/* Single-stepping (RFLAGS.TF) over an instruction done in the guest's place
+ * (kvm-unit-tests' debug, "Single-step #DB on emulated instructions"): after a CPUID in
+ * an STI shadow, an IN, an RDMSR and a MOV to CR4 a #DB goes in, DR6.BS set, B0-B3
+ * cleared and BD kept, RF clear, and an interrupt waiting follows it at its window. An
+ * RDMSR that faults raises its #GP alone; without TF there is none. */
+static void test_singlestep_emulated(void)
+{
+	const u64 db = EXC_EVENT(VEC_DB), tf = 0x202 | X86_RFLAGS_TF;
+	machine();
+	u8 *vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_RFLAGS) = tf | X86_RFLAGS_RF;
+	V64(vmcb, VMCB_DR6) = 0xFFFF0FF0 | X86_DR6_BD | 3; /* an earlier #DB's */
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	vlapic_accept(&vcpu.arch.lapic, 0x40, false);
+	run(1, EXIT(.code = SVM_EXIT_CPUID, .int_shadow = 1));
+	CHECK_EQ(entries[0].irq, -1);
+	CHECK_EQ(entries[1].eventinj, db);
+	CHECK_EQ(entries[1].rip, 0x1002);
+	CHECK_EQ(entries[1].int_shadow, 0);
+	CHECK_EQ(entries[1].rflags, tf);
+	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0 | X86_DR6_BD | X86_DR6_BS);
+	CHECK_EQ(entries[1].irq, -1);
+	CHECK(entries[1].vintr_intercept);
+	run(0); /* the #DB delivered, the window comes */
+	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
+	CHECK_EQ(entries[0].irq, 0x40);
+
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_RFLAGS) = tf;
+	run(1, EXIT(.code = SVM_EXIT_IOIO, .info1 = 0x3fdull << 16 | BIT(4) | 1, .info2 = 0x1001));
+	CHECK_EQ(entries[1].eventinj, db);
+	CHECK_EQ(entries[1].rip, 0x1001);
+	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0 | X86_DR6_BS);
+	vcpu.arch.gpr[GPR_RCX] = 0x808; /* the x2APIC TPR */
+	run(1, EXIT(.code = SVM_EXIT_MSR, .info1 = 0));
+	CHECK_EQ(entries[1].eventinj, db);
+	CHECK_EQ(entries[1].rip, 0x1003);
+	vcpu.arch.gpr[GPR_RCX] = 0x8ff; /* no such register */
+	run(1, EXIT(.code = SVM_EXIT_MSR, .info1 = 0));
+	CHECK_EQ(EVENT_VECTOR(entries[1].eventinj), EXC_EVENT(13));
+	CHECK_EQ(entries[1].rip, 0x1003);
+	/* mov %rax,%cr4 (0f 22 e0), done by svm.c */
+	memcpy(ram + 0x1003, (const u8[]){ 0x0f, 0x22, 0xe0 }, 3);
+	vcpu.arch.gpr[GPR_RAX] = V64(vmcb, VMCB_CR4);
+	run(1, EXIT(.code = SVM_EXIT_CR4_WRITE));
+	CHECK_EQ(entries[1].eventinj, db);
+	CHECK_EQ(entries[1].rip, 0x1006);
+
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	run(1, EXIT(.code = SVM_EXIT_CPUID));
+	CHECK_EQ(entries[1].eventinj & EVENT_VALID, 0);
+	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0);
+}
+
+/* A HLT stepped over halts the vCPU with its #DB waiting, delivered when it runs again
+ * (a CPU holds it pending in the HLT state). INT1 with TF set raises its own #DB alone: no
+ * BS in DR6 (kvm-unit-tests' debug, "Single-Step + ICEBP #DB w/ MOVSS blocking"). */
+static void test_singlestep_hlt_icebp(void)
+{
+	machine();
+	u8 *vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_RFLAGS) = 0x202 | X86_RFLAGS_TF;
+	script[0] = EXIT(.code = SVM_EXIT_HLT);
+	nentries = nexits = 0;
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_HALTED);
+	run(0);
+	CHECK_EQ(entries[0].eventinj, EXC_EVENT(VEC_DB));
+	CHECK_EQ(entries[0].rip, 0x1001);
+	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0 | X86_DR6_BS);
+
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_RFLAGS) = 0x202 | X86_RFLAGS_TF;
+	V64(vmcb, VMCB_DR6) = 0xFFFF0FF1;
+	run(1, EXIT(.code = SVM_EXIT_ICEBP));
+	CHECK_EQ(entries[1].eventinj, EXC_EVENT(VEC_DB));
+	CHECK_EQ(entries[1].rip, 0x1001);
+	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0);
+}
+
+/* The hypervisor's own single step for an NMI window (svm_request_nmi_window) and the
+ * guest's TF: an instruction in the STI shadow that the hypervisor does itself ends the
+ * step there, with no #DB of ours left to come; the guest's TF clear, the NMI goes in
+ * next, set, the guest's #DB first. A #DB trap of the step while the guest's TF is set
+ * is the guest's too: reflected, DR6 as the CPU set it. */
+static void test_singlestep_nmi_window(void)
+{
+	const u64 nmi = 2 | EVENT_TYPE_NMI | EVENT_VALID;
+	for (int guest_tf = 0; guest_tf < 2; guest_tf++) {
+		machine();
+		u8 *vmcb = vcpu.arch.svm.vmcb;
+		V64(vmcb, VMCB_INT_SHADOW) = 1;
+		V64(vmcb, VMCB_RFLAGS) = 0x202 | (guest_tf ? X86_RFLAGS_TF : 0);
+		vcpu.arch.nmi_pending = true;
+		run(1, EXIT(.code = SVM_EXIT_CPUID));
+		CHECK(entries[0].rflags & X86_RFLAGS_TF);
+		CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
+		CHECK_EQ(entries[1].rip, 0x1002);
+		CHECK_EQ(entries[1].eventinj, guest_tf ? EXC_EVENT(VEC_DB) : nmi);
+		CHECK_EQ(!!(entries[1].rflags & X86_RFLAGS_TF), guest_tf);
+		CHECK_EQ(vcpu.arch.svm.nmi_singlestep, guest_tf); /* the NMI's window, again */
+		CHECK_EQ(V64(vmcb, VMCB_DR6), guest_tf ? 0xFFFF4FF0 : 0xFFFF0FF0);
+	}
+
+	machine();
+	u8 *vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	V64(vmcb, VMCB_RFLAGS) = 0x202 | X86_RFLAGS_TF;
+	vcpu.arch.nmi_pending = true;
+	run(1, EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x1004,
+		    .dr6 = 0xFFFF0FF0 | X86_DR6_BS));
+	CHECK_EQ(entries[1].eventinj, EXC_EVENT(VEC_DB));
+	CHECK_EQ(entries[1].rip, 0x1004);
+	CHECK(entries[1].rflags & X86_RFLAGS_TF);
+	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0 | X86_DR6_BS);
+	CHECK(vcpu.arch.nmi_pending);
 }
 
 /* MOV to CR4 exits (cr4.c): a bit the guest's CPUID offers is written, RIP moves on and
@@ -773,6 +914,10 @@ int main(void)
 	test_msr();
 	test_cr4_write();
 	test_nmi_after_iret();
+	test_dr6_after_db();
+	test_singlestep_emulated();
+	test_singlestep_hlt_icebp();
+	test_singlestep_nmi_window();
 	test_nrip();
 	test_section_end_exit();
 	test_db_ac_intercepted();

@@ -25,6 +25,12 @@ static bool vmread(u32 field, u64 *value) { return *value = vmcs[field], true; }
 static int invvpids;
 static void invvpid(enum vmx_inv_type type, u16 vpid) { (void)type, (void)vpid, invvpids++; }
 
+/* The guest's DR6, in the CPU's register while the guest runs (vmx.c reads and writes it). */
+#include "arch/cpu.h"
+static u64 dr6;
+#define read_dr6() dr6
+#define write_dr6(v) (dr6 = (v))
+
 #include "../../arch/x86/vmx/vmx.c"
 #include "../../arch/x86/vmx/vmx_apicv.c"
 #include "../../arch/x86/vmx/vmx_caps.c"
@@ -87,7 +93,7 @@ int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 struct entry { /* what the VM entry found */
 	u32 event, error;
 	u8 insn_len;
-	u64 rip, rsi, cr0, cr0_shadow, cr4, efer;
+	u64 rip, rflags, rsi, cr0, cr0_shadow, cr4, efer;
 	u32 interruptibility, proc, proc2, tpr_threshold, entry_ctls;
 	u32 preemption_timer;
 	u16 intr_status; /* RVI, SVI */
@@ -233,6 +239,7 @@ u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2)
 			     .error = (u32)vmcs[VM_ENTRY_EXCEPTION_ERROR_CODE],
 			     .insn_len = (u8)vmcs[VM_ENTRY_INSTRUCTION_LEN],
 			     .rip = vmcs[GUEST_RIP],
+			     .rflags = vmcs[GUEST_RFLAGS],
 			     .rsi = gpr[GPR_RSI],
 			     .cr0 = vmcs[GUEST_CR0],
 			     .cr0_shadow = vmcs[CR0_READ_SHADOW],
@@ -644,6 +651,46 @@ static void test_ac_reflected(void)
 	CHECK_EQ(entries[1].event, HW_EXC(VEC_AC) | INTR_INFO_HAS_ERROR);
 	CHECK_EQ(entries[1].error, 0);
 	CHECK_EQ(entries[2].event, EXT_INTR(0x42));
+}
+
+/* A #DB the CPU raised (a data breakpoint, B1 in the qualification) goes back with B1 in
+ * DR6 and BS, set before, still set (kvm-unit-tests' debug, "hw watchpoint (test that
+ * dr6.BS is not cleared)"). */
+static void test_db_reflected(void)
+{
+	machine();
+	dr6 = 0xFFFF4FF0;
+	run(1, EXIT(.reason = EXIT_REASON_EXCEPTION_NMI, .intr_info = HW_EXC(VEC_DB), .qual = 2));
+	CHECK_EQ(entries[1].event, HW_EXC(VEC_DB));
+	CHECK_EQ(dr6, 0xFFFF4FF2);
+}
+
+/* Single-stepping (RFLAGS.TF) over instructions done in the guest's place: after a CPUID
+ * and a MOV to CR4 (vmx.c's) a #DB goes in, DR6.BS set, B0-B3 cleared; an MMIO store
+ * through an EPT violation, whose exit saves RF as 1, leaves RF clear; without TF no
+ * #DB. */
+static void test_singlestep(void)
+{
+	const u64 tf = 0x202 | X86_RFLAGS_TF;
+	machine();
+	dr6 = 0xFFFF0FF3;
+	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .rflags = tf));
+	CHECK_EQ(entries[1].event, HW_EXC(VEC_DB));
+	CHECK_EQ(entries[1].rip, 0x1002);
+	CHECK_EQ(dr6, 0xFFFF4FF0);
+	vcpu.arch.gpr[GPR_RAX] = vcpu.arch.vmx.regs.cr4;
+	run(1, EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 4, .len = 3, .rflags = tf));
+	CHECK_EQ(entries[1].event, HW_EXC(VEC_DB));
+	CHECK_EQ(entries[1].rip, 0x1005);
+
+	/* mov [0xfec00000], eax (A3 moffs32) */
+	machine();
+	memcpy(ram + 0x1000, "\xa3\x00\x00\xc0\xfe", 5);
+	run(1, EXIT(.reason = EXIT_REASON_EPT_VIOLATION, .qual = BIT(1), .gpa = 0xfec00000,
+		    .rflags = 0x202 | X86_RFLAGS_RF));
+	CHECK_EQ(entries[1].rip, 0x1005);
+	CHECK_EQ(entries[1].rflags, 0x202);
+	CHECK_EQ(entries[1].event, 0);
 }
 
 /* Spin detection: while the scheduler watches, PAUSE-loop exiting where the CPU has it,
@@ -1073,6 +1120,8 @@ int main(void)
 	test_cr_writes();
 	test_pae_pdptes();
 	test_ac_reflected();
+	test_db_reflected();
+	test_singlestep();
 	test_entry_failures();
 	test_spin_watch();
 	test_cpuid_filter();

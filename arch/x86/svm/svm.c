@@ -208,19 +208,18 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 
 /* ---- exits ---- */
 
-/* RIP past the exiting instruction (its length as the CPU gives it, else len), and the
- * interrupt shadow of an STI or MOV SS before it over: it covers one instruction. */
-static void svm_skip(struct vcpu *v, const struct x86_exit *e, u8 len)
-{
-	u8 *vmcb = v->arch.svm.vmcb;
-	V64(vmcb, VMCB_RIP) += e->insn_len ? e->insn_len : len;
-	V64(vmcb, VMCB_INT_SHADOW) = 0;
-}
-
 static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
 {
 	V64(v->arch.svm.vmcb, VMCB_EVENTINJ) = vector | EVENT_TYPE_EXC | EVENT_VALID |
 					       (has_err ? EVENT_HAS_ERR | ((u64)err << 32) : 0);
+}
+
+/* The guest's DR6 is the VMCB's (its save area, APM vol. 2, appendix B). */
+static void svm_inject_db(struct vcpu *v, u64 status)
+{
+	u8 *vmcb = v->arch.svm.vmcb;
+	V64(vmcb, VMCB_DR6) = x86_dr6_after_db(V64(vmcb, VMCB_DR6), status);
+	svm_inject_exception(v, VEC_DB, false, 0);
 }
 
 /* The external interrupt whose delivery an exit cut short (EXITINTINFO, APM 15.7.2), or
@@ -312,7 +311,7 @@ static void handle_cr_write(struct vcpu *v, const struct x86_exit *e, u8 want)
 			v->arch.flush_tlb =
 				true; /* as the CPU's write would (SDM vol. 3A, 4.10.4.1) */
 	}
-	svm_skip(v, e, len);
+	x86_skip(v, e, len);
 }
 
 static bool svm_interruptible(struct vcpu *v)
@@ -443,28 +442,53 @@ static void svm_request_nmi_window(struct vcpu *v)
 		return;
 	/* Else the IRET, or the instruction in an interrupt shadow, is stepped over. */
 	s->nmi_singlestep = true;
-	s->nmi_singlestep_flags = V64(vmcb, VMCB_RFLAGS) & (X86_RFLAGS_TF | X86_RFLAGS_RF);
+	s->nmi_singlestep_tf = V64(vmcb, VMCB_RFLAGS) & X86_RFLAGS_TF;
+	s->nmi_singlestep_dr6 = V64(vmcb, VMCB_DR6);
 	V64(vmcb, VMCB_RFLAGS) |= X86_RFLAGS_TF | X86_RFLAGS_RF;
 }
 
-/* The #DB of that single step: ours, not the guest's (DR6.BS, which the CPU set, cleared).
- * After an IRET (even one back to itself) NMIs unblock, and TF and RF are what it popped;
- * after another instruction they are the guest's again. */
-static bool nmi_singlestep_done(struct vcpu *v)
+/* That single step is over: after an IRET (even one back to itself) NMIs unblock, and TF
+ * and RF are what it popped; after another instruction TF is the guest's again and RF
+ * clear, as a CPU leaves it after an instruction it completes (SDM vol. 3B, 18.3.1.1). */
+static void nmi_singlestep_end(struct vcpu *v)
 {
 	struct svm_vcpu *s = &v->arch.svm;
 	u8 *vmcb = s->vmcb;
-	if (!s->nmi_singlestep)
-		return false;
 	s->nmi_singlestep = false;
 	if (s->nmi_iret_seen)
 		s->nmi_masked = s->nmi_iret_seen = false;
 	else
 		V64(vmcb,
 		    VMCB_RFLAGS) = (V64(vmcb, VMCB_RFLAGS) & ~(X86_RFLAGS_TF | X86_RFLAGS_RF)) |
-				   s->nmi_singlestep_flags;
-	V64(vmcb, VMCB_DR6) &= ~X86_DR6_BS;
+				   (s->nmi_singlestep_tf ? X86_RFLAGS_TF : 0);
+}
+
+/* The #DB of that single step, at its end: ours alone, unless the guest's own TF was set
+ * as the instruction began: then the CPU's single-step trap is the guest's too, and goes
+ * back to it (reflected). Ours alone, it leaves the guest's DR6 as it was. */
+static bool nmi_singlestep_done(struct vcpu *v)
+{
+	struct svm_vcpu *s = &v->arch.svm;
+	if (!s->nmi_singlestep)
+		return false;
+	nmi_singlestep_end(v);
+	if (s->nmi_singlestep_tf)
+		return false;
+	V64(s->vmcb, VMCB_DR6) = s->nmi_singlestep_dr6;
 	return true;
+}
+
+/* RIP past the exiting instruction (its length as the CPU gives it, else len), done: the
+ * interrupt shadow of an STI or MOV SS before it over (it covers one instruction), RF clear,
+ * and a single step over it for an NMI window (svm_request_nmi_window) over too. */
+static void svm_skip(struct vcpu *v, const struct x86_exit *e, u8 len)
+{
+	u8 *vmcb = v->arch.svm.vmcb;
+	if (v->arch.svm.nmi_singlestep)
+		nmi_singlestep_end(v);
+	V64(vmcb, VMCB_RIP) += e->insn_len ? e->insn_len : len;
+	V64(vmcb, VMCB_INT_SHADOW) = 0;
+	V64(vmcb, VMCB_RFLAGS) &= ~X86_RFLAGS_RF;
 }
 
 static bool svm_cpu_delivers(struct vcpu *v) { return v->arch.svm.avic_on; }
@@ -849,6 +873,7 @@ const struct x86_vendor svm_vendor = {
 	.decode = svm_decode,
 	.skip = svm_skip,
 	.inject_exception = svm_inject_exception,
+	.inject_db = svm_inject_db,
 	.inject_page_fault = svm_inject_page_fault,
 	.get = svm_get,
 	.segment = svm_segment,

@@ -486,12 +486,16 @@ static void vmx_put(struct vcpu *v)
 
 /* ---- exits ---- */
 
+/* RF clear: an EPT violation's exit saves it as 1, an instruction's as 0 (SDM vol. 3C,
+ * 28.3.3). */
 static void vmx_skip(struct vcpu *v, const struct x86_exit *e, u8 len)
 {
 	struct vmx_vcpu *x = &v->arch.vmx;
 	x->regs.rip += e->insn_len ? e->insn_len : len;
 	x->regs.interruptibility &= ~(u32)(INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS);
 	x->rip_dirty = x->interruptibility_dirty = true;
+	if (x->regs.rflags & X86_RFLAGS_RF)
+		vmcs_write(GUEST_RFLAGS, x->regs.rflags &= ~X86_RFLAGS_RF);
 }
 
 static void vmx_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
@@ -503,6 +507,14 @@ static void vmx_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 er
 	x->entry_event = vector | INTR_TYPE_HW_EXCEPTION | INTR_INFO_VALID |
 			 (has_err ? INTR_INFO_HAS_ERROR : 0);
 	x->entry_error = err;
+}
+
+/* The guest's DR6 is the CPU's own while the vCPU holds it: MOV DR does not exit, and the
+ * host uses no DR6 of its own. */
+static void vmx_inject_db(struct vcpu *v, u64 status)
+{
+	write_dr6(x86_dr6_after_db(read_dr6(), status));
+	vmx_inject_exception(v, VEC_DB, false, 0);
 }
 
 static void vmx_inject_page_fault(struct vcpu *v, u64 la, u32 err)
@@ -560,17 +572,14 @@ static void vmx_drop_cut_short(struct vcpu *v)
 /* An intercepted #DB or #AC back to the guest as the CPU raised it, of the same type (an
  * INT1 is a privileged software exception, delivered past the instruction: 27.6.1.1). A
  * #DB's DR6 bits are in the exit qualification, not in DR6 (28.2.1), and go there as the
- * CPU would have put them; #AC's error code is 0. An event the CPU was delivering waits
- * (inject.c). */
+ * CPU would have put them (vmx_inject_db); #AC's error code is 0. An event the CPU was
+ * delivering waits (inject.c). */
 static void reflect_exception(struct vcpu *v)
 {
 	u8 vector = v->arch.vmx.exit_intr_info & INTR_INFO_VECTOR_MASK;
 	struct vmx_vcpu *x = &v->arch.vmx;
 	if (vector == VEC_DB) {
-		u64 dr6;
-		__asm__ volatile("mov %%db6, %0" : "=r"(dr6));
-		dr6 = (dr6 & ~0x600Full) | 0xFFFF0FF0ull | (x->exit_qual & 0x600F);
-		__asm__ volatile("mov %0, %%db6" ::"r"(dr6));
+		vmx_inject_db(v, x->exit_qual);
 		/* General detect (DR6.BD): the CPU clears DR7.GD as it delivers the #DB. */
 		if (x->exit_qual & BIT(13))
 			vmcs_write(GUEST_DR7, vmcs_read(GUEST_DR7) & ~BIT(13));
@@ -580,8 +589,9 @@ static void reflect_exception(struct vcpu *v)
 		    (x->regs.interruptibility & (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS)))
 			vmcs_write(GUEST_PENDING_DBG_EXCEPTIONS,
 				   vmcs_read(GUEST_PENDING_DBG_EXCEPTIONS) | BIT(14));
+	} else {
+		vmx_inject_exception(v, vector, true, 0);
 	}
-	vmx_inject_exception(v, vector, vector == VEC_AC, 0);
 	x->entry_event = (x->entry_event & ~INTR_INFO_TYPE_MASK) |
 			 (x->exit_intr_info & INTR_INFO_TYPE_MASK);
 	x->entry_insn_len = x->exit_insn_len;
@@ -620,7 +630,7 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 	u64 val = v->arch.gpr[gpr];
 	if (type == 1 && cr == 3) { /* MOV from CR3 */
 		v->arch.gpr[gpr] = x->regs.cr3;
-		return vmx_skip(v, e, 0);
+		return x86_skip(v, e, 0);
 	}
 	if (type != 0) {
 		vcpu_bad_access(v, "CR access exit (qualification %llx) not asked for: #UD",
@@ -673,7 +683,7 @@ static void handle_cr_access(struct vcpu *v, const struct x86_exit *e)
 		vcpu_bad_access(v, "CR%u write exit not asked for: #UD", cr);
 		return vmx_inject_exception(v, VEC_UD, false, 0);
 	}
-	vmx_skip(v, e, 0);
+	x86_skip(v, e, 0);
 }
 
 static enum exit_kind exit_kind_of(u16 reason)
@@ -1172,6 +1182,7 @@ const struct x86_vendor vmx_vendor = {
 	.decode = vmx_decode,
 	.skip = vmx_skip,
 	.inject_exception = vmx_inject_exception,
+	.inject_db = vmx_inject_db,
 	.inject_page_fault = vmx_inject_page_fault,
 	.get = vmx_get,
 	.segment = vmx_segment,

@@ -88,6 +88,13 @@ static inline u64 read_cr4(void)
 	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
 	return v;
 }
+static inline u64 read_dr6(void)
+{
+	u64 v;
+	__asm__ volatile("mov %%db6, %0" : "=r"(v));
+	return v;
+}
+static inline void write_dr6(u64 v) { __asm__ volatile("mov %0, %%db6" ::"r"(v)); }
 static inline void write_cr4(u64 v) { __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory"); }
 static inline void write_cr0(u64 v) { __asm__ volatile("mov %0, %%cr0" ::"r"(v) : "memory"); }
 
