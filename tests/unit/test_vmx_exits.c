@@ -30,6 +30,7 @@ static void invvpid(enum vmx_inv_type type, u16 vpid) { (void)type, (void)vpid, 
 #include "../../arch/x86/vmx/vmx_caps.c"
 #include "../../arch/x86/vmx/vmx_exit.c"
 #include "../../arch/x86/cr4.c"
+#include "../../arch/x86/alu.c"
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
@@ -87,7 +88,7 @@ int xstate_xsetbv(struct vcpu *v, u32 index, u64 value)
 struct entry { /* what the VM entry found */
 	u32 event, error;
 	u8 insn_len;
-	u64 rip, rsi, cr0, cr0_shadow, cr4, efer;
+	u64 rip, rflags, rsi, cr0, cr0_shadow, cr4, efer;
 	u32 interruptibility, proc, proc2, tpr_threshold, entry_ctls;
 	u32 preemption_timer;
 	u16 intr_status; /* RVI, SVI */
@@ -233,6 +234,7 @@ u32 vmx_run(u64 *gpr, u32 launched, u64 *cr2)
 			     .error = (u32)vmcs[VM_ENTRY_EXCEPTION_ERROR_CODE],
 			     .insn_len = (u8)vmcs[VM_ENTRY_INSTRUCTION_LEN],
 			     .rip = vmcs[GUEST_RIP],
+			     .rflags = vmcs[GUEST_RFLAGS],
 			     .rsi = gpr[GPR_RSI],
 			     .cr0 = vmcs[GUEST_CR0],
 			     .cr0_shadow = vmcs[CR0_READ_SHADOW],
@@ -405,7 +407,8 @@ static void test_start_states(void)
 
 /* Instruction exits: RIP moves by the length the CPU gives and an STI shadow ends; port
  * I/O from the qualification (OUT of AL, IN of a dword: all-ones from nowhere; INS: #GP);
- * WRMSR/RDMSR by the exit reason; an MMIO store through an EPT violation, decoded. */
+ * WRMSR/RDMSR by the exit reason; an MMIO store and a read-modify-write through an EPT
+ * violation, decoded. */
 static void test_instruction_exits(void)
 {
 	machine();
@@ -449,6 +452,18 @@ static void test_instruction_exits(void)
 	CHECK_EQ(bus.addr, 0xfec00000);
 	CHECK_EQ(bus.val, 0x12345678);
 	CHECK_EQ(entries[1].rip, 0x1005);
+	/* orl $1,0xfed00010, where no device is: read, written back; RFLAGS' status flags
+	 * as the OR leaves them (SF, PF), the others kept */
+	memcpy(ram + 0x1005, "\x83\x0d\x10\x00\xd0\xfe\x01", 7);
+	vmcs[GUEST_RFLAGS] = 0x202 | X86_RFLAGS_CF | X86_RFLAGS_ZF;
+	bus.n = 0;
+	run(1,
+	    EXIT(.reason = EXIT_REASON_EPT_VIOLATION, .qual = BIT(0) | BIT(1), .gpa = 0xfed00010));
+	CHECK_EQ(bus.n, 2);
+	CHECK(bus.write);
+	CHECK_EQ(bus.val, 0xffffffff);
+	CHECK_EQ(entries[1].rip, 0x100c);
+	CHECK_EQ(entries[1].rflags, 0x202 | X86_RFLAGS_SF | X86_RFLAGS_PF);
 
 	/* HLT halts the vCPU, past the instruction. */
 	machine();

@@ -783,6 +783,11 @@ static u64 svm_get(struct vcpu *v, enum x86_reg r)
 	return r == X86_CPL ? V8(v->arch.svm.vmcb, VMCB_CPL) : V64(v->arch.svm.vmcb, reg_offset[r]);
 }
 
+static void svm_set_rflags(struct vcpu *v, u64 rflags)
+{
+	V64(v->arch.svm.vmcb, VMCB_RFLAGS) = rflags;
+}
+
 static struct x86_segment svm_segment(struct vcpu *v, enum x86_seg s)
 {
 	u32 off = VMCB_ES + 16 * s;
@@ -846,6 +851,7 @@ const struct x86_vendor svm_vendor = {
 	.inject_exception = svm_inject_exception,
 	.inject_page_fault = svm_inject_page_fault,
 	.get = svm_get,
+	.set_rflags = svm_set_rflags,
 	.segment = svm_segment,
 	.interruptible = svm_interruptible,
 	.notify = avic_notify,
