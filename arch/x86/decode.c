@@ -117,10 +117,56 @@ static void set_reg8(struct x86_mmio_insn *out, unsigned int r, u8 rex)
 	}
 }
 
+static void rmw(struct x86_mmio_insn *out, enum x86_alu_op alu)
+{
+	out->op = X86_MMIO_RMW;
+	out->alu = (u8)alu;
+}
+
+/*
+ * The operation of a group opcode by its ModRM reg field ext (SDM Vol. 2 Table A-6):
+ * group 1 (80, 81, 83), 3 (F6, F7), 4 and 5 (FE, FF), 11 (C6, C7). Returns -1 for the
+ * members that are not a supported memory access.
+ */
+static int decode_group(u8 op, unsigned int ext, struct x86_mmio_insn *out)
+{
+	static const u8 group3[4] = { X86_ALU_TEST, 0, X86_ALU_NOT, X86_ALU_NEG };
+
+	switch (op) {
+	case 0x80:
+	case 0x81:
+	case 0x83:
+		rmw(out, ext);
+		out->has_imm = true;
+		return 0;
+	case 0xf6:
+	case 0xf7:
+		/* /1 is an undocumented alias of TEST; /4-/7 are MUL, IMUL, DIV, IDIV */
+		if (ext != 0 && ext != 2 && ext != 3)
+			return -1;
+		rmw(out, group3[ext]);
+		out->has_imm = ext == 0;
+		return 0;
+	case 0xfe:
+	case 0xff:
+		/* FF /2-/6: CALL, JMP, PUSH through memory */
+		if (ext > 1)
+			return -1;
+		rmw(out, ext ? X86_ALU_DEC : X86_ALU_INC);
+		return 0;
+	default: /* C6, C7: only /0 is MOV */
+		if (ext)
+			return -1;
+		out->op = X86_MMIO_STORE;
+		out->has_imm = true;
+		return 0;
+	}
+}
+
 int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_insn *out)
 {
-	size_t lim = MIN(avail, (size_t)X86_MAX_INSN_LEN), i, imm_len = 0;
-	bool opsz = false, adsz = false, byte_op = false;
+	size_t lim = MIN(avail, (size_t)X86_MAX_INSN_LEN), i;
+	bool opsz = false, adsz = false, byte_op = false, group = false;
 	unsigned int osize, asize, reg;
 	u8 rex = 0, op, seg = X86_NO_REG;
 	int end;
@@ -132,8 +178,8 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 	/*
 	 * Legacy prefixes in any order, then REX (64-bit mode only). A REX that is not
 	 * immediately followed by the opcode is ignored (SDM Vol. 2 2.2.1); with several,
-	 * the last one counts. F0 (LOCK) on MOV raises #UD before any memory access, so
-	 * it never reaches us: accepting it is harmless. F2/F3 are refused.
+	 * the last one counts. F0 (LOCK) on MOV, CMP or TEST raises #UD before any memory
+	 * access, so it never reaches us: accepting it is harmless. F2/F3 are refused.
 	 */
 	for (i = 0;; i++) {
 		if (i >= lim)
@@ -217,12 +263,28 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 		out->op = X86_MMIO_LOAD;
 		byte_op = op == 0x8a;
 		break;
-	case 0xc6: /* mov r/m8, imm8 */
+	case 0x80: /* group 1: op r/m8, imm8 */
+	case 0x81: /* op r/m, imm16/32 */
+	case 0x83: /* op r/m, imm8 sign-extended */
+	case 0xc6: /* group 11: mov r/m8, imm8 */
 	case 0xc7: /* mov r/m, imm16/32 */
-		out->op = X86_MMIO_STORE;
-		out->has_imm = true;
-		byte_op = op == 0xc6;
-		imm_len = byte_op ? 1 : MIN(osize, 4u);
+	case 0xf6: /* group 3: test/not/neg r/m8 */
+	case 0xf7: /* test/not/neg r/m */
+	case 0xfe: /* group 4: inc/dec r/m8 */
+	case 0xff: /* group 5: inc/dec r/m */
+		group = true;
+		byte_op = !(op & 1);
+		break;
+	case 0x84: /* test r/m8, r8 */
+	case 0x85: /* test r/m, r */
+		rmw(out, X86_ALU_TEST);
+		byte_op = op == 0x84;
+		break;
+	case 0x86: /* xchg r/m8, r8 */
+	case 0x87: /* xchg r/m, r */
+		rmw(out, X86_ALU_XCHG);
+		byte_op = op == 0x86;
+		out->dst_size = byte_op ? 1 : (u8)osize;
 		break;
 	case 0x63: /* movsxd r, r/m32 (64-bit mode; ARPL elsewhere, not a load) */
 		if (mode != 64)
@@ -245,7 +307,12 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 		out->sign_extend = op >= 0xbe;
 		break;
 	default:
-		return -1;
+		/* op r/m, r: 00/01 ADD, 08/09 OR, ... 38/39 CMP (SDM Vol. 2 Table A-2) */
+		if (op >= 0x40 || (op & 6))
+			return -1;
+		rmw(out, op >> 3);
+		byte_op = !(op & 1);
+		break;
 	}
 
 	if (i >= lim)
@@ -259,25 +326,25 @@ int x86_decode_mmio(const u8 *bytes, size_t avail, int mode, struct x86_mmio_ins
 
 	if (out->size == 0) /* not movzx/movsx */
 		out->size = byte_op ? 1 : osize;
+	/* REX.R does not extend an opcode extension */
+	if (group && decode_group(op, reg & 7, out))
+		return -1;
 	if (out->has_imm) {
-		u64 imm;
+		/* imm8 for the byte forms and 83, else imm16/32; with REX.W imm32
+		 * sign-extended to 64 bits (SDM Vol. 2 MOV, ADD) */
+		size_t imm_len = byte_op || op == 0x83 ? 1 : MIN(osize, 4u);
 
-		/* C6/C7 are group 11: only /0 is MOV */
-		if (reg & 7)
-			return -1;
 		if ((size_t)end + imm_len > lim)
 			return -1;
-		imm = le_bytes(bytes + end, imm_len);
-		/* C7 with REX.W: imm32 sign-extended to 64 bits (SDM Vol. 2 MOV) */
-		if (out->size == 8)
-			imm = sext_size(imm, 4);
-		out->imm = imm;
+		out->imm = zext_size(
+			sext_size(le_bytes(bytes + end, imm_len), (unsigned int)imm_len),
+			out->size);
 		end += imm_len;
-	} else if (byte_op) {
+	} else if (byte_op && !group) {
 		set_reg8(out, reg, rex);
-	} else {
+	} else if (!group) {
 		out->reg = reg;
-	}
+	} /* else NOT, NEG, INC, DEC: the reg field was the operation, no register operand */
 	if (out->op == X86_MMIO_LOAD && out->dst_size == 0)
 		out->dst_size = out->size;
 	out->len = end;
@@ -338,6 +405,17 @@ void x86_mmio_load_complete(const struct x86_mmio_insn *insn, u64 gpr[16], u64 v
 		*r = v;
 		break;
 	}
+}
+
+bool x86_mmio_writes(const struct x86_mmio_insn *insn)
+{
+	return insn->op == X86_MMIO_STORE ||
+	       (insn->op == X86_MMIO_RMW && insn->alu != X86_ALU_CMP && insn->alu != X86_ALU_TEST);
+}
+
+u64 x86_mmio_rmw(const struct x86_mmio_insn *insn, const u64 gpr[16], u64 *rflags, u64 old)
+{
+	return x86_alu(insn->alu, insn->size, old, x86_mmio_store_value(insn, gpr), rflags);
 }
 
 int x86_decode_mov_to_cr(const u8 *bytes, size_t avail, u8 *cr, u8 *gpr, u8 *len)

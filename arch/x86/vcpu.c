@@ -143,9 +143,27 @@ static void mmio_access(struct vcpu *v, u64 gpa, u32 size, bool store, u64 *val)
 }
 
 /*
- * An MMIO access, decoded here (no decode assists). One within a page goes to the MMIO bus
- * at the faulting address. One that crosses into the next page is done in two parts, each
- * where the guest's page tables put it: RAM from RAM, MMIO on the bus (split_access.h).
+ * One load or store of the instruction's operand (size bytes): in one page at the
+ * faulting gpa; across two pages (n parts, split_access.h) each part where the guest's
+ * page tables put it, RAM from RAM, MMIO on the bus. Returns WALK_OK or the error of the
+ * walk of the part at *fault_la.
+ */
+static int operand_access(struct vcpu *v, u64 gpa, const struct x86_access_part *part,
+			  unsigned int n, unsigned int size, bool store, u64 *val, u64 *fault_la)
+{
+	if (n == 1) {
+		mmio_access(v, gpa, size, store, val);
+		return WALK_OK;
+	}
+	struct x86_paging pg = x86_guest_paging(v);
+	return x86_access_parts(v->vm, &pg, x86_read_guest, part, n, store, val, fault_la);
+}
+
+/*
+ * An MMIO access, decoded here (no decode assists): a load, a store, or a read-modify-write
+ * (read, compute, write back; as KVM's emulator, not atomic against other vCPUs even with
+ * LOCK: each access is the device's own). Where no device is, the bus reads all-ones and
+ * drops the write.
  */
 static bool handle_mmio(struct vcpu *v, const struct x86_exit *e)
 {
@@ -166,26 +184,31 @@ static bool handle_mmio(struct vcpu *v, const struct x86_exit *e)
 	}
 	if (gpa_to_hva(v->vm, e->gpa, 1) || x86_decode_mmio(bytes, n, mode, &insn))
 		return cannot_emulate(v, e->gpa, bytes);
-	bool store = insn.op == X86_MMIO_STORE;
-	u64 val = store ? x86_mmio_store_value(&insn, v->arch.gpr) : 0;
+	bool store = insn.op == X86_MMIO_STORE, write = x86_mmio_writes(&insn);
+	u64 val = store ? x86_mmio_store_value(&insn, v->arch.gpr) : 0, fault_la = 0;
 	u64 la = x86_mmio_linear_address(&insn, mode, v->arch.gpr, rip(v),
 					 x86_vendor->segment(v, insn.mem.seg).base);
 	struct x86_access_part part[2];
-	if (x86_split_at_page(la, insn.size, mode, part) == 1) {
-		mmio_access(v, e->gpa, insn.size, store, &val);
-	} else {
-		struct x86_paging pg = x86_guest_paging(v);
-		u64 fault_la;
-		int rc = x86_access_parts(v->vm, &pg, x86_read_guest, part, 2, store, &val,
-					  &fault_la);
-		if (rc == WALK_BAD_GPA)
-			return cannot_emulate(v, e->gpa, bytes);
-		if (rc != WALK_OK) {
-			inject_pf(v, fault_la, rc, store);
-			return true;
-		}
+	unsigned int parts = x86_split_at_page(la, insn.size, mode, part);
+	int rc = operand_access(v, e->gpa, part, parts, insn.size, store, &val, &fault_la);
+	if (rc == WALK_OK && insn.op == X86_MMIO_RMW) {
+		u64 rflags = x86_get(v, X86_RFLAGS), old = val;
+		val = x86_mmio_rmw(&insn, v->arch.gpr, &rflags, old);
+		if (write)
+			rc = operand_access(v, e->gpa, part, parts, insn.size, true, &val,
+					    &fault_la);
+		if (rc == WALK_OK)
+			x86_vendor->set_rflags(v, rflags);
+		val = old; /* what XCHG's register gets */
 	}
-	if (!store)
+	if (rc == WALK_BAD_GPA)
+		return cannot_emulate(v, e->gpa, bytes);
+	if (rc != WALK_OK) {
+		/* an RMW's read faults as a write (W/R set) */
+		inject_pf(v, fault_la, rc, write);
+		return true;
+	}
+	if (insn.dst_size)
 		x86_mmio_load_complete(&insn, v->arch.gpr, val);
 	x86_skip(v, &(struct x86_exit){ 0 }, insn.len);
 	return true;

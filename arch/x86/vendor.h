@@ -168,6 +168,8 @@ struct x86_vendor {
 	/* A #PF at linear address la with error code err (CR2 = la). */
 	void (*inject_page_fault)(struct vcpu *v, u64 la, u32 err);
 	u64 (*get)(struct vcpu *v, enum x86_reg r);
+	/* An emulated instruction's RFLAGS (its status flags), for the next entry. */
+	void (*set_rflags)(struct vcpu *v, u64 rflags);
 	struct x86_segment (*segment)(struct vcpu *v, enum x86_seg s);
 	/* The guest's TSC is the host's plus offset (mod 2^64) from the next entry on; the
 	 * vCPU is loaded. */

@@ -47,6 +47,16 @@ def decode():
         "mode32": (1, "8b8000f0ffff"),               # mov -0x1000(%eax),%eax
         "mode16": (0, "8b4702"),                     # mov 2(%bx),%ax
         "mode16_67": (0, "67668b00"),                # mov (%eax),%eax
+        "or_imm8": (2, "48830801"),                  # orq $1,(%rax)
+        "or_reg_sib": (2, "4109842400100000"),       # or %eax,0x1000(%r12)
+        "cmp_imm32": (2, "41813c2435920000"),        # cmpl $0x9235,(%r12)
+        "adc_reg": (1, "115010"),                    # adc %edx,0x10(%eax)
+        "test_imm8": (2, "f6401080"),                # testb $0x80,0x10(%rax)
+        "lock_neg": (2, "f048f718"),                 # lock negq (%rax)
+        "dec_byte": (2, "fe08"),                     # decb (%rax)
+        "xchg_high8": (2, "8620"),                   # xchg %ah,(%rax)
+        "xchg_rex": (2, "4c8706"),                   # xchg %r8,(%rsi)
+        "add_imm16_mode16": (0, "81073412"),         # addw $0x1234,(%bx)
     }
     return {k: u8(m) + u64(0x8899AABBCCDDEEFF) + bytes.fromhex(h.replace(" ", ""))
             for k, (m, h) in insns.items()}

@@ -22,6 +22,7 @@ static void model_wrmsr(u32 msr, u64 val);
 #include "../../arch/x86/svm/svm.c"
 #undef wrmsr
 #include "../../arch/x86/cr4.c"
+#include "../../arch/x86/alu.c"
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"

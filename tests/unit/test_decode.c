@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* MMIO instruction decoder: real byte sequences (mostly what Linux's readl/writel and
  * friends compile to) in every addressing form, and the two value helpers. */
+#include "../../arch/x86/alu.c"
 #include "../../arch/x86/decode.c"
 #include "test.h"
 
@@ -281,8 +282,7 @@ static void test_reject(void)
 	CHECK_EQ(DEC(64, 0xc7, 0xc0, 0x01, 0x00, 0x00, 0x00), -1);
 	CHECK_EQ(DEC(64, 0x0f, 0xb6, 0xc0), -1);
 	/* unsupported opcodes and prefixes */
-	CHECK_EQ(DEC(64, 0xff, 0x00), -1);
-	CHECK_EQ(DEC(64, 0x87, 0x00), -1); /* xchg */
+	CHECK_EQ(DEC(64, 0xff, 0x10), -1); /* call *(%rax) */
 	CHECK_EQ(DEC(64, 0xa5), -1);	   /* movs */
 	CHECK_EQ(DEC(64, 0xf3, 0x89, 0x00), -1);
 	CHECK_EQ(DEC(64, 0xf2, 0x89, 0x00), -1);
@@ -329,6 +329,162 @@ static void test_reject(void)
 	CHECK_EQ(DEC(64, 0xc7, 0x00, 0x01, 0x00, 0x00, 0x00), 0);
 	CHECK_EQ(DEC(64, 0x89, 0xc0), -1);
 	CHECK(!in.has_imm && in.imm == 0 && in.len == 0);
+}
+
+#define RMW X86_MMIO_RMW
+
+/* Decodes an RMW and checks rc 0, len, size and the operation in one go. */
+#define CHECK_RMW(mode, len_, size_, alu_, ...)                         \
+	do {                                                            \
+		CHECK_DEC(mode, len_, size_, RMW, in.reg, __VA_ARGS__); \
+		CHECK_EQ(in.alu, alu_);                                 \
+	} while (0)
+
+/* The read-modify-write forms with the memory operand as destination: the ALU group
+ * with a register and with an immediate, TEST, NOT/NEG, INC/DEC, XCHG (kvm-unit-tests'
+ * hpet_read_test and emulator test, firmware's `*reg |= bit`, Linux's xchg-based xAPIC
+ * write for the 11AP erratum). */
+static void test_rmw(void)
+{
+	/* orq $1,(%rax): hpet_read_test's enable of the HPET */
+	CHECK_RMW(64, 4, 8, X86_ALU_OR, 0x48, 0x83, 0x08, 0x01);
+	CHECK(in.has_imm);
+	CHECK_EQ(in.imm, 1);
+	CHECK(x86_mmio_writes(&in));
+	/* andq $-2,(%rax): imm8 sign-extended to 64 bits */
+	CHECK_RMW(64, 4, 8, X86_ALU_AND, 0x48, 0x83, 0x20, 0xfe);
+	CHECK_EQ(in.imm, 0xfffffffffffffffeull);
+	/* andl $-2,(%rax): to 32 bits */
+	CHECK_RMW(64, 3, 4, X86_ALU_AND, 0x83, 0x20, 0xfe);
+	CHECK_EQ(in.imm, 0xfffffffe);
+	/* the emulator test: or/add/xor/sub/adc/sbb %eax,0x1000(%r12) */
+	CHECK_RMW(64, 8, 4, X86_ALU_OR, 0x41, 0x09, 0x84, 0x24, 0x00, 0x10, 0x00, 0x00);
+	CHECK_EQ(in.reg, 0);
+	CHECK(!in.has_imm);
+	CHECK_EQ(in.mem.base, 12);
+	CHECK_EQ(in.mem.disp, 0x1000);
+	CHECK_RMW(64, 8, 4, X86_ALU_ADD, 0x41, 0x01, 0x84, 0x24, 0x00, 0x10, 0x00, 0x00);
+	CHECK_RMW(64, 8, 4, X86_ALU_XOR, 0x41, 0x31, 0x84, 0x24, 0x00, 0x10, 0x00, 0x00);
+	CHECK_RMW(64, 8, 4, X86_ALU_SUB, 0x41, 0x29, 0x84, 0x24, 0x00, 0x10, 0x00, 0x00);
+	CHECK_RMW(64, 8, 4, X86_ALU_ADC, 0x41, 0x11, 0x9c, 0x24, 0x00, 0x10, 0x00, 0x00);
+	CHECK_EQ(in.reg, 3);
+	CHECK_RMW(64, 8, 4, X86_ALU_SBB, 0x41, 0x19, 0x9c, 0x24, 0x00, 0x10, 0x00, 0x00);
+	CHECK_RMW(64, 8, 4, X86_ALU_AND, 0x41, 0x21, 0x84, 0x24, 0x00, 0x10, 0x00, 0x00);
+	/* cmpl $0x9235,0x1000(%r12): reads only */
+	CHECK_RMW(64, 12, 4, X86_ALU_CMP, 0x41, 0x81, 0xbc, 0x24, 0x00, 0x10, 0x00, 0x00, 0x35,
+		  0x92, 0x00, 0x00);
+	CHECK_EQ(in.imm, 0x9235);
+	CHECK(!x86_mmio_writes(&in));
+	/* cmp %dl,(%rax); test %edx,(%rax); testb $0x80,0x10(%rax); testl $imm32,(%rax) */
+	CHECK_RMW(64, 2, 1, X86_ALU_CMP, 0x38, 0x10);
+	CHECK_EQ(in.reg, 2);
+	CHECK_RMW(64, 2, 4, X86_ALU_TEST, 0x85, 0x10);
+	CHECK(!x86_mmio_writes(&in));
+	CHECK_RMW(64, 4, 1, X86_ALU_TEST, 0xf6, 0x40, 0x10, 0x80);
+	CHECK_EQ(in.imm, 0x80);
+	CHECK_RMW(64, 6, 4, X86_ALU_TEST, 0xf7, 0x00, 0x00, 0x00, 0x00, 0x80);
+	CHECK_EQ(in.imm, 0x80000000);
+	/* addq $0x80000000 sign-extends; addw $0x1234; addb $0x80,(%rax) */
+	CHECK_RMW(64, 7, 8, X86_ALU_ADD, 0x48, 0x81, 0x00, 0x00, 0x00, 0x00, 0x80);
+	CHECK_EQ(in.imm, 0xffffffff80000000ull);
+	CHECK_RMW(64, 5, 2, X86_ALU_ADD, 0x66, 0x81, 0x00, 0x34, 0x12);
+	CHECK_EQ(in.imm, 0x1234);
+	CHECK_RMW(64, 3, 1, X86_ALU_ADD, 0x80, 0x00, 0x80);
+	CHECK_EQ(in.imm, 0x80);
+	/* lock incl (%rax), decb (%rax), lock negq (%rax), notb (%rax): no operand */
+	CHECK_RMW(64, 3, 4, X86_ALU_INC, 0xf0, 0xff, 0x00);
+	CHECK(!in.has_imm && in.reg == 0 && !in.high8);
+	CHECK_RMW(64, 2, 1, X86_ALU_DEC, 0xfe, 0x08);
+	CHECK_RMW(64, 4, 8, X86_ALU_NEG, 0xf0, 0x48, 0xf7, 0x18);
+	CHECK_RMW(64, 2, 1, X86_ALU_NOT, 0xf6, 0x10);
+	/* REX.R does not make /1 into /9: 44 ff 08 is decl */
+	CHECK_RMW(64, 3, 4, X86_ALU_DEC, 0x44, 0xff, 0x08);
+	CHECK_EQ(in.reg, 0);
+	/* xchg %edx,(%rax) loads its register: dst_size; xchg %ah,(%rax); xchg %r8,(%rsi) */
+	CHECK_RMW(64, 2, 4, X86_ALU_XCHG, 0x87, 0x10);
+	CHECK_EQ(in.reg, 2);
+	CHECK_EQ(in.dst_size, 4);
+	CHECK(x86_mmio_writes(&in));
+	CHECK_RMW(64, 2, 1, X86_ALU_XCHG, 0x86, 0x20);
+	CHECK(in.high8 && in.reg == 0 && in.dst_size == 1);
+	CHECK_RMW(64, 3, 8, X86_ALU_XCHG, 0x4c, 0x87, 0x06);
+	CHECK_EQ(in.reg, 8);
+	CHECK_EQ(in.dst_size, 8);
+	/* the others load no register */
+	CHECK_RMW(64, 2, 4, X86_ALU_ADD, 0x01, 0x10);
+	CHECK_EQ(in.dst_size, 0);
+	/* 16-bit mode: addw $1,(%bx); 66 orl $0x100,(%bx) */
+	CHECK_RMW(16, 3, 2, X86_ALU_ADD, 0x83, 0x07, 0x01);
+	CHECK_RMW(16, 7, 4, X86_ALU_OR, 0x66, 0x81, 0x0f, 0x00, 0x01, 0x00, 0x00);
+	CHECK_EQ(in.imm, 0x100);
+
+	/* refused: register operands, register destinations, the other group members,
+	 * string, bit, exchange-and-add and compare-and-exchange instructions */
+	CHECK_EQ(DEC(64, 0x83, 0xc0, 0x01), -1);	     /* add $1,%eax */
+	CHECK_EQ(DEC(64, 0x48, 0xf7, 0xd0), -1);	     /* not %rax */
+	CHECK_EQ(DEC(64, 0x03, 0x00), -1);		     /* add (%rax),%eax */
+	CHECK_EQ(DEC(64, 0x3b, 0x00), -1);		     /* cmp (%rax),%eax */
+	CHECK_EQ(DEC(64, 0x05, 0x01, 0x00, 0x00, 0x00), -1); /* add $1,%eax */
+	CHECK_EQ(DEC(64, 0x82, 0x00, 0x01), -1);	     /* invalid in 64-bit mode */
+	CHECK_EQ(DEC(64, 0xf6, 0x08, 0x01), -1);	     /* F6 /1 */
+	CHECK_EQ(DEC(64, 0xf7, 0x20), -1);		     /* mull (%rax) */
+	CHECK_EQ(DEC(64, 0xf7, 0x38), -1);		     /* idivl (%rax) */
+	CHECK_EQ(DEC(64, 0xfe, 0x10), -1);		     /* FE /2 */
+	CHECK_EQ(DEC(64, 0xff, 0x30), -1);		     /* push (%rax) */
+	CHECK_EQ(DEC(64, 0x0f, 0xc1, 0x00), -1);	     /* xadd */
+	CHECK_EQ(DEC(64, 0x0f, 0xb1, 0x10), -1);	     /* cmpxchg */
+	CHECK_EQ(DEC(64, 0x0f, 0xab, 0x00), -1);	     /* bts */
+	CHECK_EQ(DEC(64, 0x0f, 0xba, 0x28, 0x01), -1);	     /* btsl $1,(%rax) */
+	CHECK_EQ(DEC(64, 0xf3, 0xa7), -1);		     /* repe cmpsl */
+	CHECK_EQ(DEC(64, 0xd1, 0x20), -1);		     /* shll (%rax) */
+	/* cut short: the immediate */
+	CHECK_EQ(DEC(64, 0x83, 0x00), -1);
+	CHECK_EQ(DEC(64, 0x81, 0x00, 0x01, 0x02, 0x03), -1);
+	CHECK_EQ(DEC(16, 0x81, 0x07, 0x01), -1);
+	CHECK_EQ(DEC(64, 0xf7, 0x00, 0x01), -1);
+}
+
+/* An RMW's arithmetic on the value read: the source register or immediate, the flags, the
+ * register of XCHG left for its completion. */
+static void test_rmw_value(void)
+{
+	u64 gpr[16] = { 0 }, rflags;
+
+	gpr[0] = 0x8001;
+	gpr[3] = 0x100;
+	/* or %eax,(%r12) on 0x1234; then adc %ebx with CF set: the emulator test's values */
+	CHECK_EQ(DEC(64, 0x41, 0x09, 0x04, 0x24), 0);
+	rflags = 0x2 | X86_RFLAGS_CF | X86_RFLAGS_OF;
+	CHECK_EQ(x86_mmio_rmw(&in, gpr, &rflags, 0x1234), 0x9235);
+	CHECK_EQ(rflags, 0x2 | X86_RFLAGS_PF); /* CF and OF cleared, 0x35 has 4 ones */
+	CHECK_EQ(DEC(64, 0x41, 0x11, 0x1c, 0x24), 0);
+	rflags = 0x202 | X86_RFLAGS_CF;
+	CHECK_EQ(x86_mmio_rmw(&in, gpr, &rflags, 0x8400), 0x8501);
+	CHECK_EQ(rflags, 0x202);
+	/* orq $1 on nothing (all-ones): all-ones written back, SF set */
+	CHECK_EQ(DEC(64, 0x48, 0x83, 0x08, 0x01), 0);
+	rflags = 0x2;
+	CHECK_EQ(x86_mmio_rmw(&in, gpr, &rflags, ~0ull), ~0ull);
+	CHECK_EQ(rflags, 0x2 | X86_RFLAGS_SF | X86_RFLAGS_PF);
+	/* cmpl $0x9235 against 0x9235: ZF, nothing to write */
+	CHECK_EQ(DEC(64, 0x81, 0x38, 0x35, 0x92, 0x00, 0x00), 0);
+	rflags = 0x2;
+	x86_mmio_rmw(&in, gpr, &rflags, 0x9235);
+	CHECK_EQ(rflags, 0x2 | X86_RFLAGS_ZF | X86_RFLAGS_PF);
+	/* xchg %ah,(%rax): the memory gets AH; AH gets the old byte once completed */
+	gpr[0] = 0x1234;
+	CHECK_EQ(DEC(64, 0x86, 0x20), 0);
+	rflags = 0x2 | X86_RFLAGS_CF;
+	CHECK_EQ(x86_mmio_rmw(&in, gpr, &rflags, 0x5a), 0x12);
+	CHECK_EQ(rflags, 0x2 | X86_RFLAGS_CF);
+	CHECK_EQ(gpr[0], 0x1234);
+	x86_mmio_load_complete(&in, gpr, 0x5a);
+	CHECK_EQ(gpr[0], 0x5a34);
+	/* lock decb on 0: 0xff, a borrow only for SUB (DEC keeps CF) */
+	CHECK_EQ(DEC(64, 0xf0, 0xfe, 0x08), 0);
+	rflags = 0x2;
+	CHECK_EQ(x86_mmio_rmw(&in, gpr, &rflags, 0), 0xff);
+	CHECK_EQ(rflags, 0x2 | X86_RFLAGS_SF | X86_RFLAGS_PF | X86_RFLAGS_AF);
 }
 
 static void test_store_value(void)
@@ -603,6 +759,8 @@ int main(void)
 	test_modrm_32_64();
 	test_modrm_16();
 	test_reject();
+	test_rmw();
+	test_rmw_value();
 	test_store_value();
 	test_load_complete();
 	test_linear_address();

@@ -17,6 +17,7 @@
 #include "../../arch/x86/svm/avic.c"
 #include "../../arch/x86/svm/svm.c"
 #include "../../arch/x86/cr4.c"
+#include "../../arch/x86/alu.c"
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
@@ -795,7 +796,8 @@ static void test_cr4_write(void)
 
 /* An access across a RAM page and an MMIO page (the nested page fault names the MMIO
  * one): the RAM part from guest RAM, the other on the bus, through the guest's 32-bit
- * paging with a DS base; a part the page tables do not map is the guest's #PF. */
+ * paging with a DS base, a read-modify-write read and written back so; a part the page
+ * tables do not map is the guest's #PF. */
 static void test_npf_split(void)
 {
 	machine();
@@ -834,6 +836,23 @@ static void test_npf_split(void)
 	CHECK_EQ(bus.val, 0x4433);
 	CHECK_EQ(entries[1].rip, 0x1006);
 
+	/* add %eax,0x4fee(%edi) across the pages: both parts read, then both written back */
+	memcpy(ram + 0x1000, (const u8[]){ 0x01, 0x87, 0xee, 0x4f, 0, 0 }, 6);
+	V64(vmcb, VMCB_RIP) = 0x1000;
+	ram[0x4ffe] = 0x5a, ram[0x4fff] = 0x5b;
+	bus.n = 0;
+	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = 0x10000, .set_rax = true, .rax = 0x10001));
+	/* 0xffff5b5a + 0x10001 = 0x1_0000_5b5b: CF only */
+	CHECK_EQ(ram[0x4ffe], 0x5b);
+	CHECK_EQ(ram[0x4fff], 0x5b);
+	CHECK_EQ(bus.n, 2);
+	CHECK(bus.write);
+	CHECK_EQ(bus.addr, 0x10000);
+	CHECK_EQ(bus.size, 2);
+	CHECK_EQ(bus.val, 0);
+	CHECK_EQ(entries[1].rip, 0x1006);
+	CHECK_EQ(entries[1].rflags & X86_RFLAGS_STATUS, X86_RFLAGS_CF);
+
 	/* MMIO then a page that is not present: #PF (a write, CPL 0) at 0x6000, RIP stays */
 	memcpy(ram + 0x1000, (const u8[]){ 0x89, 0x87, 0xee, 0x5f, 0, 0 }, 6);
 	V64(vmcb, VMCB_RIP) = 0x1000;
@@ -854,6 +873,75 @@ static void test_npf_split(void)
 	CHECK_EQ(stops, 1);
 	CHECK_EQ(bus.n, 0);
 	CHECK_EQ(V64(vmcb, VMCB_RIP), 0x1000);
+}
+
+/* Read-modify-write instructions on MMIO (32-bit code, no paging): on no device (the
+ * bus reads all-ones and drops the write) the operand is read, then written back, the
+ * arithmetic flags in RFLAGS, IF kept; CMP reads only; on the vCPU's xAPIC page OR sets a
+ * register's bit and XCHG swaps the TPR with a register (Linux's write for the 11AP
+ * erratum). What the decoder does not know still stops the VM. */
+static void test_mmio_rmw(void)
+{
+	machine();
+	stops = 0;
+	u8 *vmcb = vcpu.arch.svm.vmcb;
+	/* orl $1,(%eax) at the HPET's configuration register, where no device is */
+	memcpy(ram + 0x1000, (const u8[]){ 0x83, 0x08, 0x01 }, 3);
+	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = 0xfed00010, .set_rax = true, .rax = 0xfed00010));
+	CHECK_EQ(bus.n, 2);
+	CHECK(bus.write);
+	CHECK_EQ(bus.addr, 0xfed00010);
+	CHECK_EQ(bus.size, 4);
+	CHECK_EQ(bus.val, 0xffffffff);
+	CHECK_EQ(entries[1].rip, 0x1003);
+	CHECK_EQ(entries[1].rflags, 0x202 | X86_RFLAGS_SF | X86_RFLAGS_PF);
+	CHECK_EQ(stops, 0);
+
+	/* cmpl $5,(%eax): one read, no write; 0xffffffff - 5 sets SF and PF only */
+	memcpy(ram + 0x1003, (const u8[]){ 0x83, 0x38, 0x05 }, 3);
+	V64(vmcb, VMCB_RFLAGS) = 0x202 | X86_RFLAGS_STATUS;
+	bus.n = 0;
+	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = 0xfed00010));
+	CHECK_EQ(bus.n, 1);
+	CHECK(!bus.write);
+	CHECK_EQ(entries[1].rip, 0x1006);
+	CHECK_EQ(entries[1].rflags, 0x202 | X86_RFLAGS_SF | X86_RFLAGS_PF);
+
+	/* The xAPIC page: software-enable through orl $0x100,(%eax) at the SVR */
+	struct vlapic *l = &vcpu.arch.lapic;
+	vlapic_wrmsr(l, MSR_IA32_APIC_BASE, 0, 0);
+	vlapic_wrmsr(l, MSR_IA32_APIC_BASE, APIC_DEFAULT_BASE | APIC_BASE_EN, 0);
+	CHECK_EQ(VLAPIC_REG(l, APIC_REG_SVR), 0xff);
+	memcpy(ram + 0x1006, (const u8[]){ 0x81, 0x08, 0x00, 0x01, 0x00, 0x00 }, 6);
+	bus.n = 0;
+	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = APIC_DEFAULT_BASE + APIC_REG_SVR,
+		    .set_rax = true, .rax = APIC_DEFAULT_BASE + APIC_REG_SVR));
+	CHECK_EQ(VLAPIC_REG(l, APIC_REG_SVR), 0x1ff);
+	CHECK_EQ(bus.n, 0);
+	CHECK_EQ(entries[1].rip, 0x100c);
+	CHECK_EQ(entries[1].rflags, 0x202 | X86_RFLAGS_PF);
+	/* xchg %ecx,(%eax) at the TPR: the TPR gets ECX, ECX the old TPR */
+	vlapic_set_tpr(l, 0x10);
+	vcpu.arch.gpr[GPR_RCX] = 0xffffffff00000020ull;
+	memcpy(ram + 0x100c, (const u8[]){ 0x87, 0x08 }, 2);
+	run(1, EXIT(.code = SVM_EXIT_NPF, .info2 = APIC_DEFAULT_BASE + APIC_REG_TPR,
+		    .set_rax = true, .rax = APIC_DEFAULT_BASE + APIC_REG_TPR));
+	CHECK_EQ(vlapic_tpr(l), 0x20);
+	CHECK_EQ(vcpu.arch.gpr[GPR_RCX], 0x10); /* a 32-bit register write zero-extends */
+	CHECK_EQ(entries[1].rip, 0x100e);
+	CHECK_EQ(entries[1].rflags, 0x202 | X86_RFLAGS_PF);
+
+	/* An instruction the decoder does not know (xadd %ecx,(%eax)) stops the VM, RIP
+	 * and the bus untouched */
+	memcpy(ram + 0x100e, (const u8[]){ 0x0f, 0xc1, 0x08 }, 3);
+	bus.n = stops = 0;
+	nentries = nexits = 0;
+	script[0] = EXIT(.code = SVM_EXIT_NPF, .info2 = 0xfed00010);
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_PREEMPTED);
+	CHECK_EQ(nexits, 1);
+	CHECK_EQ(stops, 1);
+	CHECK_EQ(bus.n, 0);
+	CHECK_EQ(V64(vmcb, VMCB_RIP), 0x100e);
 }
 
 /* A triple fault's report: the fault address looked up in the guest's own page tables
@@ -923,6 +1011,7 @@ int main(void)
 	test_db_ac_intercepted();
 	test_cr8_is_the_tpr();
 	test_npf_split();
+	test_mmio_rmw();
 	test_triple_fault_report();
 	free(vcpu.arch.svm.vmcb);
 	return test_summary();

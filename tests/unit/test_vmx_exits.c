@@ -36,6 +36,7 @@ static u64 dr6;
 #include "../../arch/x86/vmx/vmx_caps.c"
 #include "../../arch/x86/vmx/vmx_exit.c"
 #include "../../arch/x86/cr4.c"
+#include "../../arch/x86/alu.c"
 #include "../../arch/x86/decode.c"
 #include "../../arch/x86/guest_memory.c"
 #include "../../arch/x86/guest_walk.c"
@@ -412,7 +413,8 @@ static void test_start_states(void)
 
 /* Instruction exits: RIP moves by the length the CPU gives and an STI shadow ends; port
  * I/O from the qualification (OUT of AL, IN of a dword: all-ones from nowhere; INS: #GP);
- * WRMSR/RDMSR by the exit reason; an MMIO store through an EPT violation, decoded. */
+ * WRMSR/RDMSR by the exit reason; an MMIO store and a read-modify-write through an EPT
+ * violation, decoded. */
 static void test_instruction_exits(void)
 {
 	machine();
@@ -456,6 +458,18 @@ static void test_instruction_exits(void)
 	CHECK_EQ(bus.addr, 0xfec00000);
 	CHECK_EQ(bus.val, 0x12345678);
 	CHECK_EQ(entries[1].rip, 0x1005);
+	/* orl $1,0xfed00010, where no device is: read, written back; RFLAGS' status flags
+	 * as the OR leaves them (SF, PF), the others kept */
+	memcpy(ram + 0x1005, "\x83\x0d\x10\x00\xd0\xfe\x01", 7);
+	vmcs[GUEST_RFLAGS] = 0x202 | X86_RFLAGS_CF | X86_RFLAGS_ZF;
+	bus.n = 0;
+	run(1,
+	    EXIT(.reason = EXIT_REASON_EPT_VIOLATION, .qual = BIT(0) | BIT(1), .gpa = 0xfed00010));
+	CHECK_EQ(bus.n, 2);
+	CHECK(bus.write);
+	CHECK_EQ(bus.val, 0xffffffff);
+	CHECK_EQ(entries[1].rip, 0x100c);
+	CHECK_EQ(entries[1].rflags, 0x202 | X86_RFLAGS_SF | X86_RFLAGS_PF);
 
 	/* HLT halts the vCPU, past the instruction. */
 	machine();

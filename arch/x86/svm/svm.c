@@ -807,6 +807,11 @@ static u64 svm_get(struct vcpu *v, enum x86_reg r)
 	return r == X86_CPL ? V8(v->arch.svm.vmcb, VMCB_CPL) : V64(v->arch.svm.vmcb, reg_offset[r]);
 }
 
+static void svm_set_rflags(struct vcpu *v, u64 rflags)
+{
+	V64(v->arch.svm.vmcb, VMCB_RFLAGS) = rflags;
+}
+
 static struct x86_segment svm_segment(struct vcpu *v, enum x86_seg s)
 {
 	u32 off = VMCB_ES + 16 * s;
@@ -876,6 +881,7 @@ const struct x86_vendor svm_vendor = {
 	.inject_db = svm_inject_db,
 	.inject_page_fault = svm_inject_page_fault,
 	.get = svm_get,
+	.set_rflags = svm_set_rflags,
 	.segment = svm_segment,
 	.set_tsc_offset = svm_set_tsc_offset,
 	.interruptible = svm_interruptible,

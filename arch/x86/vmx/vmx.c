@@ -1092,6 +1092,13 @@ static u64 vmx_get(struct vcpu *v, enum x86_reg r)
 	return 0;
 }
 
+/* Only while the vCPU is loaded here (its exit handlers), as vmx_segment. */
+static void vmx_set_rflags(struct vcpu *v, u64 rflags)
+{
+	v->arch.vmx.regs.rflags = rflags;
+	vmcs_write(GUEST_RFLAGS, rflags);
+}
+
 /* CS from the copy taken at the exit; the others from the VMCS, so only while the vCPU
  * is loaded here (its exit handlers). */
 static struct x86_segment vmx_segment(struct vcpu *v, enum x86_seg s)
@@ -1185,6 +1192,7 @@ const struct x86_vendor vmx_vendor = {
 	.inject_db = vmx_inject_db,
 	.inject_page_fault = vmx_inject_page_fault,
 	.get = vmx_get,
+	.set_rflags = vmx_set_rflags,
 	.segment = vmx_segment,
 	.set_tsc_offset = vmx_set_tsc_offset,
 	.interruptible = vmx_interruptible,
