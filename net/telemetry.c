@@ -6,11 +6,11 @@
 #include "hv/lib.h"
 #include "hv/metrics.h"
 #include "hv/sched.h"
+#include "lib/lwip/lwip_port.h"
 #include "lwip/dhcp.h"
 #include "lwip/timeouts.h"
 #include "net/http_server.h"
 #include "net/live_page.h"
-#include "net/lwip_port.h"
 #include "net/virtio_netif.h"
 
 static struct virtio_net nic;

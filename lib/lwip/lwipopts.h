@@ -4,8 +4,8 @@
  * UDP, TCP and DHCP; no IPv6, DNS or sockets. Memory comes from lwIP's own static heap
  * and pools, sized for one transfer at a time during the network boot (a TFTP client in
  * lock step, or one HTTP connection) and the telemetry's few connections after it. */
-#ifndef NET_LWIPOPTS_H
-#define NET_LWIPOPTS_H
+#ifndef LWIP_LWIPOPTS_H
+#define LWIP_LWIPOPTS_H
 
 #define NO_SYS 1
 #define SYS_LIGHTWEIGHT_PROT 0 /* polled from one CPU, never from an interrupt */
