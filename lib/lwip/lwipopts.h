@@ -29,8 +29,8 @@
 #define LWIP_DHCP 1
 #define LWIP_DHCP_BOOTP_FILE 1 /* keeps the offer's siaddr: the boot (TFTP) server */
 #define DHCP_DOES_ARP_CHECK 0  /* no 2 s wait for an ARP probe (RFC 2131 4.4.1: "SHOULD") */
-/* The options lwIP does not keep itself (66 and 150, the TFTP server: net/boot_server.h)
- * are handed to net/netboot.c as lwIP parses them. */
+/* The options lwIP does not keep itself (66 and 150, the TFTP server: net/boot/boot_server.h)
+ * are handed to net/boot/netboot.c as lwIP parses them. */
 struct pbuf;
 void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned char len,
 			 struct pbuf *p, unsigned short offset);
@@ -50,7 +50,7 @@ void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned 
 #define PBUF_POOL_SIZE 16
 #define PBUF_POOL_BUFSIZE 1536 /* a whole Ethernet frame per pbuf */
 
-/* TCP: the network boot's client (net/http_client.c), one connection, then the
+/* TCP: the network boot's client (net/boot/http_client.c), one connection, then the
  * telemetry's server (net/http_server.c), HTTP_SERVER_CONNS of them and its listener;
  * a connection in TIME_WAIT gives its pcb to a new one. The receive window is what the
  * pbuf pool holds with room to spare (lwIP's init.c checks these against each other). */
