@@ -51,9 +51,10 @@ void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned 
 #define PBUF_POOL_BUFSIZE 1536 /* a whole Ethernet frame per pbuf */
 
 /* TCP: the network boot's client (net/boot/http_client.c), one connection, then the
- * telemetry's server (net/http_server.c), HTTP_SERVER_CONNS of them and its listener;
- * a connection in TIME_WAIT gives its pcb to a new one. The receive window is what the
- * pbuf pool holds with room to spare (lwIP's init.c checks these against each other). */
+ * telemetry's server (net/telemetry/http_server.c), HTTP_SERVER_CONNS of them and its
+ * listener; a connection in TIME_WAIT gives its pcb to a new one. The receive window is
+ * what the pbuf pool holds with room to spare (lwIP's init.c checks these against each
+ * other). */
 #define MEMP_NUM_TCP_PCB 8
 #define MEMP_NUM_TCP_PCB_LISTEN 1
 #define TCP_MSS 1460
