@@ -59,8 +59,8 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-stack-prot
 # architecture) or objs-$(ARCH); an architecture's folder is read only for its build.
 objs-y :=
 objs-$(ARCH) :=
-include boot/objects.mk hv/objects.mk hv/dev/objects.mk drivers/objects.mk net/objects.mk \
-	$(ARCH_DIR)/objects.mk
+include boot/objects.mk hv/objects.mk hv/dev/objects.mk drivers/objects.mk net/boot/objects.mk \
+	net/telemetry/objects.mk lib/lwip/objects.mk $(ARCH_DIR)/objects.mk
 OBJS := $(addprefix $(BUILD)/,$(objs-y) $(objs-$(ARCH)))
 # Third-party code fetched at build time, each tree with its own make fragment.
 include lib/libfdt/libfdt.mk lib/zlib/zlib.mk lib/lwip/lwip.mk

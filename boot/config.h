@@ -56,7 +56,7 @@ struct serial_choice {
 #define CFG_DEFAULT_HTTP_PORT 80
 
 /* [net]: the NIC that the hypervisor keeps for itself after the takeover, and its
- * telemetry (net/telemetry.h). Absent: no network after the takeover. */
+ * telemetry (net/telemetry/telemetry.h). Absent: no network after the takeover. */
 struct net_config {
 	bool enabled; /* a [net] section came */
 	bool dhcp;    /* address = dhcp (default) */

@@ -20,7 +20,7 @@
 #include "hv/spinlock.h"
 #include "hv/on_exit.h"
 #include "hv/vm.h"
-#include "net/telemetry.h"
+#include "net/telemetry/telemetry.h"
 
 /* The configuration, in the root of the boot volume: this architecture's own file where
  * there is one (a USB stick that boots both architectures holds both), else hv.cfg. */

@@ -2,9 +2,9 @@
 /* The boot volume or the network (files.h). */
 #include "boot/files.h"
 #include "boot/efi.h"
-#include "net/boot_nic.h"
-#include "net/http_proto.h"
-#include "net/netboot.h"
+#include "net/boot/boot_nic.h"
+#include "net/boot/http_proto.h"
+#include "net/boot/netboot.h"
 
 static bool network;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Where hv.cfg and the images it names come from: the FAT volume hv.efi was loaded from
- * (a disk, a USB stick) or, when the firmware network-booted it (net/boot_nic.h), the
- * server that booted it, over TFTP, and http:// URLs over HTTP (net/netboot.h). The code
+ * (a disk, a USB stick) or, when the firmware network-booted it (net/boot/boot_nic.h), the
+ * server that booted it, over TFTP, and http:// URLs over HTTP (net/boot/netboot.h). The code
  * that parses hv.cfg and loads the images reads through here and does not know which. */
 #ifndef BOOT_FILES_H
 #define BOOT_FILES_H

@@ -3,7 +3,7 @@
 # usage: scripts/lwip.sh [--dir]
 # lwIP's source, fetched and checksum-verified by scripts/fetch-source.sh into build/src/:
 # only its core (IPv4, UDP, DHCP), the Ethernet layer and its headers (lib/lwip/lwip.mk
-# says which files build and how; net/ holds the project's port and options).
+# says which files build and how; beside it, the project's port and options).
 # --dir prints the folder that holds them (the Makefile's LWIP_SRC) and fetches nothing.
 # The pin: Debian 12's lwip source package (upstream 2.1.3).
 PKG=lwip

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The boot server from an untrusted DHCP acknowledgement (net/boot_server.c): the input is
+/* The boot server from an untrusted DHCP acknowledgement (net/boot/boot_server.c): the input is
  * siaddr and option 54 (4 bytes each), the lengths of options 150 and 66 (a byte each),
  * then their bytes. Checked: the address chosen is one of those given, usable (not 0,
  * loopback, multicast or broadcast) and the one of the first source that has one; a note
  * is terminated, printable and short. */
-#include "../../net/boot_server.c"
+#include "../../net/boot/boot_server.c"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

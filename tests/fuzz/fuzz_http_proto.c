@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* An untrusted HTTP server's response head and a hv.cfg URL (net/http_proto.c): the input
+/* An untrusted HTTP server's response head and a hv.cfg URL (net/boot/http_proto.c): the input
  * is a 1-byte split point, then the bytes, fed in two pieces from heap copies of exactly
  * their length, then parsed as a URL. Checked: the head takes no more than it was given,
  * its state and what it says are consistent (a status 100-999, a printable reason and
  * reason for failure), the same bytes fed whole give the same answer, and a URL parses to
  * a host that fits its Host header and a path that starts with '/', whose request fits
  * its buffer or is refused. */
-#include "../../net/http_proto.c"
+#include "../../net/boot/http_proto.c"
 #include "fuzz.h"
 
 static void check_text(const char *s, size_t max)

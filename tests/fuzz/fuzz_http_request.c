@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* An untrusted HTTP client's request head (net/http_request.c): the input is a 1-byte
- * split point, then the bytes, fed in two pieces from heap copies of exactly their length.
+/* An untrusted HTTP client's request head (net/telemetry/http_request.c): the input is a
+ * 1-byte split point, then the bytes, fed in two pieces from heap copies of exactly their
+ * length.
  * Checked: the head takes no more than it was given, and all of it while it is not over;
  * a head that is done has GET or HEAD, a printable path from '/' and a printable query
  * that fit their limits; a bad one has a status to answer with and a reason; the same bytes
  * fed whole give the same answer; the answer's head for that status (with the input's
  * first bytes as a content type) fits its buffer or is refused, and has no line end but
  * its own. */
-#include "../../net/http_request.c"
+#include "../../net/telemetry/http_request.c"
 #include "fuzz.h"
 
 static void check_printable(const char *s, size_t max)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* TFTP packets from an untrusted server (net/tftp_proto.c): the input is a 2-byte block
+/* TFTP packets from an untrusted server (net/boot/tftp_proto.c): the input is a 2-byte block
  * size in force, a 2-byte block size asked for, then the packet, parsed from a heap copy
  * of exactly its length. Checked: a DATA payload lies inside the packet and within the
  * block size; an ERROR text is terminated and printable; an OACK grants a block size of
  * 8..asked (or none) and a transfer size within bounds. A request for a path made of the
  * packet's bytes fits its buffer or is refused. */
-#include "../../net/tftp_proto.c"
+#include "../../net/boot/tftp_proto.c"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

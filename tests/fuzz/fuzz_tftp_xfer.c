@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A TFTP read transfer (net/tftp_xfer.c) driven by an untrusted server: the input is the
+/* A TFTP read transfer (net/boot/tftp_xfer.c) driven by an untrusted server: the input is the
  * largest file taken (2 bytes, plus 1), then events until it ends: a byte k; k odd: time
  * passes (2 bytes of ms); k even: a packet from port 3000 + k / 2 % 4 (the first answer
  * fixes the server's port) of 2 bytes of length (below 1500), its bytes, each parsed from
@@ -7,8 +7,8 @@
  * buffer and the limit; a packet goes out at most TFTP_XFER_TRIES times; nothing is sent
  * after the end; a transfer that ends well has the size announced, one that fails says
  * why; silence ends it within 15 s; every buffer is freed. */
-#include "../../net/tftp_proto.c"
-#include "../../net/tftp_xfer.c"
+#include "../../net/boot/tftp_proto.c"
+#include "../../net/boot/tftp_xfer.c"
 #include "fuzz.h"
 
 static int sends, allocs;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The boot server chosen from a DHCP acknowledgement (net/boot_server.c): siaddr first,
+/* The boot server chosen from a DHCP acknowledgement (net/boot/boot_server.c): siaddr first,
  * then option 150's first address, option 66 as a dotted address, the DHCP server; an
  * option that cannot be used is said why, only where it was looked at. */
-#include "../../net/boot_server.c"
+#include "../../net/boot/boot_server.c"
 #include "test.h"
 
 static struct boot_server_dhcp d;

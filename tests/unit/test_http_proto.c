@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* HTTP/1.0 GET (net/http_proto.c): URLs of hv.cfg, the request, and response heads from a
+/* HTTP/1.0 GET (net/boot/http_proto.c): URLs of hv.cfg, the request, and response heads from a
  * server, good, odd and malformed, fed whole and a byte at a time. Each feed is from a
  * heap copy of exactly its length, so ASan catches a read past its end. */
 #include <stdlib.h>
-#include "../../net/http_proto.c"
+#include "../../net/boot/http_proto.c"
 #include "test.h"
 
 static struct http_url u;

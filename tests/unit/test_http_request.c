@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The server side of HTTP (net/http_request.c): request heads from clients, good, odd and
- * hostile, each fed whole and then a byte at a time (both must give the same answer), from
- * heap copies of exactly their length so that ASan catches a read past the end; the
- * limits at and one past them; and the heads of the answers. */
+/* The server side of HTTP (net/telemetry/http_request.c): request heads from clients,
+ * good, odd and hostile, each fed whole and then a byte at a time (both must give the same
+ * answer), from heap copies of exactly their length so that ASan catches a read past the
+ * end; the limits at and one past them; and the heads of the answers. */
 #include <stdlib.h>
-#include "../../net/http_request.c"
+#include "../../net/telemetry/http_request.c"
 #include "test.h"
 
 static struct http_req r;

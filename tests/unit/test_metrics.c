@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The Prometheus text writer (hv/metrics.c): each family's HELP and TYPE lines once, before
- * its samples; one sample per VM, vCPU and label value, with the counters' values; times
- * in seconds; label values escaped; a buffer too small: -1 and whole lines only.
+/* The Prometheus text writer (net/telemetry/metrics.c): each family's HELP and TYPE lines
+ * once, before its samples; one sample per VM, vCPU and label value, with the counters'
+ * values; times in seconds; label values escaped; a buffer too small: -1 and whole lines
+ * only.
  * The JSON writer: the exact document of a small machine, a VM's counters summed over its
  * vCPUs (a gauge's largest), a hostile VM name escaped, a buffer too small: -1 and "". */
-#include "../../hv/metrics.c"
+#include "../../net/telemetry/metrics.c"
 #include "../../hv/stats.c"
 #include "test.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* TFTP packets (net/tftp_proto.c): the request and ACK as RFC 1350/2347 lay them out, and
+/* TFTP packets (net/boot/tftp_proto.c): the request and ACK as RFC 1350/2347 lay them out, and
  * what the server may send, good and malformed. Each packet is parsed from a heap copy
  * of exactly its length, so ASan catches a read past its end. */
 #include <stdlib.h>
-#include "../../net/tftp_proto.c"
+#include "../../net/boot/tftp_proto.c"
 #include "test.h"
 
 static struct tftp_msg m;

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A TFTP read transfer (net/tftp_xfer.c) against a scripted server: a whole file with and
+/* A TFTP read transfer (net/boot/tftp_xfer.c) against a scripted server: a whole file with and
  * without the options, and each way a real PXE server can fail it, which must end the
  * transfer with a reason and never leave it waiting: an ERROR packet (file not found,
  * access violation), no answer at all, a transfer that stops half way, a file larger
  * than the limit (announced or not), a short file, lost packets (sent again, with a
  * doubling wait), a stray port. */
 #include <stdlib.h>
-#include "../../net/tftp_proto.c"
-#include "../../net/tftp_xfer.c"
+#include "../../net/boot/tftp_proto.c"
+#include "../../net/boot/tftp_xfer.c"
 #include "test.h"
 
 #define SERVER_TID 3000

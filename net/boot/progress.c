@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* A transfer's progress lines (progress.h). */
-#include "net/progress.h"
+#include "net/boot/progress.h"
 #include "hv/printk.h"
 #include "hv/lib.h"
 

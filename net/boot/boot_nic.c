@@ -8,7 +8,7 @@
  * has neither. The
  * NIC is the handle on that path nearest its end with the Simple Network Protocol
  * (LocateDevicePath, 7.3), else the first one the firmware lists. */
-#include "net/boot_nic.h"
+#include "net/boot/boot_nic.h"
 #include "boot/efi.h"
 
 static bool network_path(EFI_DEVICE_PATH *dp)

@@ -2,8 +2,8 @@
 /* The counters of every VM and vCPU as text for a scraper: the Prometheus text exposition
  * format, version 0.0.4 (what users' monitoring already reads; issue 10's /metrics), and
  * JSON (issue 10's /stats). */
-#ifndef HV_METRICS_H
-#define HV_METRICS_H
+#ifndef NET_METRICS_H
+#define NET_METRICS_H
 
 #include "hv/vm.h"
 

@@ -2,7 +2,7 @@
 /* TFTP packets (tftp_proto.h). Layouts, RFC 1350 section 5: RRQ | filename | 0 | mode | 0,
  * DATA | block | data, ACK | block, ERROR | code | message | 0; RFC 2347: options follow
  * the mode of an RRQ as name | 0 | value | 0 pairs, and the OACK carries those granted. */
-#include "net/tftp_proto.h"
+#include "net/boot/tftp_proto.h"
 #include "hv/lib.h"
 
 static u16 get16(const u8 *p) { return (u16)(p[0] << 8 | p[1]); }

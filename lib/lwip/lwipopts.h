@@ -4,8 +4,8 @@
  * UDP, TCP and DHCP; no IPv6, DNS or sockets. Memory comes from lwIP's own static heap
  * and pools, sized for one transfer at a time during the network boot (a TFTP client in
  * lock step, or one HTTP connection) and the telemetry's few connections after it. */
-#ifndef NET_LWIPOPTS_H
-#define NET_LWIPOPTS_H
+#ifndef LWIP_LWIPOPTS_H
+#define LWIP_LWIPOPTS_H
 
 #define NO_SYS 1
 #define SYS_LIGHTWEIGHT_PROT 0 /* polled from one CPU, never from an interrupt */
@@ -29,8 +29,8 @@
 #define LWIP_DHCP 1
 #define LWIP_DHCP_BOOTP_FILE 1 /* keeps the offer's siaddr: the boot (TFTP) server */
 #define DHCP_DOES_ARP_CHECK 0  /* no 2 s wait for an ARP probe (RFC 2131 4.4.1: "SHOULD") */
-/* The options lwIP does not keep itself (66 and 150, the TFTP server: net/boot_server.h)
- * are handed to net/netboot.c as lwIP parses them. */
+/* The options lwIP does not keep itself (66 and 150, the TFTP server: net/boot/boot_server.h)
+ * are handed to net/boot/netboot.c as lwIP parses them. */
 struct pbuf;
 void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned char len,
 			 struct pbuf *p, unsigned short offset);
@@ -50,10 +50,11 @@ void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned 
 #define PBUF_POOL_SIZE 16
 #define PBUF_POOL_BUFSIZE 1536 /* a whole Ethernet frame per pbuf */
 
-/* TCP: the network boot's client (net/http_client.c), one connection, then the
- * telemetry's server (net/http_server.c), HTTP_SERVER_CONNS of them and its listener;
- * a connection in TIME_WAIT gives its pcb to a new one. The receive window is what the
- * pbuf pool holds with room to spare (lwIP's init.c checks these against each other). */
+/* TCP: the network boot's client (net/boot/http_client.c), one connection, then the
+ * telemetry's server (net/telemetry/http_server.c), HTTP_SERVER_CONNS of them and its
+ * listener; a connection in TIME_WAIT gives its pcb to a new one. The receive window is
+ * what the pbuf pool holds with room to spare (lwIP's init.c checks these against each
+ * other). */
 #define MEMP_NUM_TCP_PCB 8
 #define MEMP_NUM_TCP_PCB_LISTEN 1
 #define TCP_MSS 1460

@@ -13,7 +13,7 @@
  * network while it waits; prints its progress (bytes, rate) on the console. Returns the
  * file plus a NUL in firmware pool memory (efi_free) and its length in *len, or NULL
  * with *why (no answer, file not found, access violation, the transfer stopped, too
- * large, ...: net/tftp_xfer.c; valid until the next call). */
+ * large, ...: net/boot/tftp_xfer.c; valid until the next call). */
 void *tftp_get(const ip4_addr_t *server, const char *path, u64 *len, void (*poll)(void),
 	       const char **why);
 

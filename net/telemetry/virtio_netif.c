@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* lwIP netif over the hypervisor's virtio-net driver (virtio_netif.h): frames are
  * copied whole into the driver's buffers each way (drivers/virtio_net.h), polled. */
-#include "net/virtio_netif.h"
+#include "net/telemetry/virtio_netif.h"
 #include "hv/lib.h"
 #include "lwip/etharp.h"
 #include "netif/ethernet.h"

@@ -2,9 +2,9 @@
 /* lwIP's compiler and platform glue (lwIP 2.1.3, src/include/lwip/arch.h): gcc's
  * freestanding headers for the integer types, lwIP's own ctype, no inttypes.h; diagnostics
  * and assertions go to the hypervisor's console; random numbers (DHCP transaction IDs, UDP
- * source ports) from net/lwip_port.c. Both architectures are little-endian. */
-#ifndef NET_ARCH_CC_H
-#define NET_ARCH_CC_H
+ * source ports) from lib/lwip/lwip_port.c. Both architectures are little-endian. */
+#ifndef LWIP_ARCH_CC_H
+#define LWIP_ARCH_CC_H
 
 #include "hv/printk.h" /* printk */
 #include "hv/types.h"

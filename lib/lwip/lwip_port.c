@@ -2,7 +2,7 @@
 /* What lwIP (NO_SYS) asks of its platform: a millisecond clock (sys_now, from the
  * hypervisor's time base), random numbers, assertions, and the one C library function it
  * calls that hv/lib.h lacks (atoi, in netif_find); and its start (lwip_port.h). */
-#include "net/lwip_port.h"
+#include "lib/lwip/lwip_port.h"
 #include "lwip/init.h"
 #include "lwip/sys.h"
 #include "hv/arch.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The live page (live_page.h), as the browser gets it. */
-#include "net/live_page.h"
+#include "net/telemetry/live_page.h"
 
 const char live_page[] =
 	"<!DOCTYPE html>\n"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A small HTTP/1.0 server on lwIP's raw TCP API for the telemetry (net/telemetry.h):
- * GET and HEAD, one request per connection, a fixed number of connections with a
- * fixed answer buffer each, polled from one pCPU. */
+/* A small HTTP/1.0 server on lwIP's raw TCP API for the telemetry
+ * (net/telemetry/telemetry.h): GET and HEAD, one request per connection, a fixed number of
+ * connections with a fixed answer buffer each, polled from one pCPU. */
 #ifndef NET_HTTP_SERVER_H
 #define NET_HTTP_SERVER_H
 

@@ -7,9 +7,9 @@
  * (tftp_proto.c): its size against the transfer size it announced and the limit, block
  * numbers against the one expected (16 bits: they wrap, as most servers do past 65535
  * blocks). */
-#include "net/tftp_xfer.h"
+#include "net/boot/tftp_xfer.h"
 #include "hv/lib.h"
-#include "net/tftp_proto.h"
+#include "net/boot/tftp_proto.h"
 
 #define BUF_FIRST (1 * MiB) /* the buffer without a transfer size; it doubles as needed */
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* HTTP client (http_client.h): one connection at a time on lwIP's raw TCP API, polled;
- * the head read by net/http_proto.c, the body into firmware pool memory. */
-#include "net/http_client.h"
+ * the head read by net/boot/http_proto.c, the body into firmware pool memory. */
+#include "net/boot/http_client.h"
 #include "boot/efi.h"
 #include "hv/lib.h"
 #include "lwip/sys.h"
 #include "lwip/tcp.h"
-#include "net/progress.h"
+#include "net/boot/progress.h"
 
 #define CONNECT_MS 10000 /* no answer to the SYN (lwIP would retry for minutes) */
 #define STALL_MS 30000	 /* a window in which the server must send STALL_BYTES */

@@ -8,7 +8,7 @@
  * How the NIC was found (its SNP state, receive filters, whether its drivers were
  * stopped) is kept, so that a boot that fails gives it back as it was and the firmware's
  * next boot option can still use it. */
-#include "net/snp_netif.h"
+#include "net/boot/snp_netif.h"
 #include "boot/efi.h"
 #include "hv/printk.h"
 #include "hv/lib.h"
@@ -172,7 +172,7 @@ int snp_netif_open(EFI_HANDLE handle, struct netif *nif, const char **why)
 	/* EXCLUSIVE (UEFI 2.10, 7.3 OpenProtocol) stops the drivers that use the SNP, the
 	 * firmware's MNP (and the PXE stack above it), which would take our frames. EDK2's
 	 * PXE stack that loaded hv.efi refuses (AAVMF: EFI_ACCESS_DENIED): then the SNP is
-	 * shared, and net/netboot.c keeps MNP's polls away while it waits for frames. */
+	 * shared, and net/boot/netboot.c keeps MNP's polls away while it waits for frames. */
 	found.exclusive = !EFI_ERROR(bs->OpenProtocol(handle, &guid, (void **)&snp, efi_image, NULL,
 						      EFI_OPEN_PROTOCOL_EXCLUSIVE));
 	if (!found.exclusive && EFI_ERROR(bs->HandleProtocol(handle, &guid, (void **)&snp))) {

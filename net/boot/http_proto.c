@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* HTTP/1.0 GET: URLs, the request and the response's head (http_proto.h). */
-#include "net/http_proto.h"
+#include "net/boot/http_proto.h"
 #include "hv/lib.h"
 
 static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }

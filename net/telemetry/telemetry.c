@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Telemetry (telemetry.h): the NIC, the address, and what each URL answers. */
-#include "net/telemetry.h"
+#include "net/telemetry/telemetry.h"
 #include "drivers/virtio_net.h"
 #include "hv/console.h"
 #include "hv/lib.h"
-#include "hv/metrics.h"
 #include "hv/sched.h"
+#include "lib/lwip/lwip_port.h"
 #include "lwip/dhcp.h"
 #include "lwip/timeouts.h"
-#include "net/http_server.h"
-#include "net/live_page.h"
-#include "net/lwip_port.h"
-#include "net/virtio_netif.h"
+#include "net/telemetry/http_server.h"
+#include "net/telemetry/live_page.h"
+#include "net/telemetry/metrics.h"
+#include "net/telemetry/virtio_netif.h"
 
 static struct virtio_net nic;
 static struct netif nif;
@@ -35,9 +35,9 @@ static bool append(char *buf, size_t max, size_t *len, const char *fmt, ...)
 	return true;
 }
 
-/* The machine's own counters, beside the VMs' (hv/metrics.c): each pCPU's vCPU switches
- * and idle waits, the NIC's frames and the server's requests; a family's samples follow
- * each other, a label value each or none. */
+/* The machine's own counters, beside the VMs' (net/telemetry/metrics.c): each pCPU's vCPU
+ * switches and idle waits, the NIC's frames and the server's requests; a family's samples
+ * follow each other, a label value each or none. */
 struct sample {
 	const char *family, *help, *label, *value; /* label NULL: a family of one sample */
 	u64 n;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* An HTTP/1.0 client (GET only; net/http_proto.h) on lwIP's raw TCP API, for the
+/* An HTTP/1.0 client (GET only; net/boot/http_proto.h) on lwIP's raw TCP API, for the
  * `http://` paths of hv.cfg during a network boot. */
 #ifndef NET_HTTP_CLIENT_H
 #define NET_HTTP_CLIENT_H
 
 #include "hv/types.h"
-#include "net/http_proto.h"
+#include "net/boot/http_proto.h"
 
 #define HTTP_FILE_MAX (1ull << 30) /* the largest file it takes, as TFTP */
 

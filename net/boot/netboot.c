@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Network boot (netboot.h) on lwIP: one interface, polled. */
-#include "net/netboot.h"
+#include "net/boot/netboot.h"
 #include "boot/efi.h"
 #include "hv/printk.h"
 #include "hv/lib.h"
+#include "lib/lwip/lwip_port.h"
 #include "lwip/dhcp.h"
 #include "lwip/sys.h"
 #include "lwip/timeouts.h"
 #include "lwip/prot/dhcp.h"
-#include "net/boot_server.h"
-#include "net/http_client.h"
-#include "net/lwip_port.h"
-#include "net/snp_netif.h"
-#include "net/tftp_client.h"
+#include "net/boot/boot_server.h"
+#include "net/boot/http_client.h"
+#include "net/boot/snp_netif.h"
+#include "net/boot/tftp_client.h"
 
 #define DHCP_WAIT_MS 30000 /* lwIP sends DISCOVER again after 2, 4, 8, 16 s (RFC 2131 4.1) */
 

@@ -7,16 +7,16 @@
 #include <efi.h>
 #include "hv/types.h"
 
-/* Brings nic up (net/snp_netif.h), gets an address by DHCP (RFC 2131) and prints it with
- * the boot server that the DHCP answer names (net/boot_server.h). Returns 0, or -1 with
+/* Brings nic up (net/boot/snp_netif.h), gets an address by DHCP (RFC 2131) and prints it with
+ * the boot server that the DHCP answer names (net/boot/boot_server.h). Returns 0, or -1 with
  * *why. */
 int netboot_up(EFI_HANDLE nic, const char **why);
-/* The whole of path from the boot server over TFTP (net/tftp_client.h), or, for an
- * http:// URL, from the server it names over HTTP (net/http_client.h). */
+/* The whole of path from the boot server over TFTP (net/boot/tftp_client.h), or, for an
+ * http:// URL, from the server it names over HTTP (net/boot/http_client.h). */
 void *netboot_read(const char *path, u64 *len, const char **why);
 /* Stops the NIC: reading is over, the machine is taken over next. */
 void netboot_down(void);
-/* Gives the NIC back to the firmware as it was found (net/snp_netif.h): the boot failed
+/* Gives the NIC back to the firmware as it was found (net/boot/snp_netif.h): the boot failed
  * and hv.efi returns to the firmware. netboot_up does it itself when it fails. */
 void netboot_release(void);
 

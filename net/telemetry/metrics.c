@@ -9,7 +9,7 @@
  *   vCPU its own, each family by its name, its values by label in an object of their own.
  * Times are in seconds, as the format's conventions want, written from nanoseconds without
  * floating point. */
-#include "hv/metrics.h"
+#include "net/telemetry/metrics.h"
 #include "hv/lib.h"
 
 struct out {

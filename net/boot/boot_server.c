@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The boot server from a DHCP acknowledgement (boot_server.h). */
-#include "net/boot_server.h"
+#include "net/boot/boot_server.h"
 #include "hv/lib.h"
 
 static char note_buf[160];

@@ -2,7 +2,7 @@
 /* One TFTP read transfer (RFC 1350 with the options of RFC 2347-2349) as a state machine:
  * packets in, packets out and the time are handed to it, so it does no I/O of its own and
  * the host unit tests drive every path (error packets, a silent server, a transfer that
- * stops half way, a file too large). net/tftp_client.c runs it on lwIP. */
+ * stops half way, a file too large). net/boot/tftp_client.c runs it on lwIP. */
 #ifndef NET_TFTP_XFER_H
 #define NET_TFTP_XFER_H
 

@@ -3,7 +3,7 @@
  * request is read strictly, as RFC 9112 lets a server: single spaces in the request line,
  * CR LF or LF line ends, no bare CR, no folding, no space before a header's colon; blank
  * lines before the request line are skipped (RFC 9112 2.2). */
-#include "net/http_request.h"
+#include "net/telemetry/http_request.h"
 #include "hv/lib.h"
 
 void http_req_init(struct http_req *r) { memset(r, 0, sizeof *r); }

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* TFTP client (tftp_client.h): a transfer (net/tftp_xfer.c) on an lwIP UDP socket, with
+/* TFTP client (tftp_client.h): a transfer (net/boot/tftp_xfer.c) on an lwIP UDP socket, with
  * firmware pool memory for the file and the progress on the console. */
-#include "net/tftp_client.h"
+#include "net/boot/tftp_client.h"
 #include "boot/efi.h"
 #include "hv/lib.h"
 #include "lwip/sys.h"
 #include "lwip/udp.h"
-#include "net/progress.h"
-#include "net/tftp_proto.h"
-#include "net/tftp_xfer.h"
+#include "net/boot/progress.h"
+#include "net/boot/tftp_proto.h"
+#include "net/boot/tftp_xfer.h"
 
 /* IPv4 and UDP headers: a block of the MTU less these comes in one frame (lwIP here
  * reassembles no fragments). */

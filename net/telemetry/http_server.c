@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* HTTP server (http_server.h). Each connection has a slot: the request head is read by
- * net/http_request.c, the whole answer is made at once into the slot's buffer and then
- * handed to lwIP as the send buffer frees up (tcp_sent), without copies: the buffer
- * stays the slot's until the connection is gone. A connection that does not finish in
+ * net/telemetry/http_request.c, the whole answer is made at once into the slot's buffer
+ * and then handed to lwIP as the send buffer frees up (tcp_sent), without copies: the
+ * buffer stays the slot's until the connection is gone. A connection that does not finish in
  * IDLE_S is reset, so a slow or silent client holds a slot for that long at most. */
-#include "net/http_server.h"
+#include "net/telemetry/http_server.h"
 #include "hv/lib.h"
 #include "hv/mem.h"
 #include "lwip/tcp.h"
-#include "net/http_request.h"
+#include "net/telemetry/http_request.h"
 
 #define HEAD_MAX 256
 #define IDLE_S 10     /* a connection's whole life, at most */
