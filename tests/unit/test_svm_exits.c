@@ -747,7 +747,7 @@ static void test_singlestep_nmi_window(void)
 		CHECK_EQ(entries[1].rip, 0x1002);
 		CHECK_EQ(entries[1].eventinj, guest_tf ? EXC_EVENT(VEC_DB) : nmi);
 		CHECK_EQ(!!(entries[1].rflags & X86_RFLAGS_TF), guest_tf);
-		CHECK_EQ(vcpu.arch.svm.nmi_singlestep, guest_tf); /* the NMI's window, again */
+		CHECK_EQ(vcpu.arch.svm.window_step, guest_tf); /* the NMI's window, again */
 		CHECK_EQ(V64(vmcb, VMCB_DR6), guest_tf ? 0xFFFF4FF0 : 0xFFFF0FF0);
 	}
 
@@ -763,6 +763,40 @@ static void test_singlestep_nmi_window(void)
 	CHECK(entries[1].rflags & X86_RFLAGS_TF);
 	CHECK_EQ(V64(vmcb, VMCB_DR6), 0xFFFF0FF0 | X86_DR6_BS);
 	CHECK(vcpu.arch.nmi_pending);
+}
+
+/* An interrupt waits for an STI shadow to end (the guest's `sti; hlt`): the instruction in
+ * it is stepped over (TF), not waited for with V_IRQ and the VINTR intercept, which QEMU
+ * before 9.1 took before the HLT (docs/emulator_faults.md, section 4). The HLT's exit ends
+ * the step, with no #DB of ours for the guest; the interrupt goes in after the HLT. With
+ * IF = 0 (a MOV SS shadow) the window is asked for as before. */
+static void test_irq_window_in_shadow(void)
+{
+	machine();
+	u8 *vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
+	script[0] = EXIT(.code = SVM_EXIT_HLT);
+	nentries = nexits = 0;
+	CHECK_EQ(arch_vcpu_run(&vcpu), RUN_HALTED);
+	CHECK(entries[0].rflags & X86_RFLAGS_TF);
+	CHECK(!entries[0].vintr_intercept);
+	CHECK_EQ(entries[0].irq, -1);
+	CHECK(!vcpu.arch.svm.window_step);
+	CHECK(!(V64(vmcb, VMCB_RFLAGS) & (X86_RFLAGS_TF | X86_RFLAGS_RF)));
+	CHECK_EQ(V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID, 0);
+	run(0);
+	CHECK_EQ(entries[0].irq, 0x45);
+	CHECK_EQ(entries[0].rip, 0x1001);
+
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	V64(vmcb, VMCB_RFLAGS) = 0x2;
+	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
+	run(0);
+	CHECK(entries[0].vintr_intercept);
+	CHECK(!(entries[0].rflags & X86_RFLAGS_TF));
 }
 
 /* MOV to CR4 exits (cr4.c): a bit the guest's CPUID offers is written, RIP moves on and
@@ -1006,6 +1040,7 @@ int main(void)
 	test_singlestep_emulated();
 	test_singlestep_hlt_icebp();
 	test_singlestep_nmi_window();
+	test_irq_window_in_shadow();
 	test_nrip();
 	test_section_end_exit();
 	test_db_ac_intercepted();

@@ -142,7 +142,7 @@ static void svm_vcpu_reset(struct vcpu *v, u16 cs_sel, u64 cs_base, u64 rip)
 	v->arch.flush_tlb = true;
 	V32(vmcb, VMCB_ICPT_MISC1) &= ~ICPT_IRET;
 	v->arch.svm.nmi_masked = v->arch.svm.nmi_iret_seen = false; /* INIT unblocks NMIs */
-	v->arch.svm.nmi_singlestep = false;
+	v->arch.svm.window_step = false;
 	/* No event of the old life is delivered again (the injection policy reads these). */
 	V64(vmcb, VMCB_EXITINTINFO) = 0;
 	V64(vmcb, VMCB_EVENTINJ) = 0;
@@ -320,11 +320,19 @@ static bool svm_interruptible(struct vcpu *v)
 	       !(V64(v->arch.svm.vmcb, VMCB_INT_SHADOW) & 1);
 }
 
+static void step_over(struct vcpu *v);
+
 /* An exit as soon as the guest can take an interrupt (APM 15.21.4: a virtual interrupt
- * with the VINTR intercept). */
+ * with the VINTR intercept); in an interrupt shadow, a single step over its instruction
+ * (step_over), as for an NMI: on a CPU as many exits (the step's #DB for the VINTR), and
+ * no V_IRQ for QEMU before 9.1, which drops the VMCB's shadow at VMRUN and took the
+ * interrupt before the instruction: after an STI, before its HLT, which then halted with
+ * nothing left to end it (docs/emulator_faults.md, section 4). */
 static void request_irq_window(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
+	if ((V64(vmcb, VMCB_RFLAGS) & X86_RFLAGS_IF) && (V64(vmcb, VMCB_INT_SHADOW) & 1))
+		return step_over(v);
 	V64(vmcb, VMCB_VINTR) |= VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT);
 	V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_VINTR;
 }
@@ -436,45 +444,52 @@ static void svm_inject_nmi(struct vcpu *v)
 static void svm_request_nmi_window(struct vcpu *v)
 {
 	struct svm_vcpu *s = &v->arch.svm;
-	u8 *vmcb = s->vmcb;
 	/* Behind a handler that has not reached its IRET yet, the IRET's exit comes first. */
-	if ((s->nmi_masked && !s->nmi_iret_seen) || s->nmi_singlestep)
+	if (!s->nmi_masked || s->nmi_iret_seen)
+		step_over(v); /* the IRET, or the instruction in an interrupt shadow */
+}
+
+/* The instruction at RIP single-stepped: an exit right after it (the #DB, or its own). */
+static void step_over(struct vcpu *v)
+{
+	struct svm_vcpu *s = &v->arch.svm;
+	u8 *vmcb = s->vmcb;
+	if (s->window_step)
 		return;
-	/* Else the IRET, or the instruction in an interrupt shadow, is stepped over. */
-	s->nmi_singlestep = true;
-	s->nmi_singlestep_tf = V64(vmcb, VMCB_RFLAGS) & X86_RFLAGS_TF;
-	s->nmi_singlestep_dr6 = V64(vmcb, VMCB_DR6);
+	s->window_step = true;
+	s->window_step_tf = V64(vmcb, VMCB_RFLAGS) & X86_RFLAGS_TF;
+	s->window_step_dr6 = V64(vmcb, VMCB_DR6);
 	V64(vmcb, VMCB_RFLAGS) |= X86_RFLAGS_TF | X86_RFLAGS_RF;
 }
 
 /* That single step is over: after an IRET (even one back to itself) NMIs unblock, and TF
  * and RF are what it popped; after another instruction TF is the guest's again and RF
  * clear, as a CPU leaves it after an instruction it completes (SDM vol. 3B, 18.3.1.1). */
-static void nmi_singlestep_end(struct vcpu *v)
+static void window_step_end(struct vcpu *v)
 {
 	struct svm_vcpu *s = &v->arch.svm;
 	u8 *vmcb = s->vmcb;
-	s->nmi_singlestep = false;
+	s->window_step = false;
 	if (s->nmi_iret_seen)
 		s->nmi_masked = s->nmi_iret_seen = false;
 	else
 		V64(vmcb,
 		    VMCB_RFLAGS) = (V64(vmcb, VMCB_RFLAGS) & ~(X86_RFLAGS_TF | X86_RFLAGS_RF)) |
-				   (s->nmi_singlestep_tf ? X86_RFLAGS_TF : 0);
+				   (s->window_step_tf ? X86_RFLAGS_TF : 0);
 }
 
 /* The #DB of that single step, at its end: ours alone, unless the guest's own TF was set
  * as the instruction began: then the CPU's single-step trap is the guest's too, and goes
  * back to it (reflected). Ours alone, it leaves the guest's DR6 as it was. */
-static bool nmi_singlestep_done(struct vcpu *v)
+static bool window_step_done(struct vcpu *v)
 {
 	struct svm_vcpu *s = &v->arch.svm;
-	if (!s->nmi_singlestep)
+	if (!s->window_step)
 		return false;
-	nmi_singlestep_end(v);
-	if (s->nmi_singlestep_tf)
+	window_step_end(v);
+	if (s->window_step_tf)
 		return false;
-	V64(s->vmcb, VMCB_DR6) = s->nmi_singlestep_dr6;
+	V64(s->vmcb, VMCB_DR6) = s->window_step_dr6;
 	return true;
 }
 
@@ -484,8 +499,8 @@ static bool nmi_singlestep_done(struct vcpu *v)
 static void svm_skip(struct vcpu *v, const struct x86_exit *e, u8 len)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
-	if (v->arch.svm.nmi_singlestep)
-		nmi_singlestep_end(v);
+	if (v->arch.svm.window_step)
+		window_step_end(v);
 	V64(vmcb, VMCB_RIP) += e->insn_len ? e->insn_len : len;
 	V64(vmcb, VMCB_INT_SHADOW) = 0;
 	V64(vmcb, VMCB_RFLAGS) &= ~X86_RFLAGS_RF;
@@ -689,7 +704,7 @@ static void decode_exit(struct vcpu *v, struct x86_exit *e)
 		e->reason = X86_EXIT_CACHE_FLUSH;
 		break;
 	case SVM_EXIT_EXC_BASE + VEC_DB:
-		if (!nmi_singlestep_done(v))
+		if (!window_step_done(v))
 			reflect_exception(v, VEC_DB);
 		break;
 	case SVM_EXIT_EXC_BASE + VEC_AC:

@@ -24,10 +24,11 @@ struct svm_vcpu {
 	bool nmi_masked;
 	bool nmi_iret_seen;
 	u64 nmi_iret_rip;
-	/* An NMI waits for that IRET, or for an interrupt shadow to end: the instruction is
-	 * single-stepped (svm_request_nmi_window), the guest's own TF and its DR6 kept here. */
-	bool nmi_singlestep, nmi_singlestep_tf;
-	u64 nmi_singlestep_dr6;
+	/* An NMI waits for that IRET, or an NMI or interrupt for an interrupt shadow to end:
+	 * the instruction is single-stepped (step_over), the guest's own TF and its DR6 kept
+	 * here. */
+	bool window_step, window_step_tf;
+	u64 window_step_dr6;
 	/* The last entry offered the guest an interrupt through V_IRQ (V_INTR_VECTOR holds
 	 * it, acknowledged in the vLAPIC): svm.c, offer_irq. */
 	bool irq_offered;
