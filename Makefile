@@ -12,9 +12,10 @@
 #   make usb-image  build/hv-usb.img: a USB stick that boots both architectures (docs/usb_boot.md)
 #   make bench      IPI microbenchmark with and without PV IPIs (ns/op, exits/op); arm64:
 #                   exit, EOI and SGI costs, bare TCG against the hypervisor
-#   make kut        kvm-unit-tests (x86_64) under plain QEMU and under the hypervisor, a table
-#                   of verdicts (KUT=DIR: that tree, else the pinned one in ../shared;
-#                   KUT_TESTS="msr xapic", KUT_GROUP=apic); not part of make test
+#   make kut        kvm-unit-tests (ARCH's: x86_64, or with ARCH=aarch64 arm64) under plain
+#                   QEMU and under the hypervisor, a table of verdicts (KUT=DIR: that tree,
+#                   else the pinned one in ../shared; KUT_TESTS="msr xapic", KUT_GROUP=apic);
+#                   not part of make test
 #   make format-check  SPDX lines, clang-format (.clang-format), 100 columns; make format fixes
 ARCH ?= x86_64
 .DEFAULT_GOAL := all
@@ -73,7 +74,8 @@ endif
 DEPFLAGS = -MMD -MP -MF $@.d
 -include $(OBJS:%=%.d)
 
-.PHONY: all deps unit fuzz guests run both-archs test bench usb-image soak format format-check clean
+.PHONY: all deps unit fuzz guests run both-archs test bench kut usb-image soak format format-check \
+	clean
 all: $(BUILD)/hv.efi
 
 deps:
@@ -201,9 +203,8 @@ soak: deps
 	@rm -rf build/soak && BOOTS=$${SOAK_BOOTS:-30} scripts/flake.sh build/soak "$${SOAK_UNTIL:-8 hours}" \
 		many_vcpus,msg_beside_busy,ipi_storm_two_vms hv=build/x86_64/hv.efi
 
-# kvm-unit-tests under plain QEMU and as VMs of the hypervisor (scripts/kut.sh), x86_64.
-kut:
-	@$(MAKE) --no-print-directory ARCH=x86_64 all
+# kvm-unit-tests of ARCH under plain QEMU and as VMs of the hypervisor (scripts/kut.sh).
+kut: all
 	@KUT="$(KUT)" scripts/kut.sh
 
 # One GPT disk image for a USB stick: both architectures' hv.efi, configurations and
