@@ -294,35 +294,30 @@ static u32 pcpu_by_apic_id(void)
 	return 0;
 }
 
-extern char svm_guest_state_start[], svm_guest_state_end[];
-
-/* From the VMLOAD of a guest's state to the VMLOAD of the host's (svm/svm_run.asm),
- * FS, GS, TR... are the guest's and %gs:0 is no pCPU. No interrupt comes there on a
- * CPU: CLGI before and STGI after hold them, and #VMEXIT clears GIF (AMD APM vol. 2,
- * 15.17). QEMU 7.2's TCG SVM delivered host interrupts there all the same (a kick right
- * after a #VMEXIT, the timer at VMRUN: docs/testing.md); the handler's %gs read then
- * faulted (a guest's GS base), and so did the handler of that fault, until the stack ran
- * out: a triple fault of the machine with nothing on the console. Such an event is
+/* A trap where the backend's world switch holds the guest's GS base (vendor.h,
+ * guest_gs_at), which no interrupt should reach on a CPU: %gs:0 is no pCPU there, so the
+ * handler's GS read would fault, and so would the handler of that fault, until the stack
+ * ran out (a triple fault of the machine with nothing on the console). Such an event is
  * handled with the host's GS base, the guest's is put back before the return, and the
  * first few are reported. An interrupt taken so did not make the guest exit (it may come
- * before the VMRUN), so the timer is armed to come again shortly: the scheduler then
+ * before the entry), so the timer is armed to come again shortly: the scheduler then
  * looks at what the timer or the kick was for. */
 void x86_trap(struct trap_frame *f);
 void x86_trap(struct trap_frame *f)
 {
-	if (f->rip < (u64)(uintptr_t)svm_guest_state_start ||
-	    f->rip >= (u64)(uintptr_t)svm_guest_state_end) {
+	if (!x86_vendor || !x86_vendor->guest_gs_at || !x86_vendor->guest_gs_at(f->rip)) {
 		trap(f, arch_pcpu_id());
 		return;
 	}
 	u64 guest_gs = rdmsr(MSR_GS_BASE);
 	u32 id = pcpu_by_apic_id();
 	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)&pcpus[id]);
-	if (pcpus[id].arch.gif_violations++ < 4)
-		printk("hv: pcpu%u: BUG (the CPU's): vector %llu taken at rip %llx, between CLGI "
-		       "and STGI (GIF=0; AMD APM vol. 2, 15.17), where GS is a guest's: handled "
+	if (pcpus[id].arch.world_switch_traps++ < 4)
+		printk("hv: pcpu%u: BUG (the CPU's): vector %llu taken at rip %llx, in the %s "
+		       "world switch where the CPU holds interrupts and GS is a guest's: handled "
 		       "with the host's\n",
-		       id, (unsigned long long)f->vector, (unsigned long long)f->rip);
+		       id, (unsigned long long)f->vector, (unsigned long long)f->rip,
+		       x86_vendor->name);
 	trap(f, id);
 	if (f->vector >= 32)
 		arch_timer_arm(arch_time_now() + arch_time_hz / 10000); /* 100 us */
@@ -397,7 +392,8 @@ u32 x86_start_aps(const u32 *apic_ids, u32 n, u64 tramp_page, void (*ap_main)(u3
 	tp->cr0 = read_cr0();
 	tp->cr3 = read_cr3();
 	tp->cr4 = read_cr4();
-	tp->efer = rdmsr(MSR_EFER) & ~EFER_SVME;
+	/* The host's mode bits; what a backend turns on (SVM's SVME) is its pcpu_enable's. */
+	tp->efer = rdmsr(MSR_EFER) & (EFER_SCE | EFER_LME | EFER_NXE);
 	tp->entry = (u64)(uintptr_t)ap_entry;
 	ap_main_fn = ap_main;
 	u32 up = 1;

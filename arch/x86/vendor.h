@@ -114,6 +114,9 @@ struct x86_vendor {
 	/* Clears from the guest's CPUID leaf (as the policy made it) what cannot run under
 	 * this backend on this CPU; NULL: nothing. */
 	void (*cpuid_filter)(u32 leaf, u32 sub, u32 r[4]);
+	/* Whether host code at rip runs with a guest's GS base, where the CPU holds
+	 * interrupts (x86_trap); NULL: nowhere. */
+	bool (*guest_gs_at)(u64 rip);
 	/* Makes this pCPU able to run guests (at its takeover). */
 	void (*pcpu_enable)(struct arch_pcpu *p);
 	/* The VM's nested paging and address-space tag; -1 after saying why. */

@@ -46,7 +46,7 @@ u64 arch_time_hz = 1000000000;
 struct pcpu pcpus[NPCPUS];
 u32 npcpus = NPCPUS;
 struct x86_msr_caps x86_msr_caps;
-char svm_vmrun_return[1];
+char svm_vmrun_return[1], svm_guest_state_start[1], svm_guest_state_end[1];
 const struct x86_vendor *x86_vendor = &svm_vendor;
 
 static void *allocated[256]; /* freed by each machine() */

@@ -38,7 +38,7 @@ u64 arch_time_hz = 1000000000;
 struct pcpu pcpus[1];
 u32 npcpus = 1;
 struct x86_msr_caps x86_msr_caps;
-char svm_vmrun_return[1];
+char svm_vmrun_return[1], svm_guest_state_start[1], svm_guest_state_end[1];
 const struct x86_vendor *x86_vendor = &svm_vendor;
 
 void *alloc_pages(u64 n) /* zeroed, as the hypervisor's */

@@ -64,6 +64,19 @@ static void svm_pcpu_enable(struct arch_pcpu *p)
 	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)p->svm.hsave);
 }
 
+extern char svm_guest_state_start[], svm_guest_state_end[];
+
+/* From the VMLOAD of a guest's state to the VMLOAD of the host's (svm_run.asm), FS, GS,
+ * TR... are the guest's. No interrupt comes there on a CPU: CLGI before and STGI after
+ * hold them, and #VMEXIT clears GIF (APM vol. 2, 15.17). QEMU 7.2's TCG SVM delivered host
+ * interrupts there all the same (a kick right after a #VMEXIT, the timer at VMRUN:
+ * docs/testing.md); x86_trap then handles them with the host's GS base. */
+static bool svm_guest_gs_at(u64 rip)
+{
+	return rip >= (u64)(uintptr_t)svm_guest_state_start &&
+	       rip < (u64)(uintptr_t)svm_guest_state_end;
+}
+
 /* The MSR's reads and / or writes without an intercept (APM 15.11: two bits an MSR, read
  * then write). */
 static void msrpm_passthrough(u8 *pm, u32 msr, bool read, bool write)
@@ -873,6 +886,7 @@ const struct x86_vendor svm_vendor = {
 	.name = "AMD SVM",
 	.check = svm_check,
 	.describe = svm_describe,
+	.guest_gs_at = svm_guest_gs_at,
 	.pcpu_enable = svm_pcpu_enable,
 	.vm_init = svm_vm_init,
 	.vcpu_init = svm_vcpu_init,

@@ -114,8 +114,10 @@ static inline void wait_for_interrupt(void) { __asm__ volatile("sti; hlt; cli" :
 #define MSR_KERNEL_GS_BASE 0xC0000102u
 #define MSR_VM_CR 0xC0010114u
 #define MSR_VM_HSAVE_PA 0xC0010117u
+#define EFER_SCE BIT(0)
 #define EFER_LME BIT(8)
 #define EFER_LMA BIT(10)
+#define EFER_NXE BIT(11)
 #define EFER_SVME BIT(12)
 
 #endif

@@ -36,7 +36,7 @@ struct arch_pcpu {
 	/* Posted-interrupt notifications its host handled: they found it out of guest mode,
 	 * or running a vCPU without posted interrupts. */
 	u64 notify_irqs;
-	u64 gif_violations; /* host interrupts taken with GIF=0 (pcpu.c, x86_trap) */
+	u64 world_switch_traps; /* host interrupts taken where the CPU holds them (x86_trap) */
 };
 
 #endif
