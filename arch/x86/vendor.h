@@ -39,6 +39,24 @@ struct x86_segment {
 #define X86_DR6_BT BIT(15)
 #define X86_DR6_FIXED_1 0xFFFF0FF0ull
 
+/* Whether an exception is a fault (SDM vol. 3A, table 6-1), which a CPU delivers with RF
+ * set in the RFLAGS image it pushes, so that no instruction breakpoint stops the
+ * instruction it restarts a second time (SDM vol. 3B, 18.3.1.1); KVM sets RF for the
+ * faults it injects too. #DB counts as a trap (an instruction breakpoint's own is the
+ * CPU's), as #BP and #OF; #DF and #MC are aborts. */
+static inline bool x86_exception_is_fault(u8 vector)
+{
+	switch (vector) {
+	case 1:
+	case 3:
+	case 4:
+	case 8:
+	case 18:
+		return false;
+	}
+	return vector < 32;
+}
+
 /* DR6 after a #DB whose causes are status (as DR6 has them): B0-B3 the #DB's own, BD, BS
  * and BT set for it and kept once set, as the CPU never clears them (SDM vol. 3B, 18.2.3;
  * KVM's kvm_deliver_exception_payload). */

@@ -823,6 +823,9 @@ static void test_cr4_write(void)
 		run(1, EXIT(.code = SVM_EXIT_CR4_WRITE, .set_rax = true, .rax = bad[i]));
 		CHECK_EQ(EVENT_VECTOR(entries[1].eventinj), EXC_EVENT(13));
 		CHECK_EQ(entries[1].rip, 0x1000);
+		/* A fault: RF in the RFLAGS it pushes (kvm-unit-tests' idt_test). */
+		CHECK(entries[1].rflags & X86_RFLAGS_RF);
+		CHECK(!(entries[0].rflags & X86_RFLAGS_RF));
 		CHECK_EQ(V64(vmcb, VMCB_CR4), cr4);
 		CHECK_EQ(vcpu.stats.bad_accesses, 1);
 	}

@@ -565,6 +565,7 @@ static void test_cr_writes(void)
 	run(1, EXIT(.reason = EXIT_REASON_CR_ACCESS, .qual = 4 | 1 << 8, .len = 3));
 	CHECK_EQ(entries[1].event, GP_EVENT);
 	CHECK_EQ(entries[1].rip, 0x1003);
+	CHECK(entries[1].rflags & X86_RFLAGS_RF); /* a fault: RF in the RFLAGS it pushes */
 
 	/* Paging off in 64-bit code: #GP (in compatibility mode it leaves IA-32e mode). */
 	vmcs[GUEST_ES_AR_BYTES + 2 * X86_SEG_CS] = 0xA09B;

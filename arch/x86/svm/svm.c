@@ -223,6 +223,8 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 
 static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
 {
+	if (x86_exception_is_fault(vector))
+		V64(v->arch.svm.vmcb, VMCB_RFLAGS) |= X86_RFLAGS_RF;
 	V64(v->arch.svm.vmcb, VMCB_EVENTINJ) = vector | EVENT_TYPE_EXC | EVENT_VALID |
 					       (has_err ? EVENT_HAS_ERR | ((u64)err << 32) : 0);
 }

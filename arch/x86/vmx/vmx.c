@@ -504,6 +504,8 @@ static void vmx_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 er
 	/* No error code is pushed in real mode (26.2.1.3: an entry with one fails). */
 	if (!(x->regs.cr0 & CR0_PE))
 		has_err = false;
+	if (x86_exception_is_fault(vector) && !(x->regs.rflags & X86_RFLAGS_RF))
+		vmcs_write(GUEST_RFLAGS, x->regs.rflags |= X86_RFLAGS_RF);
 	x->entry_event = vector | INTR_TYPE_HW_EXCEPTION | INTR_INFO_VALID |
 			 (has_err ? INTR_INFO_HAS_ERROR : 0);
 	x->entry_error = err;
