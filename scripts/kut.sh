@@ -38,7 +38,7 @@ QEMU_BIN=$(command -v "${KUT_QEMU:-qemu-system-$ARCH}") || {
 	echo "kut: no ${KUT_QEMU:-qemu-system-$ARCH}" >&2
 	exit 1
 }
-built=$(sed -n 's/^ARCH=//p' "$KUT/config.mak" 2> /dev/null)
+built=$(sed -n 's/^ARCH=//p' "$KUT/config.mak" 2> /dev/null || true)
 [ -z "$built" ] || [ "$built" = "$KUT_ARCH" ] || {
 	echo "kut: $KUT is configured for $built, not $KUT_ARCH: give ARCH=$ARCH its own tree" >&2
 	exit 1
