@@ -26,19 +26,11 @@ int x86_boot_tables(struct vm *vm, struct boot_tables *t)
 		printk("hv: VM '%s': ACPI tables do not fit\n", vm->name);
 		return -1;
 	}
-	/* A copy of the RSDP where a PC's BIOS leaves it (ACPI 6.5, 5.2.5.1: on a 16-byte
-	 * boundary in 0xE0000-0xFFFFF), for kernels that find it by that scan (multiboot
-	 * kernels, kvm-unit-tests); Linux is told the address. */
-	memcpy(vm->ram + GPA_BIOS_RSDP, vm->ram + t->rsdp_gpa, ACPI_RSDP_SIZE);
-
 	struct e820_entry *mm = t->map;
 	u32 n = 0;
-	mm[n++] = (struct e820_entry){ 0, GPA_ACPI, E820_RAM };
-	mm[n++] = (struct e820_entry){ GPA_ACPI, GPA_ACPI_SIZE, E820_ACPI };
-	mm[n++] = (struct e820_entry){ GPA_ACPI + GPA_ACPI_SIZE, 0x9F000 - GPA_ACPI - GPA_ACPI_SIZE,
-				       E820_RAM };
-	mm[n++] = (struct e820_entry){ 0x9F000, 0x100000 - 0x9F000, E820_RESERVED };
-	mm[n++] = (struct e820_entry){ 0x100000, x86_low_ram_end(vm) - 0x100000, E820_RAM };
+	mm[n++] = (struct e820_entry){ 0, GPA_LOW_RESERVED, E820_RAM };
+	mm[n++] = (struct e820_entry){ GPA_LOW_RESERVED, MiB - GPA_LOW_RESERVED, E820_RESERVED };
+	mm[n++] = (struct e820_entry){ MiB, x86_low_ram_end(vm) - MiB, E820_RAM };
 	if (vm->ram_size > x86_low_ram_end(vm))
 		mm[n++] = (struct e820_entry){ 4 * GiB, vm->ram_size - x86_low_ram_end(vm),
 					       E820_RAM };

@@ -9,11 +9,7 @@
 
 #define E820_RAM 1
 #define E820_RESERVED 2
-#define E820_ACPI 3
 #define E820_MAX 8
-
-#define GPA_BIOS_RSDP 0xE0000ull /* the RSDP's copy in the BIOS area (reserved in the map) */
-#define ACPI_RSDP_SIZE 36	 /* ACPI 2.0 and later */
 
 struct e820_entry {
 	u64 addr, size;

@@ -3,18 +3,9 @@
 #ifndef ARCH_X86_GUEST_H
 #define ARCH_X86_GUEST_H
 
+#include "arch/x86/guest_layout.h"
 #include "arch/x86/guest_walk.h"
 #include "hv/vm.h"
-
-/* Guest-physical layout. */
-#define GPA_BOOT_GDT 0x5000ull	/* bzImage: the GDT of the 64-bit entry */
-#define GPA_BOOT_INFO 0x6000ull /* PVH start info, memory map, module list; bzImage: zero page */
-#define GPA_CMDLINE 0x7000ull
-#define GPA_ACPI 0x8000ull /* ACPI tables, 32 KiB */
-#define GPA_ACPI_SIZE 0x8000ull
-#define GPA_BOOT_PAGING 0x10000ull /* bzImage: identity page tables of the 64-bit entry, 24 KiB */
-#define GPA_IOAPIC 0xFEC00000ull
-#define GPA_LOW_RAM_END 0xC0000000ull /* RAM below the 32-bit MMIO hole; the rest from 4 GiB */
 
 /* Where the VM's RAM below 4 GiB ends. */
 static inline u64 x86_low_ram_end(const struct vm *vm)

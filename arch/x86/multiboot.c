@@ -2,12 +2,12 @@
 /* Multiboot version 1 kernels (multiboot.h); section numbers are the Multiboot
  * Specification 0.6.96's. */
 #include "arch/x86/multiboot.h"
+#include "arch/x86/guest_layout.h"
 #include "hv/lib.h"
 
 #define HDR_MIN 12   /* magic, flags, checksum */
 #define HDR_ADDRS 32 /* ... header_addr, load_addr, load_end_addr, bss_end_addr, entry_addr */
 #define FLAGS_KNOWN (MB_PAGE_ALIGN | MB_MEMORY_INFO)
-#define LOW_LIMIT MiB /* where a kernel may start: below is the VM's boot data */
 #define LIMIT_4G (1ull << 32)
 
 /* The information structure's flags (3.3). */
@@ -140,14 +140,24 @@ int multiboot_parse(const void *buf, size_t len, struct elf_image *out, const ch
 	return 0;
 }
 
+/* Whether [start, end) lies in RAM a kernel may load to: the conventional memory above the
+ * VM's boot data, or from 1 MiB to ram_end. */
+static bool kernel_ram(u64 start, u64 end, u64 ram_end)
+{
+	return (start >= GPA_BOOT_DATA_END && end <= GPA_LOW_RESERVED) ||
+	       (start >= MiB && end <= ram_end);
+}
+
 int multiboot_place(const struct elf_image *k, u64 ram_end, const u64 *mod_len, u32 nmods,
 		    u64 *mod_gpa, const char **why)
 {
-	if (k->lowest_paddr < LOW_LIMIT || k->highest_paddr_end > ram_end) {
-		*why = "the kernel lies outside the VM's RAM from 1 MiB up";
-		return -1;
-	}
-	u64 next = ALIGN_UP(k->highest_paddr_end, PAGE_SIZE);
+	for (u32 i = 0; i < k->nsegments; i++)
+		if (!kernel_ram(k->seg[i].paddr, k->seg[i].paddr + k->seg[i].memsz, ram_end)) {
+			*why = "the kernel lies outside the VM's RAM (0x8000-0x9F000, and from "
+			       "1 MiB up)";
+			return -1;
+		}
+	u64 next = ALIGN_UP(MAX(k->highest_paddr_end, MiB), PAGE_SIZE);
 	for (u32 i = 0; i < nmods; i++) {
 		if (next > ram_end || mod_len[i] > ram_end - next) {
 			*why = "the modules do not fit in the VM's RAM after the kernel";

@@ -29,7 +29,9 @@ int multiboot_find(const void *buf, size_t len, u32 *off, const char **why);
 int multiboot_parse(const void *buf, size_t len, struct elf_image *out, const char **why);
 
 /* The modules' places in RAM below ram_end: each on a page, from the first page after the
- * kernel, in order, the kernel itself from 1 MiB up. 0 and mod_gpa[], or -1 and *why. */
+ * kernel (and at or above 1 MiB), in order; each of the kernel's segments must lie in RAM
+ * from 1 MiB up or in the conventional memory above the VM's boot data (guest_layout.h).
+ * 0 and mod_gpa[], or -1 and *why. */
 int multiboot_place(const struct elf_image *k, u64 ram_end, const u64 *mod_len, u32 nmods,
 		    u64 *mod_gpa, const char **why);
 

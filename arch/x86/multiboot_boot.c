@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Boots a multiboot (v1) kernel as QEMU's -kernel does (multiboot.h): its segments where
  * its header or ELF file says, each file of initrd = as a module on its own pages after
- * it, and the information structure below the ACPI tables, with the command line (the
- * kernel's path first, as QEMU and GRUB give it), the modules' paths, mem_lower and
- * mem_upper and the memory map that Linux gets as e820. The vCPU starts as section 3.2
- * says: 32-bit protected mode, paging off, flat segments, EAX = 0x2BADB002, EBX = the
- * information's address (the PVH entry's state, plus EAX). */
+ * it, and the information structure in the VM's boot data (guest_layout.h), with the
+ * command line (the kernel's path first, as QEMU and GRUB give it), the modules' paths,
+ * mem_lower and mem_upper and the memory map that Linux gets as e820. The vCPU starts as
+ * section 3.2 says: 32-bit protected mode, paging off, flat segments, EAX = 0x2BADB002,
+ * EBX = the information's address (the PVH entry's state, plus EAX). */
 #include "arch/x86/kernel_load.h"
 #include "arch/x86/boot_tables.h"
 #include "arch/x86/multiboot.h"
@@ -13,7 +13,7 @@
 #include "hv/printk.h"
 #include "hv/lib.h"
 
-#define MB_INFO_SIZE (GPA_ACPI - GPA_BOOT_INFO)
+#define MB_INFO_SIZE (GPA_BOOT_DATA_END - GPA_BOOT_INFO)
 
 /* mem_lower and mem_upper (3.3), in KiB, from the memory map: memory from 0 up to the
  * first reserved range, and the RAM from 1 MiB on. */

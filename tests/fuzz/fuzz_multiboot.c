@@ -48,8 +48,11 @@ static void check_place_and_info(const struct elf_image *k, const u8 *file, size
 		FUZZ_CHECK(why && *why);
 		return;
 	}
-	u64 next = k->highest_paddr_end;
-	FUZZ_CHECK(k->lowest_paddr >= MiB && next <= RAM_END);
+	for (u32 i = 0; i < k->nsegments; i++) {
+		u64 start = k->seg[i].paddr, end = start + k->seg[i].memsz;
+		FUZZ_CHECK((start >= 0x8000 && end <= 0x9F000) || (start >= MiB && end <= RAM_END));
+	}
+	u64 next = MAX(k->highest_paddr_end, MiB);
 	for (u32 i = 0; i < 3; i++) {
 		FUZZ_CHECK(gpa[i] % PAGE_SIZE == 0 && gpa[i] >= next);
 		FUZZ_CHECK(mod_len[i] <= RAM_END - gpa[i]);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What every x86 guest entry gives the kernel (arch/x86/boot_tables.c): the memory map,
- * and the ACPI tables with a copy of the RSDP where a BIOS leaves it, so that a kernel
- * that scans 0xE0000-0xFFFFF for it (kvm-unit-tests, multiboot kernels) finds the same
- * tables Linux is pointed at. */
+ * and the ACPI tables in the BIOS area, so that a kernel that scans 0xE0000-0xFFFFF for
+ * the RSDP (kvm-unit-tests, multiboot kernels) finds the tables Linux is pointed at, and
+ * the conventional memory from 0x8000 is RAM (kvm-unit-tests' realmode test loads there). */
 #include "../../arch/x86/boot_tables.c"
 #include "../../arch/x86/guest_acpi.c"
 #include "test.h"
@@ -21,21 +21,29 @@ static void test_tables(void)
 		CHECK(!"the tables were built");
 		return;
 	}
-	CHECK(t.rsdp_gpa >= GPA_ACPI && t.rsdp_gpa < GPA_ACPI + GPA_ACPI_SIZE);
-	CHECK(!memcmp(vm.ram + GPA_BIOS_RSDP, "RSD PTR ", 8));
-	CHECK(!memcmp(vm.ram + GPA_BIOS_RSDP, vm.ram + t.rsdp_gpa, ACPI_RSDP_SIZE));
-	CHECK_EQ(GPA_BIOS_RSDP % 16, 0);
-	/* The copy is in a reserved range, RAM below it and from 1 MiB on. */
-	bool reserved = false;
+	/* A scan as a kernel does it (ACPI 6.5, 5.2.5.1) finds the RSDP Linux is told of. */
+	u64 found = 0;
+	for (u64 a = 0xE0000; a < 0x100000 && !found; a += 16)
+		if (!memcmp(vm.ram + a, "RSD PTR ", 8))
+			found = a;
+	CHECK_EQ(found, t.rsdp_gpa);
+	/* The tables are in a reserved range, no RAM range touches them; RAM from 0 to the
+	 * EBDA (a kernel may load at 0x8000) and from 1 MiB on. */
+	bool reserved = false, low_ram = false;
 	u64 ram = 0;
 	for (u32 i = 0; i < t.nmap; i++) {
 		const struct e820_entry *e = &t.map[i];
-		if (e->type == E820_RESERVED && e->addr <= GPA_BIOS_RSDP &&
-		    GPA_BIOS_RSDP + ACPI_RSDP_SIZE <= e->addr + e->size)
+		if (e->type == E820_RESERVED && e->addr <= GPA_ACPI &&
+		    GPA_ACPI + GPA_ACPI_SIZE <= e->addr + e->size)
 			reserved = true;
-		if (e->type == E820_RAM)
+		if (e->type == E820_RAM) {
 			ram += e->size;
+			CHECK(e->addr + e->size <= GPA_ACPI || e->addr >= GPA_ACPI + GPA_ACPI_SIZE);
+			if (e->addr == 0 && e->size >= 0x9F000)
+				low_ram = true;
+		}
 	}
+	CHECK(low_ram);
 	CHECK(reserved);
 	CHECK(ram < vm.ram_size && ram > vm.ram_size - MiB);
 	free(vm.ram);

@@ -260,7 +260,11 @@ static void test_aout(void)
 
 static void test_place(void)
 {
-	struct elf_image k = { .lowest_paddr = 0x400000, .highest_paddr_end = 0x405001 };
+	struct elf_image k = { .nsegments = 2,
+			       .seg = { { .paddr = 0x400000, .memsz = 0x1000 },
+					{ .paddr = 0x404000, .memsz = 0x1001 } },
+			       .lowest_paddr = 0x400000,
+			       .highest_paddr_end = 0x405001 };
 	u64 len[3] = { 1, 0x2000, 0 }, gpa[3] = { 0 };
 	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 3, gpa, &why), 0);
 	CHECK_EQ(gpa[0], 0x406000);
@@ -277,16 +281,38 @@ static void test_place(void)
 	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 3, gpa, &why), -1);
 	len[0] = ~0ull - 0x1000;
 	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 3, gpa, &why), -1);
-	/* The kernel below 1 MiB (the VM's boot data) or past its RAM. */
-	k.lowest_paddr = 0xFF000;
-	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 0, gpa, &why), -1);
-	CHECK_STR(why, "the kernel lies outside the VM's RAM from 1 MiB up");
-	k.lowest_paddr = MiB;
-	k.highest_paddr_end = 16 * MiB + 1;
-	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 0, gpa, &why), -1);
-	k.highest_paddr_end = 16 * MiB; /* no room for a module after it */
-	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 0, gpa, &why), 0);
+	/* A segment on the VM's boot data, in the BIOS area, across 1 MiB, past its RAM. */
+	static const u64 bad[][2] = { { 0x7000, 0x2000 },
+				      { 0x9E000, 0x2000 },
+				      { 0xE0000, 0x1000 },
+				      { 0xFF000, 0x2000 },
+				      { 16 * MiB - 0x1000, 0x1001 } };
+	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
+		k.seg[1] = (struct elf_segment){ .paddr = bad[i][0], .memsz = bad[i][1] };
+		why = NULL;
+		CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 0, gpa, &why), -1);
+		CHECK_STR(why, "the kernel lies outside the VM's RAM (0x8000-0x9F000, and from "
+			       "1 MiB up)");
+	}
+	/* kvm-unit-tests' realmode test: at 0x8000, its modules from 1 MiB. */
+	k = (struct elf_image){ .nsegments = 2,
+				.seg = { { .paddr = 0x8000, .memsz = 0x286c },
+					 { .paddr = 0xB000, .memsz = 0x2a30 } },
+				.lowest_paddr = 0x8000,
+				.highest_paddr_end = 0xDA30 };
 	len[0] = 1;
+	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 1, gpa, &why), 0);
+	CHECK_EQ(gpa[0], MiB);
+	k.seg[1].memsz = 0x94000; /* to the EBDA, one byte more */
+	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 1, gpa, &why), 0);
+	k.seg[1].memsz++;
+	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 1, gpa, &why), -1);
+	/* To the end of RAM: no room for a module after it. */
+	k = (struct elf_image){ .nsegments = 1,
+				.seg = { { .paddr = MiB, .memsz = 15 * MiB } },
+				.lowest_paddr = MiB,
+				.highest_paddr_end = 16 * MiB };
+	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 0, gpa, &why), 0);
 	CHECK_EQ(multiboot_place(&k, 16 * MiB, len, 1, gpa, &why), -1);
 }
 
