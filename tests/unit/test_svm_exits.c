@@ -797,6 +797,44 @@ static void test_irq_window_in_shadow(void)
 	run(0);
 	CHECK(entries[0].vintr_intercept);
 	CHECK(!(entries[0].rflags & X86_RFLAGS_TF));
+
+	/* The shadow gone at an exit before the stepped instruction ran (QEMU 7.2 loses it at
+	 * VMRUN; the host interrupt's exit reports none): the interrupt goes in at once, and
+	 * the RFLAGS it pushes are the guest's, without the step's TF, which the handler's
+	 * IRET would bring back and whose #DB would reach the guest once an exit of the
+	 * handler's ended the step (x86_apictest's "vector 1" after an STI). */
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
+	run(0);
+	CHECK(entries[0].rflags & X86_RFLAGS_TF);
+	CHECK_EQ(entries[0].irq, -1);
+	run(0);
+	CHECK_EQ(entries[0].irq, 0x45);
+	CHECK(!(entries[0].rflags & (X86_RFLAGS_TF | X86_RFLAGS_RF)));
+	CHECK(!vcpu.arch.svm.window_step);
+	/* The guest's own TF stays. */
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	V64(vmcb, VMCB_RFLAGS) = 0x202 | X86_RFLAGS_TF;
+	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
+	run(0);
+	run(0);
+	CHECK_EQ(entries[0].irq, 0x45);
+	CHECK(entries[0].rflags & X86_RFLAGS_TF);
+	/* An exception the hypervisor injects meanwhile (a #GP of an emulated access) gives
+	 * up the step too. */
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
+	run(0);
+	svm_inject_exception(&vcpu, 13, true, 0);
+	CHECK(!(V64(vmcb, VMCB_RFLAGS) & X86_RFLAGS_TF));
+	CHECK(V64(vmcb, VMCB_RFLAGS) & X86_RFLAGS_RF); /* a fault's */
+	CHECK(!vcpu.arch.svm.window_step);
 }
 
 /* MOV to CR4 exits (cr4.c): a bit the guest's CPUID offers is written, RIP moves on and

@@ -221,8 +221,11 @@ static int svm_vcpu_init(struct vcpu *v, const struct x86_boot *boot)
 
 /* ---- exits ---- */
 
+static void window_step_cancel(struct vcpu *v);
+
 static void svm_inject_exception(struct vcpu *v, u8 vector, bool has_err, u32 err)
 {
+	window_step_cancel(v);
 	if (x86_exception_is_fault(vector))
 		V64(v->arch.svm.vmcb, VMCB_RFLAGS) |= X86_RFLAGS_RF;
 	V64(v->arch.svm.vmcb, VMCB_EVENTINJ) = vector | EVENT_TYPE_EXC | EVENT_VALID |
@@ -364,6 +367,7 @@ static void request_irq_window(struct vcpu *v)
 static void offer_irq(struct vcpu *v, u8 vec)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
+	window_step_cancel(v);
 	V64(vmcb, VMCB_VINTR) = (V64(vmcb, VMCB_VINTR) & ~(0xFFull << VINTR_VECTOR_SHIFT)) |
 				VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT) |
 				((u64)vec << VINTR_VECTOR_SHIFT);
@@ -410,6 +414,7 @@ static struct x86_event svm_cut_short(struct vcpu *v)
 static void svm_redeliver(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
+	window_step_cancel(v);
 	int irq = interrupted_irq(V64(vmcb, VMCB_EXITINTINFO));
 	if (irq >= 0 && !v->arch.svm.avic_on)
 		offer_irq(v, (u8)irq);
@@ -443,6 +448,7 @@ static void svm_unblock_nmi(struct vcpu *v)
 static void svm_inject_nmi(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
+	window_step_cancel(v);
 	V64(vmcb, VMCB_EVENTINJ) = 2 | EVENT_TYPE_NMI | EVENT_VALID;
 	v->arch.svm.nmi_masked = true;
 	V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
@@ -477,20 +483,36 @@ static void step_over(struct vcpu *v)
 	V64(vmcb, VMCB_RFLAGS) |= X86_RFLAGS_TF | X86_RFLAGS_RF;
 }
 
-/* That single step is over: after an IRET (even one back to itself) NMIs unblock, and TF
- * and RF are what it popped; after another instruction TF is the guest's again and RF
- * clear, as a CPU leaves it after an instruction it completes (SDM vol. 3B, 18.3.1.1). */
-static void window_step_end(struct vcpu *v)
+/* That single step given up, or over after an instruction other than an IRET: TF is the
+ * guest's again and RF clear, as a CPU leaves it after an instruction it completes (SDM
+ * vol. 3B, 18.3.1.1). Given up when an event goes in before the instruction ran (injected,
+ * or offered through V_IRQ): the RFLAGS the CPU pushes for it must be the guest's own, or
+ * the handler's IRET brings our TF back, and once the step has ended meanwhile (an exit
+ * of the handler's) its #DB reaches the guest. QEMU 7.2, which loses the STI shadow at
+ * VMRUN, made a vCPU interruptible in the middle of such a step (x86_apictest's "vector 1"
+ * after a self IPI and an STI). The window is asked for anew at the next entry. */
+static void window_step_cancel(struct vcpu *v)
 {
 	struct svm_vcpu *s = &v->arch.svm;
 	u8 *vmcb = s->vmcb;
+	if (!s->window_step)
+		return;
 	s->window_step = false;
-	if (s->nmi_iret_seen)
+	V64(vmcb, VMCB_RFLAGS) = (V64(vmcb, VMCB_RFLAGS) & ~(X86_RFLAGS_TF | X86_RFLAGS_RF)) |
+				 (s->window_step_tf ? X86_RFLAGS_TF : 0);
+}
+
+/* That single step is over: after an IRET (even one back to itself) NMIs unblock, and TF
+ * and RF are what it popped; after another instruction as window_step_cancel leaves them. */
+static void window_step_end(struct vcpu *v)
+{
+	struct svm_vcpu *s = &v->arch.svm;
+	if (s->nmi_iret_seen) {
+		s->window_step = false;
 		s->nmi_masked = s->nmi_iret_seen = false;
-	else
-		V64(vmcb,
-		    VMCB_RFLAGS) = (V64(vmcb, VMCB_RFLAGS) & ~(X86_RFLAGS_TF | X86_RFLAGS_RF)) |
-				   (s->window_step_tf ? X86_RFLAGS_TF : 0);
+	} else {
+		window_step_cancel(v);
+	}
 }
 
 /* The #DB of that single step, at its end: ours alone, unless the guest's own TF was set
