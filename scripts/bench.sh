@@ -17,6 +17,14 @@
 # counters, read by the guest through HV_HC_GET_STATS); configuration -> msgbench time
 # and the boot's vCPU switches; configuration -> lockbench ns per lock round, spin exits,
 # preemptions inside a critical section and boosts per round.
+# A fourth table: the guest's timer wake-up latency (tests/guest/linux/timerlat.c: TIMER_PROCS
+# SCHED_FIFO processes, default 2, on a 1 kHz timer for TIMER_S seconds, default 20) in a
+# 4-vCPU VM beside the 2 spinning vCPUs, BOOTS boots per policy (default 3), the policies
+# interleaved (rr, aware, rr, aware ...): per boot the guest's mean and longest wakeup,
+# wakeups over 10 ms, when the longest was due, and the hypervisor's own longest wake-up
+# latency of that VM (hv/sched.c: from a kick to the guest entry); then per policy the
+# median and the range of the boots' figures. TABLES (default "ipi msg lock timer") picks
+# the tables: the ipi and msg tables come from the same boots.
 # Exit counts are exact; times under QEMU TCG swing by 30-50% from run to run, so compare
 # ratios within one table, on a quiet machine. Every row ends with host-steal%: the share of
 # the machine's CPU time that its own hypervisor took away during that boot (/proc/stat's
@@ -77,14 +85,18 @@ $spinner" 900
 	rows="$rows$(sed -n "s/^\[bench\] GUEST-ipibench ipibench: \([a-z-]*\) ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) ipis_pv\/op=\([0-9.n\/a]*\) ipis_icr\/op=\([0-9.n\/a]*\) wake_us=\([0-9.n\/a]*\) wake_preempts\/op=\([0-9.n\/a]*\) migrations\/op=\([0-9.n\/a]*\).*/$label $sched $pv \1 \2 \3 \4 \5 \6 \7 \8 \9 $hs/p" "$LOG")
 "
 }
-for setup in "4 rr" "4 aware" "2 aware"; do
-	for pv in $PVS; do
-		run "${setup% *}" "${setup#* }" "$pv"
+TABLES=${TABLES:-ipi msg lock timer}
+wants() { case " $TABLES " in *" $1 "*) return 0 ;; esac; return 1; }
+if wants ipi || wants msg; then
+	for setup in "4 rr" "4 aware" "2 aware"; do
+		for pv in $PVS; do
+			run "${setup% *}" "${setup#* }" "$pv"
+		done
 	done
-done
-for sched in rr aware; do
-	run 4 "$sched" all spin
-done
+	for sched in rr aware; do
+		run 4 "$sched" all spin
+	done
+fi
 # lockrun VCPUS rr|aware|aware+pc [spin]: one boot running lockbench.
 lockrun() {
 	vcpus=$1 label=$1${3:++2spin}
@@ -106,39 +118,95 @@ $spinner" 900
 	lockrows="$lockrows$(sed -n "s/^\[bench\] GUEST-lockbench lockbench: .* ops=\([0-9]*\) ns\/op=\([0-9]*\) exits\/op=\([0-9.n\/a]*\) spin_exits\/op=\([0-9.n\/a]*\) yields\/op=\([0-9.n\/a]*\) critical_preemptions\/op=\([0-9.n\/a]*\) boosts\/op=\([0-9.n\/a]*\).*/$label $2 \1 \2 \3 \4 \5 \6 \7 $hs/p" "$LOG")
 "
 }
-for spin in "" spin; do
-	for policy in rr aware aware+pc; do
-		lockrun 4 "$policy" $spin
+if wants lock; then
+	for spin in "" spin; do
+		for policy in rr aware aware+pc; do
+			lockrun 4 "$policy" $spin
+		done
 	done
-done
+fi
+# timerrun BOOT rr|aware: one boot running timerlat beside the spinners; its row joins
+# the timer table: policy, boot, the guest's mean (of its processes' means) and longest
+# wakeup in us, wakeups over 10 ms, when the longest was due (ms into the measurement),
+# the hypervisor's longest wake-up latency of the VM in us, host steal.
+TIMER_S=${TIMER_S:-20}
+TIMER_PROCS=${TIMER_PROCS:-2}
+timerrows=""
+timerrun() {
+	LOG=$OUT/$TAG"timer-$2-$1.log"
+	echo "bench: timerlat, 4 vCPUs on 2 pCPUs beside 2 spinning, $2, boot $1 ..." >&2
+	t0=$(host_ticks)
+	boot "[hv]
+sched = $2
+$(linux_vm bench 4 256M "hv.mode=test hv.tools=timerlat hv.timerlat=seconds=$TIMER_S:procs=$TIMER_PROCS" "pv = all")
+$(linux_vm spin 2 192M "hv.mode=spin hv.spin=$((SPIN_S > TIMER_S + 60 ? SPIN_S : TIMER_S + 60))")" 900
+	hs=$(host_steal "$t0")
+	grep -q "GUEST-timerlat timerlat: done procs=$TIMER_PROCS" "$LOG" || echo "bench: no result in $LOG" >&2
+	hvmax=$(sed -n "s/^hv: VM 'bench' interrupts .* wake-latency max=\([0-9]*\)us.*/\1/p" "$LOG" | head -n1)
+	timerrows="$timerrows$(tr -d '\r' < "$LOG" | sed -n 's/^\[bench\] GUEST-timerlat timerlat: proc=[0-9]* n=[0-9]* mean_us=\([0-9]*\) max_us=\([0-9]*\) max_at_ms=\([0-9]*\) over1ms=[0-9]* over10ms=\([0-9]*\)$/\1 \2 \3 \4/p' |
+		awk -v p="$2" -v b="$1" -v h="${hvmax:-n/a}" -v s="$hs" '{ m += $1; n++; if ($2 > x) { x = $2; at = $3 } o += $4 }
+			END { if (n) printf "%s %s %d %d %d %d %s %s\n", p, b, m / n, x, o, at, h, s }')
+"
+}
+if wants timer; then
+	for b in $(seq "${BOOTS:-3}"); do
+		for sched in rr aware; do
+			timerrun "$b" "$sched"
+		done
+	done
+fi
 # exits/op: every exit of every vCPU (senders and receivers); pv-targets/op: IPI targets
 # reached through the hypercall (one exit per call); icr-writes/op: IPIs sent by ICR
 # writes (one exit each); wake-us: the mean wake-up latency of the VM's vCPUs during the
 # benchmark (hv/sched.c: from the kick that made a vCPU runnable to its guest entry);
 # preempts/op: turns cut short for a woken vCPU; moves/op: vCPU migrations.
-printf '\n%s: ipibench\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s %11s\n' "${ARCH:-x86_64}" \
-	vcpus sched pv benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op moves/op \
-	host-steal%
-printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv hs; do
-	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s %11s\n' \
-		"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv" "$hs"
-done
+if wants ipi; then
+	printf '\n%s: ipibench\n%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s %11s\n' "${ARCH:-x86_64}" \
+		vcpus sched pv benchmark ops ns/op exits/op pv-targets/op icr-writes/op wake-us preempts/op moves/op \
+		host-steal%
+	printf '%s' "$rows" | while read -r v s p b o n e pvt icr wus wpre mv hs; do
+		[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %6s %10s %9s %14s %13s %9s %12s %9s %11s\n' \
+			"$v" "$s" "$p" "$b" "$o" "$n" "$e" "$pvt" "$icr" "$wus" "$wpre" "$mv" "$hs"
+	done
+fi
 # msgbench: the median time of a run (all messages of all groups), per message, and the
 # boot's vCPU switches.
-printf '\n%s: msgbench %s\n' "${ARCH:-x86_64}" "$MSG_ARGS"
-printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s %11s\n' vcpus sched pv benchmark messages ms ns/msg \
-	boot-switches host-steal%
-printf '%s' "$msgrows" | while read -r v s p m t n sw hs; do
-	[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s %11s\n' "$v" "$s" "$p" msgbench "$m" "$t" "$n" "$sw" "$hs"
-done
+if wants msg; then
+	printf '\n%s: msgbench %s\n' "${ARCH:-x86_64}" "$MSG_ARGS"
+	printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s %11s\n' vcpus sched pv benchmark messages ms ns/msg \
+		boot-switches host-steal%
+	printf '%s' "$msgrows" | while read -r v s p m t n sw hs; do
+		[ -n "$v" ] && printf '%-8s %-6s %-10s %-16s %9s %12s %9s %14s %11s\n' "$v" "$s" "$p" msgbench "$m" "$t" "$n" "$sw" "$hs"
+	done
+fi
 # lockbench: ns per lock round of the whole VM; spin exits, directed yields, preemptions
 # inside a critical section and boosts per round.
-{
-	printf '\n%s: lockbench %s\n' "${ARCH:-x86_64}" "$LOCK_ARGS"
-	printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s %11s\n' vcpus sched ops ns/op exits/op \
-		spins/op yields/op crit-pre/op boosts/op host-steal%
-	printf '%s' "$lockrows" | while read -r v s o n e sp y c b hs; do
-		[ -n "$v" ] && printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s %11s\n' \
-			"$v" "$s" "$o" "$n" "$e" "$sp" "$y" "$c" "$b" "$hs"
+if wants lock; then
+	{
+		printf '\n%s: lockbench %s\n' "${ARCH:-x86_64}" "$LOCK_ARGS"
+		printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s %11s\n' vcpus sched ops ns/op exits/op \
+			spins/op yields/op crit-pre/op boosts/op host-steal%
+		printf '%s' "$lockrows" | while read -r v s o n e sp y c b hs; do
+			[ -n "$v" ] && printf '%-8s %-9s %6s %10s %9s %11s %9s %10s %9s %11s\n' \
+				"$v" "$s" "$o" "$n" "$e" "$sp" "$y" "$c" "$b" "$hs"
+		done
+	}
+fi
+# timer: per boot, then per policy the median and the range (min-max) of the boots' means,
+# longest wakeups and hypervisor maxima.
+if wants timer; then
+	printf '\n%s: timerlat, %s SCHED_FIFO processes on a 1 kHz timer for %s s, 4 vCPUs beside 2 spinning\n' \
+		"${ARCH:-x86_64}" "$TIMER_PROCS" "$TIMER_S"
+	printf '%-6s %5s %9s %8s %10s %10s %11s %11s\n' sched boot mean-us max-us over10ms max-at-ms hv-max-us host-steal%
+	printf '%s' "$timerrows" | while read -r p b m x o at h hs; do
+		[ -n "$p" ] && printf '%-6s %5s %9s %8s %10s %10s %11s %11s\n' "$p" "$b" "$m" "$x" "$o" "$at" "$h" "$hs"
 	done
-}
+	for sched in rr aware; do
+		printf '%s' "$timerrows" | awk -v p="$sched" '
+			function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+			$1 == p { n++; m[n] = $3; x[n] = $4; h[n] = $7 + 0 }
+			END { if (!n) exit; printf "%-6s median of %d boots: mean %d us, max %d us, hv max %d us; ", p, n, med(m, n), med(x, n), med(h, n)
+				printf "range: mean %d-%d, max %d-%d, hv max %d-%d\n", m[1], m[n], x[1], x[n], h[1], h[n] }'
+	done
+fi

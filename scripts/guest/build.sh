@@ -5,11 +5,11 @@
 #            vmlinux    the ELF inside it, booted through its PVH entry
 #            initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command
 #                       line) + the guest tools of guest_abi/tools as /lib/modules/*.ko
-#                       + tests/guest/linux/msgbench.c, fpucheck.c, workmeter.c and
-#                       hostile.c, static, in /bin
+#                       + tests/guest/linux/msgbench.c, fpucheck.c, workmeter.c,
+#                       timerlat.c and hostile.c, static, in /bin
 #   aarch64: Image      the raw arm64 Image of the current linux-image-*-arm64:arm64
-#            initrd.gz  busybox-static:arm64's busybox + scripts/guest/init + /bin/msgbench
-#                       and /bin/workmeter
+#            initrd.gz  busybox-static:arm64's busybox + scripts/guest/init + /bin/msgbench,
+#                       /bin/workmeter and /bin/timerlat
 #                       + the guest tools that build for arm64, cross-built
 # The arm64 packages are downloaded and unpacked, never installed; they need
 # `dpkg --add-architecture arm64` and an apt-get update (done here when run as root).
@@ -115,7 +115,7 @@ fi
 
 # The user-space tools, static (libc6-dev, libc6-dev-arm64-cross); fpucheck (x86-64)
 # keeps its own values in the vector registers, so the compiler may not use them.
-if [ "$ARCH" = aarch64 ]; then CC=aarch64-linux-gnu-gcc TOOLS="msgbench workmeter"; else CC=gcc TOOLS="msgbench fpucheck workmeter hostile"; fi
+if [ "$ARCH" = aarch64 ]; then CC=aarch64-linux-gnu-gcc TOOLS="msgbench workmeter timerlat"; else CC=gcc TOOLS="msgbench fpucheck workmeter timerlat hostile"; fi
 for t in $TOOLS; do
 	src=$TOP/tests/guest/linux/$t.c
 	if [ ! -s "$OUT/$t" ] || [ "$src" -nt "$OUT/$t" ] || [ "${src%/*}/tool.h" -nt "$OUT/$t" ]; then
