@@ -3,7 +3,8 @@
 # usage: qemu-hv.sh QEMU-ARGUMENTS...   (env: KUT_QEMU: the real QEMU, default
 #        qemu-system-x86_64; TIMEOUT (default 90s); KUT_HV_LOGS: where the logs go, default
 #        build/kut/hv-logs; HV_ACCEL: the ACCEL of scripts/qemu.sh, default auto; HV_SMP:
-#        the host's pCPUs, default 2; HV_QEMU: its QEMU=7|10)
+#        the host's pCPUs, default 2; HV_QEMU: its QEMU=7|10; HV_EMU=bochs: the host is
+#        Bochs's Intel CPU, the hypervisor's VMX backend, instead of QEMU (x86_64))
 # A stand-in for the QEMU that kvm-unit-tests' runner calls (QEMU=this script), of the
 # architecture KUT_QEMU names (qemu-system-x86_64 or qemu-system-aarch64): the test
 # (-kernel: a multiboot .flat on x86, a raw arm64 binary on arm64) runs as the VM `kut`
@@ -129,10 +130,11 @@ relay() {
 	cat "$log.args" >> "$log"
 	rm -f "$env" "$env.Image" "$log.args"
 }
-# shellcheck disable=SC2317,SC2154 # run by the trap; qpid: lib.sh's boot_image sets it
+# shellcheck disable=SC2317,SC2154,SC2086 # run by the trap; qpid: lib.sh's boot_image sets
+# it (bpid, rpid: boot_bochs's Bochs and serial relay)
 stopped_by_signal() {
-	kill -TERM "$qpid" 2> /dev/null
-	wait "$qpid"
+	kill -TERM ${qpid:-} ${bpid:-} ${rpid:-} 2> /dev/null
+	wait
 	relay
 	echo "qemu-hv: terminated (timeout), log $log" >&2
 	exit 124
@@ -145,13 +147,30 @@ export ACCEL QEMU MEM
 . "$TOP/tests/emu/lib.sh"
 # shellcheck disable=SC2034 # ESP_FILES: read by lib.sh's boot
 ESP_FILES="$image=/kut/$(basename "$kernel") $env=/kut/env"
-boot "[vm kut]
+config="[vm kut]
 kernel = /kut/$(basename "$kernel")
 initrd = /kut/env
 ${append:+cmdline = $append}
 vcpus = $vcpus
 memory = ${mb}M
-$vm_keys" "${TIMEOUT:-90s}" "${HV_SMP:-2}"
+$vm_keys"
+limit=${TIMEOUT:-90s}
+case ${HV_EMU:-qemu}/$ARCH in
+qemu/*) boot "$config" "$limit" "${HV_SMP:-2}" ;;
+# The VMX backend: Bochs's Intel CPU (2 pCPUs), as tests/emu/bochs_*.sh boot it; its
+# time limit in seconds, 10 fewer than the runner's so that its log is written first.
+bochs/x86_64)
+	case $limit in
+	*m) limit=$((${limit%m} * 60)) ;;
+	*s) limit=${limit%s} ;;
+	esac
+	boot_bochs "$config" $((limit > 20 ? limit - 10 : limit))
+	;;
+*)
+	echo "qemu-hv: HV_EMU=$HV_EMU: qemu, or bochs for x86_64" >&2
+	exit 2
+	;;
+esac
 trap - INT TERM
 relay
 case $ARCH in

@@ -634,10 +634,12 @@ boot_bochs() {
 		size=$(stat -c %s "$dir/serial.txt" 2> /dev/null)
 		sleep 3
 	done
+	# (quietly: the stand-in for QEMU, scripts/kut/qemu-hv.sh, may write nothing else to
+	# stderr, and a shell says "Terminated" there for a job it waits for)
 	kill "$bpid" 2> /dev/null
-	wait "$bpid"
+	wait "$bpid" 2> /dev/null
 	kill "$rpid" 2> /dev/null
-	wait "$rpid"
+	wait "$rpid" 2> /dev/null
 	tr -d '\r' < "$dir/serial.txt" > "$LOG"
 	printf "\nbochs stopped after %ss\n" $(($(date +%s) - start)) >> "$LOG"
 	rm -rf "$dir"
