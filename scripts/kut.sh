@@ -75,7 +75,7 @@ awk '$2 == "FAIL" { print $1 }' "$OUT/hv.txt" | while read -r t; do
 	l=$OUT/logs-hv/$t.log
 	first=$(grep -a -m1 "^FAIL\|^Unhandled exception\|assert failed\|^qemu-hv: " "$l" 2> /dev/null || true)
 	last=$(awk '/^Unhandled exception|assert failed/ { exit } /^[A-Za-z]/ && !/^qemu-hv: / { x = $0 }
-		END { print x }' "$l" 2> /dev/null)
+		END { print x }' "$l" 2> /dev/null || true)
 	echo "hv $t: ${first:-no FAIL line}; its last line: $last"
 done
 awk 'NR == FNR { if ($2 == "PASS") m++; next } { n[$2]++ }

@@ -5,12 +5,13 @@
 #define ARCH_X86_GUEST_LAYOUT_H
 
 #define GPA_BOOT_GDT 0x5000ull /* bzImage: the GDT of the 64-bit entry */
-#define GPA_BOOT_INFO \
-	0x6000ull /* PVH start info, memory map, module list; bzImage: zero page;
-				 * multiboot: the information structure (with the command line) */
+/* PVH start info, memory map, module list; bzImage: zero page; multiboot: the information
+ * structure (with the command line). */
+#define GPA_BOOT_INFO 0x6000ull
 #define GPA_CMDLINE 0x7000ull
 /* From here to GPA_LOW_RESERVED the RAM is the kernel's: a multiboot kernel may load
- * there (kvm-unit-tests' realmode test is linked at 0x8000, as QEMU's -kernel takes it). */
+ * there (kvm-unit-tests' realmode test is linked at 0x8000, as QEMU's -kernel takes it);
+ * only a bzImage boot puts its page tables in it (GPA_BOOT_PAGING). */
 #define GPA_BOOT_DATA_END 0x8000ull
 #define GPA_BOOT_PAGING 0x10000ull  /* bzImage: identity page tables of the 64-bit entry, 24 KiB */
 #define GPA_LOW_RESERVED 0x9F000ull /* the EBDA and the BIOS area up to 1 MiB: reserved */

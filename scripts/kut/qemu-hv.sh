@@ -182,6 +182,6 @@ esac
 [ -z "$code" ] || exit $((code & 255))
 why=$(grep -a -m1 "^hv: VM 'kut' \|^qemu: \|^firmware: \|^hv: .*error\|^qemu exit" "$log")
 echo "qemu-hv: the VM did not stop through the test's exit: ${why:-no reason in the log} (log $log)" >&2
-grep -q "^qemu exit 124" "$log" && exit 124
+grep -q "^qemu exit 124\|^bochs stopped after .* (status 124)" "$log" && exit 124
 grep -q "^hv: VM 'kut' " "$log" && exit 1
 exit 2

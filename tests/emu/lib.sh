@@ -638,10 +638,11 @@ boot_bochs() {
 	# stderr, and a shell says "Terminated" there for a job it waits for)
 	kill "$bpid" 2> /dev/null
 	wait "$bpid" 2> /dev/null
+	brc=$? # 124: its time ran out (timeout's status)
 	kill "$rpid" 2> /dev/null
 	wait "$rpid" 2> /dev/null
 	tr -d '\r' < "$dir/serial.txt" > "$LOG"
-	printf "\nbochs stopped after %ss\n" $(($(date +%s) - start)) >> "$LOG"
+	printf "\nbochs stopped after %ss (status %s)\n" $(($(date +%s) - start)) "$brc" >> "$LOG"
 	rm -rf "$dir"
 }
 

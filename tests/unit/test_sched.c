@@ -1518,7 +1518,6 @@ static void test_rendezvous_many_vcpus(void)
 	settle();
 }
 
-/* Every scenario runs under both policies (some check what differs). */
 /* Messaging (msgbench's pattern: a pipe's writer wakes the reader, works on a little and
  * waits for the answer) between pairs of vCPUs of VM a, beside VM b's busy vCPUs, under
  * policy `pol`: each message is an interrupt sent 20 us into a run, 30 us more work, a
@@ -1580,6 +1579,7 @@ static void test_messaging_beside_busy(void)
 	}
 }
 
+/* Every scenario runs under both policies (some check what differs). */
 static void (*const tests[])(void) = {
 	test_placement,
 	test_round_robin,
