@@ -592,6 +592,24 @@ static void test_nmi_after_iret(void)
 	CHECK(!vcpu.arch.nmi_pending);
 	CHECK_EQ(bad_accesses, 0);
 
+	/* The same with the handler's interrupts on and an interrupt waiting: it does not go
+	 * in while the IRET is stepped (its frame would carry the step's TF, and giving the
+	 * step up would lose the NMI's window); the NMI at the step's #DB, the interrupt at
+	 * its window after that. */
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	vcpu.arch.nmi_pending = true;
+	run(0);
+	vcpu.arch.nmi_pending = true;
+	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
+	run(2, EXIT(.code = SVM_EXIT_IRET, .rip = 0x1000),
+	    EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x2000,
+		 .dr6 = 0xFFFF0FF0 | X86_DR6_BS));
+	CHECK_EQ(entries[1].irq, -1);
+	CHECK(entries[1].rflags & X86_RFLAGS_TF);
+	CHECK_EQ(entries[2].eventinj, nmi); /* (RFLAGS there: what the IRET popped) */
+	CHECK(!vcpu.arch.nmi_pending);
+
 	/* Two NMIs sent before the first goes in are both delivered, one after the other's
 	 * IRET; ten sent while one is being handled are one more (a CPU latches one: apic
 	 * "multiple nmi" and "pending nmi"). */
@@ -730,8 +748,9 @@ static void test_singlestep_hlt_icebp(void)
 /* The hypervisor's own single step for an NMI window (svm_request_nmi_window) and the
  * guest's TF: an instruction in the STI shadow that the hypervisor does itself ends the
  * step there, with no #DB of ours left to come; the guest's TF clear, the NMI goes in
- * next, set, the guest's #DB first. A #DB trap of the step while the guest's TF is set
- * is the guest's too: reflected, DR6 as the CPU set it. */
+ * next, set, the guest's #DB first (the NMI's window asked for again at the next exit).
+ * A #DB trap of the step while the guest's TF is set is the guest's too: reflected, DR6
+ * as the CPU set it. */
 static void test_singlestep_nmi_window(void)
 {
 	const u64 nmi = 2 | EVENT_TYPE_NMI | EVENT_VALID;
@@ -747,7 +766,9 @@ static void test_singlestep_nmi_window(void)
 		CHECK_EQ(entries[1].rip, 0x1002);
 		CHECK_EQ(entries[1].eventinj, guest_tf ? EXC_EVENT(VEC_DB) : nmi);
 		CHECK_EQ(!!(entries[1].rflags & X86_RFLAGS_TF), guest_tf);
-		CHECK_EQ(vcpu.arch.svm.window_step, guest_tf); /* the NMI's window, again */
+		/* With the guest's #DB going in, no step of ours: the NMI's window at the
+		 * next exit (the #DB's frame must not carry our TF). */
+		CHECK(!vcpu.arch.svm.window_step);
 		CHECK_EQ(V64(vmcb, VMCB_DR6), guest_tf ? 0xFFFF4FF0 : 0xFFFF0FF0);
 	}
 
@@ -799,21 +820,37 @@ static void test_irq_window_in_shadow(void)
 	CHECK(!(entries[0].rflags & X86_RFLAGS_TF));
 
 	/* The shadow gone at an exit before the stepped instruction ran (QEMU 7.2 loses it at
-	 * VMRUN; the host interrupt's exit reports none): the interrupt goes in at once, and
-	 * the RFLAGS it pushes are the guest's, without the step's TF, which the handler's
-	 * IRET would bring back and whose #DB would reach the guest once an exit of the
-	 * handler's ended the step (x86_apictest's "vector 1" after an STI). */
+	 * VMRUN; the host interrupt's exit reports none): nothing goes in while the step is
+	 * armed, or the RFLAGS pushed for it would carry the step's TF, which the handler's
+	 * IRET would bring back, its #DB reaching the guest once an exit of the handler's
+	 * ended the step (x86_apictest's "vector 1" after an STI). The interrupt goes in at
+	 * the step's #DB, after the instruction. */
 	machine();
 	vmcb = vcpu.arch.svm.vmcb;
 	V64(vmcb, VMCB_INT_SHADOW) = 1;
 	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
 	run(0);
 	CHECK(entries[0].rflags & X86_RFLAGS_TF);
+	run(1, EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x1003,
+		    .dr6 = 0xFFFF0FF0 | X86_DR6_BS));
 	CHECK_EQ(entries[0].irq, -1);
-	run(0);
-	CHECK_EQ(entries[0].irq, 0x45);
-	CHECK(!(entries[0].rflags & (X86_RFLAGS_TF | X86_RFLAGS_RF)));
+	CHECK(entries[0].rflags & X86_RFLAGS_TF);
+	CHECK_EQ(entries[1].irq, 0x45);
+	CHECK_EQ(entries[1].eventinj & EVENT_VALID, 0); /* the #DB was ours */
+	CHECK(!(entries[1].rflags & (X86_RFLAGS_TF | X86_RFLAGS_RF)));
 	CHECK(!vcpu.arch.svm.window_step);
+	/* An NMI as well. */
+	machine();
+	vmcb = vcpu.arch.svm.vmcb;
+	V64(vmcb, VMCB_INT_SHADOW) = 1;
+	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
+	run(0);
+	vcpu.arch.nmi_pending = 1;
+	run(1, EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x1003,
+		    .dr6 = 0xFFFF0FF0 | X86_DR6_BS));
+	CHECK_EQ(entries[0].eventinj & EVENT_VALID, 0);
+	CHECK_EQ(entries[1].eventinj, 2 | EVENT_TYPE_NMI | EVENT_VALID);
+	CHECK(!(entries[1].rflags & X86_RFLAGS_TF));
 	/* The guest's own TF stays. */
 	machine();
 	vmcb = vcpu.arch.svm.vmcb;
@@ -821,9 +858,10 @@ static void test_irq_window_in_shadow(void)
 	V64(vmcb, VMCB_RFLAGS) = 0x202 | X86_RFLAGS_TF;
 	vlapic_accept(&vcpu.arch.lapic, 0x45, false);
 	run(0);
-	run(0);
-	CHECK_EQ(entries[0].irq, 0x45);
-	CHECK(entries[0].rflags & X86_RFLAGS_TF);
+	run(1, EXIT(.code = SVM_EXIT_EXC_BASE + VEC_DB, .rip = 0x1003,
+		    .dr6 = 0xFFFF0FF0 | X86_DR6_BS));
+	CHECK_EQ(entries[1].eventinj, EXC_EVENT(VEC_DB)); /* the guest's too: reflected */
+	CHECK(entries[1].rflags & X86_RFLAGS_TF);
 	/* An exception the hypervisor injects meanwhile (a #GP of an emulated access) gives
 	 * up the step too. */
 	machine();

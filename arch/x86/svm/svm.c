@@ -332,9 +332,12 @@ static void handle_cr_write(struct vcpu *v, const struct x86_exit *e, u8 want)
 	x86_skip(v, e, len);
 }
 
+/* While a window single step is armed (step_over) nothing goes in: the RFLAGS the CPU
+ * pushes for an event would carry the step's TF, which the handler's IRET brings back;
+ * the step's own exit comes after one instruction, and the event then. */
 static bool svm_interruptible(struct vcpu *v)
 {
-	return (V64(v->arch.svm.vmcb, VMCB_RFLAGS) & BIT(9)) &&
+	return !v->arch.svm.window_step && (V64(v->arch.svm.vmcb, VMCB_RFLAGS) & BIT(9)) &&
 	       !(V64(v->arch.svm.vmcb, VMCB_INT_SHADOW) & 1);
 }
 
@@ -349,6 +352,8 @@ static void step_over(struct vcpu *v);
 static void request_irq_window(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
+	if (v->arch.svm.window_step)
+		return; /* its exit is the window */
 	if ((V64(vmcb, VMCB_RFLAGS) & X86_RFLAGS_IF) && (V64(vmcb, VMCB_INT_SHADOW) & 1))
 		return step_over(v);
 	V64(vmcb, VMCB_VINTR) |= VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT);
@@ -367,7 +372,6 @@ static void request_irq_window(struct vcpu *v)
 static void offer_irq(struct vcpu *v, u8 vec)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
-	window_step_cancel(v);
 	V64(vmcb, VMCB_VINTR) = (V64(vmcb, VMCB_VINTR) & ~(0xFFull << VINTR_VECTOR_SHIFT)) |
 				VINTR_V_IRQ | VINTR_IGN_TPR | (0xFull << VINTR_PRIO_SHIFT) |
 				((u64)vec << VINTR_VECTOR_SHIFT);
@@ -436,7 +440,8 @@ static bool svm_exception_queued(struct vcpu *v)
  * "nmi-after-sti": no NMI on the instruction after an STI). */
 static bool svm_nmi_blocked(struct vcpu *v)
 {
-	return v->arch.svm.nmi_masked || (V64(v->arch.svm.vmcb, VMCB_INT_SHADOW) & 1);
+	return v->arch.svm.nmi_masked || v->arch.svm.window_step ||
+	       (V64(v->arch.svm.vmcb, VMCB_INT_SHADOW) & 1);
 }
 
 static void svm_unblock_nmi(struct vcpu *v)
@@ -448,7 +453,6 @@ static void svm_unblock_nmi(struct vcpu *v)
 static void svm_inject_nmi(struct vcpu *v)
 {
 	u8 *vmcb = v->arch.svm.vmcb;
-	window_step_cancel(v);
 	V64(vmcb, VMCB_EVENTINJ) = 2 | EVENT_TYPE_NMI | EVENT_VALID;
 	v->arch.svm.nmi_masked = true;
 	V32(vmcb, VMCB_ICPT_MISC1) |= ICPT_IRET;
@@ -470,12 +474,14 @@ static void svm_request_nmi_window(struct vcpu *v)
 		step_over(v); /* the IRET, or the instruction in an interrupt shadow */
 }
 
-/* The instruction at RIP single-stepped: an exit right after it (the #DB, or its own). */
+/* The instruction at RIP single-stepped: an exit right after it (the #DB, or its own).
+ * Not while an event goes in at this entry (svm_interruptible): the window is asked for
+ * again at the next exit. */
 static void step_over(struct vcpu *v)
 {
 	struct svm_vcpu *s = &v->arch.svm;
 	u8 *vmcb = s->vmcb;
-	if (s->window_step)
+	if (s->window_step || (V64(vmcb, VMCB_EVENTINJ) & EVENT_VALID) || s->irq_offered)
 		return;
 	s->window_step = true;
 	s->window_step_tf = V64(vmcb, VMCB_RFLAGS) & X86_RFLAGS_TF;
@@ -485,12 +491,14 @@ static void step_over(struct vcpu *v)
 
 /* That single step given up, or over after an instruction other than an IRET: TF is the
  * guest's again and RF clear, as a CPU leaves it after an instruction it completes (SDM
- * vol. 3B, 18.3.1.1). Given up when an event goes in before the instruction ran (injected,
- * or offered through V_IRQ): the RFLAGS the CPU pushes for it must be the guest's own, or
- * the handler's IRET brings our TF back, and once the step has ended meanwhile (an exit
- * of the handler's) its #DB reaches the guest. QEMU 7.2, which loses the STI shadow at
- * VMRUN, made a vCPU interruptible in the middle of such a step (x86_apictest's "vector 1"
- * after a self IPI and an STI). The window is asked for anew at the next entry. */
+ * vol. 3B, 18.3.1.1). Given up when the hypervisor injects an exception, or delivers an
+ * event again that an exit cut short, before the instruction ran (a fault of the stepped
+ * instruction it emulates; an exception the CPU was delivering): the RFLAGS the CPU
+ * pushes for it must be the guest's own, or the handler's IRET brings our TF back, and
+ * once the step has ended meanwhile (an exit of the handler's) its #DB reaches the guest
+ * (x86_apictest's "vector 1" after a self IPI and an STI under QEMU 7.2, which loses the
+ * STI shadow at VMRUN: an interrupt went in in the middle of a step). Asked for anew at
+ * the next entry. */
 static void window_step_cancel(struct vcpu *v)
 {
 	struct svm_vcpu *s = &v->arch.svm;
