@@ -550,7 +550,9 @@ NORETURN void sched_loop(void)
 		__atomic_store_n(&v->preempted_critical, CS_NONE, __ATOMIC_RELAXED);
 		v->boost_due = false;
 		if (v->wait_since) {
-			v->stats.steal_ns += ticks_to_ns(now - v->wait_since);
+			u64 waited = ticks_to_ns(now - v->wait_since);
+			v->stats.steal_ns += waited;
+			v->stats.steal_max_ns = MAX(v->stats.steal_max_ns, waited);
 			v->wait_since = 0;
 		}
 		if (runnable > 1)

@@ -16,12 +16,15 @@ const char *exit_kind_name(enum exit_kind k)
 
 void stats_add(struct vcpu_stats *sum, const struct vcpu_stats *v)
 {
-	u64 max = MAX(sum->wake_latency_max_ns, v->wake_latency_max_ns);
+	/* the counters that are not sums */
+	u64 wake_max = MAX(sum->wake_latency_max_ns, v->wake_latency_max_ns);
+	u64 steal_max = MAX(sum->steal_max_ns, v->steal_max_ns);
 	const u64 *src = (const u64 *)v;
 	u64 *dst = (u64 *)sum;
 	for (size_t i = 0; i < sizeof(*v) / sizeof(u64); i++)
 		dst[i] += src[i];
-	sum->wake_latency_max_ns = max; /* the one counter that is not a sum */
+	sum->wake_latency_max_ns = wake_max;
+	sum->steal_max_ns = steal_max;
 }
 
 u64 stats_exits(const struct vcpu_stats *s)

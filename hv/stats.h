@@ -35,6 +35,7 @@ struct vcpu_stats {
 	 * the IRR into the guest, and EOIs it completed, without an exit (seen at exits). */
 	u64 irqs_cpu_delivered, virtual_eois;
 	u64 steal_ns;	    /* time runnable but not running */
+	u64 steal_max_ns;   /* the longest of those waits, from runnable to running */
 	u64 run_ns;	    /* time running (in arch_vcpu_run: guest mode and its exits) */
 	u64 kicks_sent;	    /* host IPIs this vCPU's actions sent to other pCPUs */
 	u64 kicks_deferred; /* kicks left for the target's pCPU to find (hv/sched.c kick_for) */

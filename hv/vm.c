@@ -176,7 +176,8 @@ static void report(struct vm *vm)
 	       "lazy-eois=%llu cpu-delivered=%llu virtual-eois=%llu kicks=%llu kicks-deferred=%llu "
 	       "notified=%llu not-running=%llu no-target=%llu fallback-window=%llu "
 	       "fallback-apic-mode=%llu wakeups=%llu yields=%llu "
-	       "run=%llums steal=%llums wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
+	       "run=%llums steal=%llums steal-max=%lluus wake-latency max=%lluus mean=%lluus "
+	       "wake-preempts=%llu "
 	       "spin-exits=%llu migrations=%llu critical-preemptions=%llu boosts=%llu "
 	       "preempt-count-hits=%llu bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected,
@@ -192,6 +193,7 @@ static void report(struct vm *vm)
 	       (unsigned long long)sum.wakeups, (unsigned long long)sum.yields,
 	       (unsigned long long)(sum.run_ns / 1000000),
 	       (unsigned long long)(sum.steal_ns / 1000000),
+	       (unsigned long long)(sum.steal_max_ns / 1000),
 	       (unsigned long long)(sum.wake_latency_max_ns / 1000),
 	       (unsigned long long)(wake_latency_mean_ns(&sum) / 1000),
 	       (unsigned long long)sum.wake_preempts, (unsigned long long)sum.spin_exits,
@@ -202,7 +204,8 @@ static void report(struct vm *vm)
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
 		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu "
 		       "wake-latency max=%lluus mean=%lluus wake-preempts=%llu "
-		       "run=%llums steal=%llums spin-exits=%llu yields=%llu yields-received=%llu "
+		       "run=%llums steal=%llums steal-max=%lluus spin-exits=%llu yields=%llu "
+		       "yields-received=%llu "
 		       "critical-preemptions=%llu boosts=%llu migrations=%llu\n",
 		       vm->name, i, vm->vcpus[i]->pcpu, (unsigned long long)stats_exits(s),
 		       (unsigned long long)s->irqs_injected,
@@ -212,6 +215,7 @@ static void report(struct vm *vm)
 		       (unsigned long long)s->wake_preempts,
 		       (unsigned long long)(s->run_ns / 1000000),
 		       (unsigned long long)(s->steal_ns / 1000000),
+		       (unsigned long long)(s->steal_max_ns / 1000),
 		       (unsigned long long)s->spin_exits, (unsigned long long)s->yields,
 		       (unsigned long long)s->yields_received,
 		       (unsigned long long)s->critical_preemptions, (unsigned long long)s->boosts,

@@ -94,6 +94,8 @@ static const struct family families[] = {
 	  NULL, NULL, 1, FIELD(virtual_eois) },
 	{ "hv_vcpu_steal_seconds_total", "Time runnable but not running.", "counter", SECONDS, NULL,
 	  NULL, 1, FIELD(steal_ns) },
+	{ "hv_vcpu_steal_seconds_max", "Longest wait from runnable to running.", "gauge", SECONDS,
+	  NULL, NULL, 1, FIELD(steal_max_ns) },
 	{ "hv_vcpu_run_seconds_total", "Time running.", "counter", SECONDS, NULL, NULL, 1,
 	  FIELD(run_ns) },
 	{ "hv_vcpu_kicks_sent_total", "Host IPIs this vCPU's actions sent to other pCPUs.",

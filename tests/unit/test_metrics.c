@@ -24,6 +24,8 @@ static void machine(void)
 	a1.stats.exits[EXIT_HALT] = 7;
 	a1.stats.ipi_icr = 521, a1.stats.ipi_pv = 3;
 	a0.stats.steal_ns = 1500000001; /* 1.500000001 s */
+	a0.stats.steal_max_ns = 30000000;
+	a1.stats.steal_max_ns = 2000000;
 	a1.stats.wake_latency_max_ns = 4920000;
 	b0.stats.boosts = 24;
 }
@@ -50,6 +52,8 @@ static void test_samples(void)
 	CHECK(has_line("hv_vcpu_ipi_sends_total{vm=\"alpha\",vcpu=\"1\",path=\"icr\"} 521"));
 	CHECK(has_line("hv_vcpu_ipi_sends_total{vm=\"alpha\",vcpu=\"1\",path=\"pv\"} 3"));
 	CHECK(has_line("hv_vcpu_steal_seconds_total{vm=\"alpha\",vcpu=\"0\"} 1.500000001"));
+	CHECK(has_line("# TYPE hv_vcpu_steal_seconds_max gauge"));
+	CHECK(has_line("hv_vcpu_steal_seconds_max{vm=\"alpha\",vcpu=\"0\"} 0.030000000"));
 	CHECK(has_line("# TYPE hv_vcpu_wake_latency_seconds_max gauge"));
 	CHECK(has_line("hv_vcpu_wake_latency_seconds_max{vm=\"alpha\",vcpu=\"1\"} 0.004920000"));
 	CHECK(has_line("hv_vcpu_boosts_total{vm=\"b\\\"e\\\\t\",vcpu=\"0\"} 24"));
@@ -108,7 +112,7 @@ static void test_too_small(void)
 	"\"hv_vcpu_ipi_sends_total\":{\"icr\":0,\"pv\":3,\"self\":0},\"hv_vcpu_yields_total\":0," \
 	"\"hv_vcpu_yields_received_total\":0,\"hv_vcpu_lazy_eois_total\":0,"                      \
 	"\"hv_vcpu_interrupts_cpu_delivered_total\":0,\"hv_vcpu_virtual_eois_total\":0,"          \
-	"\"hv_vcpu_steal_seconds_total\":1.500000001,"                                            \
+	"\"hv_vcpu_steal_seconds_total\":1.500000001,\"hv_vcpu_steal_seconds_max\":0.000250000,"  \
 	"\"hv_vcpu_run_seconds_total\":0.000000000,\"hv_vcpu_kicks_sent_total\":0,"               \
 	"\"hv_vcpu_notifications_sent_total\":0,\"hv_vcpu_ipis_not_running_total\":0,"            \
 	"\"hv_vcpu_wakeups_total\":0,\"hv_vcpu_wake_latency_seconds_max\":0.004920000,"           \
@@ -128,6 +132,7 @@ static void test_json(void)
 	c0.stats.irqs_injected = 7;
 	c0.stats.ipi_fixed = 1, c0.stats.ipi_pv = 3;
 	c0.stats.steal_ns = 1500000001;
+	c0.stats.steal_max_ns = 250000;
 	c0.stats.wake_latency_max_ns = 4920000;
 	c0.stats.boosts = 24;
 	static const char want[] = "{\"vms\":[{\"name\":\"v0\"," C0_COUNTERS
@@ -153,6 +158,9 @@ static void test_json(void)
 	const char *alpha_max = strstr(out, "\"hv_vcpu_wake_latency_seconds_max\":0.004920000,");
 	const char *a0_max = strstr(out, "\"hv_vcpu_wake_latency_seconds_max\":0.001000000,");
 	CHECK(vcpus && alpha_max && a0_max && alpha_max < vcpus && vcpus < a0_max);
+	const char *alpha_steal = strstr(out, "\"hv_vcpu_steal_seconds_max\":0.030000000,");
+	const char *a1_steal = strstr(out, "\"hv_vcpu_steal_seconds_max\":0.002000000,");
+	CHECK(alpha_steal && a1_steal && alpha_steal < vcpus && vcpus < a1_steal);
 	CHECK(strstr(out, "\"hv_vcpu_ipi_sends_total\":{\"icr\":521,\"pv\":3,\"self\":0}"));
 	CHECK(strstr(out, "]},{\"name\":\"b\\\"e\\\\t\",\"counters\":{"));
 	CHECK(strstr(out, "{\"id\":1,\"counters\":{"));

@@ -18,8 +18,9 @@
  * first, at the same instant, and the exit happens at the vCPU's next guest entry.
  *
  * Invariants checked all along: a pCPU only loads and runs its own vCPUs, at every guest
- * entry a vCPU's steal time equals the time the simulation saw it wait, and a vCPU woken
- * from halt has its wake-up latency counted as the time from its interrupt to that entry.
+ * entry a vCPU's steal time equals the time the simulation saw it wait (and its longest
+ * steal, its longest wait), and a vCPU woken from halt has its wake-up latency counted as
+ * the time from its interrupt to that entry.
  *
  * Every scenario runs under both policies, rr and aware: most must behave alike; where
  * aware differs on purpose (a woken vCPU waits for the turn to end under rr, not under
@@ -473,6 +474,10 @@ static void entered_guest(struct sim_vcpu *s)
 	if (s->v.stats.steal_ns != s->waited)
 		sim_error("vcpu%u of VM %u: steal %llu ns, waited %llu ns", s->v.id, s->v.vm->id,
 			  (unsigned long long)s->v.stats.steal_ns, (unsigned long long)s->waited);
+	if (s->v.stats.steal_max_ns != s->max_wait)
+		sim_error("vcpu%u of VM %u: longest steal %llu ns, longest wait %llu ns", s->v.id,
+			  s->v.vm->id, (unsigned long long)s->v.stats.steal_max_ns,
+			  (unsigned long long)s->max_wait);
 	s->irq = false; /* delivered */
 	if (s->halted)
 		s->came = false; /* the interrupt that ended the halt */
@@ -731,6 +736,7 @@ static void test_steal(void)
 	CHECK(running(0, woken) == v2);
 	CHECK(running(0, woken + MS(1)) == v0); /* back when vcpu2 halted */
 	CHECK_EQ(v2->stats.steal_ns, woken - AT(2));
+	CHECK_EQ(v2->stats.steal_max_ns, woken - AT(2));
 	CHECK_EQ(v2->stats.wake_latency_n, 1);
 	CHECK_EQ(v2->stats.wake_latency_max_ns, woken - AT(2));
 	CHECK_EQ(v2->stats.wake_preempts, aware);
@@ -781,6 +787,7 @@ static void test_yield_other_pcpu(void)
 	CHECK(running(1, AT(10) - 1) == v3);
 	CHECK(running(1, AT(10)) == v1);
 	CHECK_EQ(v1->stats.steal_ns, MS(9));
+	CHECK_EQ(v1->stats.steal_max_ns, MS(9));
 	CHECK_EQ(ran(v3), MS(9));
 	/* vcpu2 has its turn, 1-6 ms, then vcpu0 the next one. */
 	CHECK(running(0, AT(6) - 1) == v2);
