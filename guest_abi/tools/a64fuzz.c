@@ -719,8 +719,7 @@ static bool a64f_cpuon_safe(u64 m)
 		return true; /* INVALID_PARAMETERS: bits outside the affinity fields */
 	if ((m & 0xFF) >= 16 || (m & 0xFF00FF0000ULL))
 		return true;
-	for_each_online_cpu(cpu)
-	{
+	for_each_online_cpu(cpu) {
 		if (cpu < A64F_MAX_CPUS && a64f_mpidr[cpu] == m)
 			return true;
 	}
@@ -731,8 +730,7 @@ static u64 a64f_online_mpidr(struct a64f_thread *t)
 {
 	unsigned int n = cpumask_weight(cpu_online_mask), i = a64f_rand(t) % n, cpu;
 
-	for_each_online_cpu(cpu)
-	{
+	for_each_online_cpu(cpu) {
 		if (!i--)
 			return cpu < A64F_MAX_CPUS ? a64f_mpidr[cpu] : 0;
 	}
@@ -2000,8 +1998,7 @@ static int __init a64f_init(void)
 		goto out_free;
 	}
 	n = 0;
-	for_each_online_cpu(cpu)
-	{
+	for_each_online_cpu(cpu) {
 		if (threads && n >= threads)
 			break;
 		cpumask_set_cpu(cpu, mask);

@@ -1696,8 +1696,7 @@ static void hcf_kickstorm(struct hcf_thread *t)
 	t->next_kickstorm = jiffies + HZ / 20;
 	self = get_cpu();
 	target = self;
-	for_each_online_cpu(cpu)
-	{
+	for_each_online_cpu(cpu) {
 		if (cpu != self) {
 			target = cpu;
 			if (hcf_rand(t) & 1)

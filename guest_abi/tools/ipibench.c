@@ -283,8 +283,7 @@ static int __init ipib_init(void)
 	cpumask_clear_cpu(cpumask_last(cpu_online_mask), multicast);
 	pr_info("ipibench: cpus=%u iters=%u stats=%s stats-overhead=%llu\n", num_online_cpus(),
 		iters, ipib_have_stats ? "yes" : "no", ipib_stats_overhead);
-	for_each_set_bit(kind, &kinds, IPIB_NR)
-	{
+	for_each_set_bit(kind, &kinds, IPIB_NR) {
 		if (num_online_cpus() < ipib_min_cpus[kind]) {
 			pr_info("ipibench: %s skipped: needs %u online cpus\n", ipib_names[kind],
 				ipib_min_cpus[kind]);

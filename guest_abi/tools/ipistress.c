@@ -123,15 +123,15 @@ static void others(void)
 
 	if (!base)
 		return;
-	for_each_online_cpu(cpu) base[cpu] = ran_on(cpu);
+	for_each_online_cpu(cpu)
+		base[cpu] = ran_on(cpu);
 	max_wait_ns = 0;
 	t0 = ktime_get_ns();
 	for (i = 0; i < iters && !lost; i++) {
 		preempt_disable();
 		smp_call_function_many(cpu_online_mask, count, NULL, false);
 		preempt_enable();
-		for_each_online_cpu(cpu)
-		{
+		for_each_online_cpu(cpu) {
 			if (!cpu)
 				continue;
 			t = wait_ran(cpu, base[cpu] + i + 1);
@@ -139,7 +139,9 @@ static void others(void)
 			lost += t == LOST;
 		}
 	}
-	for_each_online_cpu(cpu) if (cpu) taken += ran_on(cpu) - base[cpu];
+	for_each_online_cpu(cpu)
+		if (cpu)
+			taken += ran_on(cpu) - base[cpu];
 	pr_info("ipistress: others sent=%u taken=%ld lost=%ld late=%ld max_wait_us=%llu "
 		"ns/ipi=%llu\n",
 		i, taken, lost, late, max_wait_ns / 1000, i ? (ktime_get_ns() - t0) / i : 0);
@@ -177,8 +179,7 @@ static int __init ipistress_init(void)
 	if (!t)
 		return -ENOMEM;
 	WRITE_ONCE(receivers_stop, false);
-	for_each_online_cpu(cpu)
-	{
+	for_each_online_cpu(cpu) {
 		if (!cpu)
 			continue;
 		t[cpu] = kthread_create(receiver, NULL, "ipistress/%d", cpu);
@@ -199,7 +200,9 @@ static int __init ipistress_init(void)
 		kthread_stop(s);
 	}
 	WRITE_ONCE(receivers_stop, true); /* (if the sender did not start) */
-	for_each_online_cpu(cpu) if (t[cpu]) kthread_stop(t[cpu]);
+	for_each_online_cpu(cpu)
+		if (t[cpu])
+			kthread_stop(t[cpu]);
 	kfree(t);
 	pr_info("ipistress: done\n");
 	return 0;

@@ -33,8 +33,8 @@ static int __init stealcheck_init(void)
 		guest_ns += kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL];
 	ok = hv_stats_read(s) && hv_stats_have(s, steal_ns);
 	if (ok)
-		pr_info("stealcheck: steal_ms=%llu hv_steal_ms=%llu\n", div_u64(guest_ns, NSEC_PER_MSEC),
-			div_u64(s->steal_ns, NSEC_PER_MSEC));
+		pr_info("stealcheck: steal_ms=%llu hv_steal_ms=%llu\n",
+			div_u64(guest_ns, NSEC_PER_MSEC), div_u64(s->steal_ns, NSEC_PER_MSEC));
 	else
 		pr_info("stealcheck: the hypervisor does not give its counters\n");
 	kfree(s);
