@@ -154,13 +154,18 @@ struct find {
 	const char *why; /* why the last virtio-net seen could not be used */
 };
 
+static u32 cap_length(const struct pci_dev *d, u8 cap)
+{
+	return pci_read32(d, (u16)(cap + CAP_LENGTH));
+}
+
 /* The register window a virtio capability at `cap` describes, or 0 when its BAR is not
  * a memory BAR the firmware placed, or the window does not fit in it. */
 static u64 cap_window(const struct pci_dev *d, u8 cap, u32 min_len, const char **why)
 {
 	u8 bar = pci_read8(d, (u16)(cap + CAP_BAR));
 	u32 off = pci_read32(d, (u16)(cap + CAP_OFFSET));
-	u32 len = pci_read32(d, (u16)(cap + CAP_LENGTH));
+	u32 len = cap_length(d, cap);
 	struct pci_bar b;
 
 	if (bar > 5 || pci_bar(d, bar, &b) || b.io) {
@@ -178,13 +183,20 @@ static u64 cap_window(const struct pci_dev *d, u8 cap, u32 min_len, const char *
 	return b.addr + off;
 }
 
+/* The notify capability's window: each queue's doorbell is at base + queue_notify_off *
+ * mult (4.1.4.4), and must lie inside it (a device may say otherwise). */
+struct notify_window {
+	u64 base;
+	u32 len, mult;
+};
+
 /* Locates the common, notify, ISR and device-specific windows (the first usable one of
  * each type, as 4.1.4.1 asks). */
-static int find_caps(struct virtio_net *n, u64 *notify_base, u32 *notify_mult, const char **why)
+static int find_caps(struct virtio_net *n, struct notify_window *nw, const char **why)
 {
 	const struct pci_dev *d = &n->pci;
 	u64 notify = 0;
-	u32 mult = 0;
+	u32 mult = 0, len = 0;
 
 	n->common = n->device = 0;
 	for (u8 c = pci_find_cap(d, PCI_CAP_VENDOR, 0); c; c = pci_find_cap(d, PCI_CAP_VENDOR, c)) {
@@ -197,6 +209,7 @@ static int find_caps(struct virtio_net *n, u64 *notify_base, u32 *notify_mult, c
 		} else if (type == CFG_NOTIFY && !notify && cap_len >= CAP_NOTIFY_LEN_MIN) {
 			notify = cap_window(d, c, 2, why);
 			mult = pci_read32(d, (u16)(c + CAP_NOTIFY_MULT));
+			len = cap_length(d, c);
 		} else if (type == CFG_DEVICE && !n->device) {
 			n->device = cap_window(d, c, NET_CFG_LEN_MIN, why);
 		}
@@ -207,9 +220,7 @@ static int find_caps(struct virtio_net *n, u64 *notify_base, u32 *notify_mult, c
 			       "(common, notify, device)";
 		return -1;
 	}
-	/* Each queue's notify address is notify + queue_notify_off * mult (4.1.4.4). */
-	*notify_base = notify;
-	*notify_mult = mult;
+	*nw = (struct notify_window){ .base = notify, .len = len, .mult = mult };
 	*why = NULL;
 	return 0;
 }
@@ -256,16 +267,21 @@ static void driver_features(struct virtio_net *n, u64 f)
 }
 
 /* Sets up queue `index`: its size (a power of 2, at most VIRTIO_NET_QUEUE_MAX and what
- * the device offers), rings and buffers; enables it. notify_base and mult from
- * find_caps. */
-static int queue_init(struct virtio_net *n, struct virtq *q, u16 index, u64 notify_base, u32 mult,
-		      const char **why)
+ * the device offers), rings and buffers; enables it. nw from find_caps. */
+static int queue_init(struct virtio_net *n, struct virtq *q, u16 index,
+		      const struct notify_window *nw, const char **why)
 {
 	u64 c = n->common;
 	wr_reg16(c + COMMON_Q_SELECT, index);
 	u16 max = rd_reg16(c + COMMON_Q_SIZE);
 	if (!max) {
 		*why = "the device has no rx or tx queue";
+		return -1;
+	}
+	/* The doorbell is a 2-byte write (4.1.4.4); Linux refuses such a queue too. */
+	u64 doorbell = (u64)rd_reg16(c + COMMON_Q_NOFF) * nw->mult;
+	if (doorbell + 2 > nw->len) {
+		*why = "a queue's doorbell lies outside the notify window";
 		return -1;
 	}
 	if (rd_reg16(c + COMMON_Q_ENABLE)) {
@@ -287,7 +303,7 @@ static int queue_init(struct virtio_net *n, struct virtq *q, u16 index, u64 noti
 	wr_reg64(c + COMMON_Q_DESC, (u64)(uintptr_t)q->desc);
 	wr_reg64(c + COMMON_Q_DRIVER, (u64)(uintptr_t)q->avail);
 	wr_reg64(c + COMMON_Q_DEVICE, (u64)(uintptr_t)q->used);
-	q->notify = notify_base + (u64)rd_reg16(c + COMMON_Q_NOFF) * mult;
+	q->notify = nw->base + doorbell;
 	wr_reg16(c + COMMON_Q_ENABLE, 1);
 	return 0;
 }
@@ -326,9 +342,8 @@ static void publish(struct virtq *q)
 
 static int init_device(struct virtio_net *n, const char **why)
 {
-	u64 notify_base;
-	u32 mult;
-	if (find_caps(n, &notify_base, &mult, why))
+	struct notify_window nw;
+	if (find_caps(n, &nw, why))
 		return -1;
 
 	/* Registers first; DMA only once the reset has stopped whatever the firmware
@@ -352,8 +367,7 @@ static int init_device(struct virtio_net *n, const char **why)
 		return fail(n, "the device refused the features (FEATURES_OK did not stick)", why);
 	if (rd_reg16(n->common + COMMON_NUM_QUEUES) < 2)
 		return fail(n, "the device has fewer than 2 queues", why);
-	if (queue_init(n, &n->rx, 0, notify_base, mult, why) ||
-	    queue_init(n, &n->tx, 1, notify_base, mult, why))
+	if (queue_init(n, &n->rx, 0, &nw, why) || queue_init(n, &n->tx, 1, &nw, why))
 		return fail(n, *why, why);
 	/* Every receive buffer to the device; every transmit buffer free. */
 	for (u16 i = 0; i < n->rx.size; i++) {

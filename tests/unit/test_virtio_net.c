@@ -324,6 +324,24 @@ static void test_probe_errors(void)
 	CHECK_EQ(virtio_net_probe_windows(&fake_win, 1, &n, &why), -1);
 	CHECK_STR(why, "a virtio capability's window does not fit its BAR");
 
+	/* A notify window of 2 bytes with a multiplier of 0x1000: tx's doorbell (offset 1)
+	 * would be 0x1000 past it, beyond the BAR (Linux's vp_modern_map_vq_notify refuses
+	 * it too); rx's, at 0, fits. */
+	cfg = machine(0x1041, 256, 256);
+	u8 nc = 0x40 + 12 + 3 * 16; /* the notify capability, after common, ISR and device */
+	CHECK_EQ(cfg[nc + CAP_CFG_TYPE], CFG_NOTIFY);
+	w32(cfg + nc + CAP_LENGTH, 2);
+	w32(cfg + nc + CAP_NOTIFY_MULT, 0x1000);
+	CHECK_EQ(virtio_net_probe_windows(&fake_win, 1, &n, &why), -1);
+	CHECK_STR(why, "a queue's doorbell lies outside the notify window");
+	CHECK(dev.bar[COMMON_STATUS] & STATUS_FAILED);
+	CHECK(!dev.q[1].enable);
+	/* the last 2 bytes of the window are a doorbell still */
+	cfg = machine(0x1041, 256, 256);
+	w32(cfg + nc + CAP_LENGTH, NOTIFY_MULT + 2);
+	CHECK_EQ(virtio_net_probe_windows(&fake_win, 1, &n, &why), 0);
+	CHECK_EQ(n.tx.notify, (u64)(uintptr_t)dev.bar + 0x3000 + NOTIFY_MULT);
+
 	CHECK_EQ(virtio_net_probe(NULL, &n, &why), -1);
 	CHECK_STR(why, "no valid ACPI RSDP");
 }
