@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What lwIP (NO_SYS) asks of its platform: a millisecond clock (sys_now, from the
- * hypervisor's time base), random numbers, assertions, and the one C library function it
- * calls that hv/lib.h lacks (atoi, in netif_find); and its start (lwip_port.h). */
+ * hypervisor's time base), random numbers, and the one C library function it calls that
+ * hv/lib.h lacks (atoi, in netif_find); and its start (lwip_port.h). Its assertions:
+ * lwip_assert.c. */
 #include "lib/lwip/lwip_port.h"
 #include "lwip/init.h"
 #include "lwip/sys.h"
 #include "hv/arch.h"
-#include "hv/printk.h"
-#include "hv/on_exit.h"
 
 void net_lwip_init(void)
 {
@@ -29,12 +28,6 @@ u32 net_lwip_rand(void)
 	x ^= x >> 17;
 	x ^= x << 5;
 	return x;
-}
-
-NORETURN void net_lwip_assert(const char *msg, const char *file, int line)
-{
-	printk("hv: lwIP assertion failed: %s (%s:%d)\n", msg, file, line);
-	hv_exit();
 }
 
 int atoi(const char *s)

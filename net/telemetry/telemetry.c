@@ -5,6 +5,7 @@
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/sched.h"
+#include "lib/lwip/lwip_assert.h"
 #include "lib/lwip/lwip_port.h"
 #include "lwip/dhcp.h"
 #include "lwip/timeouts.h"
@@ -217,12 +218,20 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 		tell_address();
 }
 
-void telemetry_poll(void)
+static void poll_network(void)
 {
-	if (!running)
-		return;
 	virtio_netif_poll(&nif);
 	sys_check_timeouts();
 	if (!told && dhcp_supplied_address(&nif))
 		tell_address();
+}
+
+void telemetry_poll(void)
+{
+	if (!running)
+		return;
+	if (!net_lwip_call(poll_network)) {
+		running = false;
+		printk("hv: telemetry stopped: lwIP failed (above); the VMs run on\n");
+	}
 }
