@@ -32,7 +32,9 @@ enum key {
 	K_GATEWAY,
 	K_PORT,
 	K_SELFTEST,
-	K_EXIT_PORT
+	K_EXIT_PORT,
+	K_NET_CONSOLE,
+	K_HOST
 };
 
 static const struct {
@@ -48,7 +50,8 @@ static const struct {
 	[K_APICV] = { "apicv", SEC_VM },	 [K_VM_PCPUS] = { "pcpus", SEC_VM },
 	[K_ADDRESS] = { "address", SEC_NET },	 [K_GATEWAY] = { "gateway", SEC_NET },
 	[K_PORT] = { "port", SEC_NET },		 [K_SELFTEST] = { "selftest", SEC_HV },
-	[K_EXIT_PORT] = { "exit_port", SEC_VM },
+	[K_EXIT_PORT] = { "exit_port", SEC_VM }, [K_NET_CONSOLE] = { "console", SEC_NET },
+	[K_HOST] = { "host", SEC_NET },
 };
 
 struct parser {
@@ -476,6 +479,38 @@ static int set_address(struct parser *ps, struct slice v)
 	return 0;
 }
 
+/* yes or no */
+static int set_yes_no(struct parser *ps, bool *out, struct slice v, const char *name)
+{
+	char buf[SHOW_MAX + 1];
+	if (!slice_eq(v, "yes") && !slice_eq(v, "no"))
+		return fail(ps, ps->line, "bad value '%s' for %s: expected yes or no", show(buf, v),
+			    name);
+	*out = slice_eq(v, "yes");
+	return 0;
+}
+
+/* host = NAME: a DNS name of the machine (letters, digits, '-' and '.'), which a browser's
+ * Host header may carry besides the address. */
+static int set_host(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+	bool ok = v.n < sizeof(ps->cfg->net.host);
+	for (size_t i = 0; ok && i < v.n; i++) {
+		char c = v.s[i];
+		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		     c == '-' || c == '.';
+	}
+	if (!ok)
+		return fail(ps, ps->line,
+			    "bad value '%s' for host: expected a DNS name (letters, digits, '-' "
+			    "and '.', at most %zu characters)",
+			    show(buf, v), sizeof(ps->cfg->net.host) - 1);
+	memcpy(ps->cfg->net.host, v.s, v.n);
+	ps->cfg->net.host[v.n] = 0;
+	return 0;
+}
+
 /* gateway = A.B.C.D */
 static int set_gateway(struct parser *ps, struct slice v)
 {
@@ -595,12 +630,12 @@ static int parse_key(struct parser *ps, struct slice l)
 	case K_ON_EXIT:
 		return set_on_exit(ps, v);
 	case K_SELFTEST:
-		if (!slice_eq(v, "yes") && !slice_eq(v, "no"))
-			return fail(ps, ps->line, "bad value '%s' for selftest: expected yes or no",
-				    show(buf, v));
-		ps->cfg->selftest = slice_eq(v, "yes");
 		ps->cfg->selftest_line = ps->line;
-		return 0;
+		return set_yes_no(ps, &ps->cfg->selftest, v, name);
+	case K_NET_CONSOLE:
+		return set_yes_no(ps, &cfg->net.console, v, name);
+	case K_HOST:
+		return set_host(ps, v);
 	case K_SERIAL:
 		return set_serial(ps, v);
 	case K_BAUD:

@@ -65,7 +65,10 @@ struct net_config {
 	bool has_gateway;
 	u8 gateway[4];
 	u16 port; /* HTTP */
-	int line; /* of the [net] header */
+	/* console = yes: /console/NAME serves the VMs' console output (default no) */
+	bool console;
+	char host[64]; /* host = NAME: a name the Host header may carry; "" for none */
+	int line;      /* of the [net] header */
 };
 
 struct hv_config {

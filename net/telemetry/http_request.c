@@ -136,6 +136,10 @@ static void header_line(struct http_req *r, const char *l)
 	if (field_is(l, n, "host")) {
 		if (r->hosts++) /* RFC 9112 3.2 */
 			bad(r, 400, "more than one Host header");
+		else if (vlen >= sizeof r->host)
+			bad(r, 400, "a Host header longer than 255 bytes");
+		else
+			memcpy(r->host, v, vlen), r->host[vlen] = 0;
 	} else if (field_is(l, n, "transfer-encoding")) {
 		bad(r, 501, "a request body (Transfer-Encoding), which GET and HEAD do not take");
 	} else if (field_is(l, n, "content-length")) {
@@ -217,6 +221,7 @@ const char *http_reason(u16 status)
 	} reasons[] = {
 		{ 200, "OK" },
 		{ 400, "Bad Request" },
+		{ 403, "Forbidden" },
 		{ 404, "Not Found" },
 		{ 405, "Method Not Allowed" },
 		{ 413, "Content Too Large" },

@@ -13,6 +13,7 @@
 #define HTTP_REQ_TARGET_MAX 255 /* the longest request target taken (414 beyond) */
 #define HTTP_REQ_LINE_MAX 1024	/* the longest request or header line (414 or 431 beyond) */
 #define HTTP_REQ_HEAD_MAX 8192	/* the whole head, up to its blank line (431 beyond) */
+#define HTTP_REQ_HOST_MAX 255	/* the longest Host header value (400 beyond) */
 
 enum http_method { HTTP_GET = 1, HTTP_HEAD };
 enum http_req_state { HTTP_REQ_MORE, HTTP_REQ_DONE, HTTP_REQ_BAD };
@@ -30,6 +31,8 @@ struct http_req {
 	char path[HTTP_REQ_TARGET_MAX + 1];
 	char query[HTTP_REQ_TARGET_MAX + 1]; /* after the '?', "" when none */
 	bool has_query;			     /* a '?' came (the query may be empty) */
+	/* The Host header's value, OWS trimmed, "" when none came (HTTP/1.0 needs none) */
+	char host[HTTP_REQ_HOST_MAX + 1];
 	/* private */
 	bool request_line;		  /* the request line was read */
 	u8 hosts;			  /* Host header lines seen */

@@ -8,7 +8,6 @@
 #include "hv/lib.h"
 #include "hv/mem.h"
 #include "lwip/tcp.h"
-#include "net/telemetry/http_request.h"
 
 #define HEAD_MAX 256
 #define IDLE_S 10     /* a connection's whole life, at most */
@@ -27,7 +26,7 @@ struct slot {
 };
 
 static struct slot slots[HTTP_SERVER_CONNS];
-static void (*handler)(const char *path, struct http_answer *a);
+static void (*handler)(const struct http_req *req, struct http_answer *a);
 struct http_server_stats http_server_stats;
 
 static void release(struct slot *s)
@@ -94,7 +93,7 @@ static void answer(struct slot *s)
 		a->status = s->req.status;
 		a->len = (size_t)snprintf(a->body, a->max, "%s\n", s->req.why);
 	} else {
-		handler(s->req.path, a);
+		handler(&s->req, a);
 	}
 	bool head_only = s->req.state == HTTP_REQ_DONE && s->req.method == HTTP_HEAD;
 	s->head_len = http_response_head(s->head, sizeof s->head, a->status, a->type, a->len);
@@ -177,7 +176,7 @@ static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err)
 	return ERR_OK;
 }
 
-int http_server_start(u16 port, void (*h)(const char *path, struct http_answer *a),
+int http_server_start(u16 port, void (*h)(const struct http_req *req, struct http_answer *a),
 		      const char **why)
 {
 	handler = h;

@@ -6,6 +6,7 @@
 #define NET_HTTP_SERVER_H
 
 #include "hv/types.h"
+#include "net/telemetry/http_request.h"
 
 #define HTTP_SERVER_CONNS 4		  /* at once; a fifth is reset */
 #define HTTP_SERVER_BODY_MAX (256 * 1024) /* the largest answer */
@@ -28,9 +29,9 @@ struct http_server_stats {
 };
 extern struct http_server_stats http_server_stats;
 
-/* Listens on port; handler(path, answer) makes each answer (a query string is ignored).
- * Returns 0, or -1 with *why. */
-int http_server_start(u16 port, void (*handler)(const char *path, struct http_answer *a),
+/* Listens on port; handler(request, answer) makes each answer to a well-formed request
+ * (its path and Host header; a query string is ignored). Returns 0, or -1 with *why. */
+int http_server_start(u16 port, void (*handler)(const struct http_req *req, struct http_answer *a),
 		      const char **why);
 
 #endif

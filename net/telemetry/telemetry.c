@@ -9,6 +9,7 @@
 #include "lib/lwip/lwip_port.h"
 #include "lwip/dhcp.h"
 #include "lwip/timeouts.h"
+#include "net/telemetry/console_page.h"
 #include "net/telemetry/http_server.h"
 #include "net/telemetry/live_page.h"
 #include "net/telemetry/metrics.h"
@@ -18,6 +19,8 @@ static struct virtio_net nic;
 static struct netif nif;
 static bool running, told; /* told: the address was printed */
 static u16 port;
+static bool serve_console;
+static char host_name[sizeof(((struct net_config *)0)->host)]; /* [net] host, or "" */
 static struct vm *const *vms;
 static u32 nvms;
 
@@ -127,8 +130,36 @@ static int machine_json(char *buf, size_t max, size_t len)
 
 #define CONSOLE_PREFIX "/console/"
 
-static void route(const char *path, struct http_answer *a)
+/* The console of the VM named name (console_page.h), or why not. */
+static int console_answer(const struct http_req *req, const char *name, struct http_answer *a)
 {
+	static char tail[CONSOLE_TAIL];
+	char addr[16];
+	ip4addr_ntoa_r(netif_ip4_addr(&nif), addr, sizeof addr);
+	if (!serve_console) {
+		a->status = 404;
+		return snprintf(a->body, a->max,
+				"the consoles are not served here (console = yes under [net] "
+				"serves them)\n");
+	}
+	if (!console_host_ok(req->host, addr, host_name, port)) {
+		a->status = 403;
+		return snprintf(a->body, a->max,
+				"the Host header names another server: ask for %s:%u (or the "
+				"name that host = under [net] gives)\n",
+				addr, port);
+	}
+	size_t got = console_tail(name, tail, sizeof tail);
+	if (got == (size_t)-1) {
+		a->status = 404;
+		return snprintf(a->body, a->max, "no VM named '%s'\n", name);
+	}
+	return (int)console_text(tail, got, a->body, a->max);
+}
+
+static void route(const struct http_req *req, struct http_answer *a)
+{
+	const char *path = req->path;
 	int n;
 	if (!strcmp(path, "/metrics")) {
 		a->type = "text/plain; version=0.0.4; charset=utf-8";
@@ -145,14 +176,7 @@ static void route(const char *path, struct http_answer *a)
 		n = (int)MIN(live_page_len, a->max);
 		memcpy(a->body, live_page, (size_t)n);
 	} else if (!strncmp(path, CONSOLE_PREFIX, strlen(CONSOLE_PREFIX))) {
-		size_t got = console_tail(path + strlen(CONSOLE_PREFIX), a->body, a->max);
-		if (got == (size_t)-1) {
-			a->status = 404;
-			n = snprintf(a->body, a->max, "no VM named '%s'\n",
-				     path + strlen(CONSOLE_PREFIX));
-		} else {
-			n = (int)got;
-		}
+		n = console_answer(req, path + strlen(CONSOLE_PREFIX), a);
 	} else {
 		a->status = 404;
 		n = snprintf(a->body, a->max,
@@ -183,6 +207,8 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 	vms = v;
 	nvms = n;
 	port = cfg->port;
+	serve_console = cfg->console;
+	memcpy(host_name, cfg->host, sizeof host_name);
 	if (virtio_net_probe(rsdp, &nic, &why)) {
 		printk("hv: telemetry off: %s\n", why);
 		return;

@@ -496,7 +496,10 @@ expect_pcpu_irqs() {
 # ExitBootServices, gets its address and serves /metrics while a guest's 2 vCPUs spin:
 # two scrapes a few seconds apart parse as Prometheus text (prometheus_client's parser)
 # with the guest's counters grown, /stats is JSON with the same VM, /console/linux0 holds
-# the guest's last console lines, / is the live page, an unknown path is a 404, and a
+# the guest's last console lines where NET_CONFIG says console = yes (asked with the
+# hypervisor's address as Host, as a client on its LAN does; asked as another server, or
+# through QEMU's port forward as 127.0.0.1, it is refused: 403), else is not served (404),
+# / is the live page, an unknown path is a 404, and a
 # request that is not GET or HEAD is refused (405). Then the live page in headless
 # Chromium, twice: the exits it shows grow and the screenshots (kept as LOG.page1.png,
 # LOG.page2.png) differ.
@@ -511,7 +514,8 @@ telemetry() {
 			grep -q "hv: telemetry: http://" "$LOG" 2> /dev/null && break
 			sleep 0.5
 		done
-		/usr/bin/python3 "$TOP/tests/emu/telemetry_scrape.py" "http://127.0.0.1:$port" "$out" > "$out/scrape.log" 2>&1
+		hv=$(sed -n 's|^hv: telemetry: http://\([0-9.]*:[0-9]*\)/metrics.*|\1|p' "$LOG" | head -n1)
+		/usr/bin/python3 "$TOP/tests/emu/telemetry_scrape.py" "http://127.0.0.1:$port" "$out" "$hv" > "$out/scrape.log" 2>&1
 		echo "scrape exit $?" >> "$out/scrape.log"
 	) &
 	scraper=$!
@@ -526,9 +530,15 @@ $1$(linux_vm linux0 2 256M "hv.mode=spin hv.spin=60")" 400
 	expect "the guest's exits grew between the scrapes" "scrape: exits grew"
 	expect "the machine's own counters: pCPUs, NIC frames, requests" "scrape: own counters ok"
 	expect "/stats is JSON with the VM and the machine's counters" "scrape: stats ok"
-	last=$(sed -n 's/^scrape: console last line: //p' "$out/scrape.log")
-	expect "/console/linux0 ends with a line of the guest's console" "[linux0] ${last:-no line}"
-	expect "/console of an unknown VM is a 404" "scrape: console 404 ok"
+	if printf '%s\n' "$1" | grep -qx "console = yes"; then
+		last=$(sed -n 's/^scrape: console last line: //p' "$out/scrape.log")
+		expect "/console/linux0 ends with a line of the guest's console" "[linux0] ${last:-no line}"
+		expect "/console of an unknown VM is a 404" "scrape: console 404 ok"
+		expect "/console asked as another server (DNS rebinding) is a 403" "scrape: console foreign host 403 ok"
+		expect "/console through the port forward (Host 127.0.0.1) is a 403" "scrape: console forwarded 403 ok"
+	else
+		expect "/console is not served without console = yes (404)" "scrape: console not served ok"
+	fi
 	expect "/ is the live page" "scrape: live page ok"
 	expect "an unknown path is a 404" "scrape: 404 ok"
 	expect "the live page in Chromium: the exits it shows grew" "scrape: page counters moved"

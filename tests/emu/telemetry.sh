@@ -3,5 +3,6 @@
 # (QEMU's user network: 10.0.2.15/24, its gateway 10.0.2.2).
 . "$(dirname "$0")/lib.sh"
 telemetry "address = 10.0.2.15/24
-gateway = 10.0.2.2" static
+gateway = 10.0.2.2
+console = yes" static
 finish

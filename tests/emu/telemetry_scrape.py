@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # tests/emu/telemetry.sh's client: scrapes the hypervisor's HTTP endpoints and prints one
 # "scrape: ..." line per check that held (the shell test expects them), details otherwise.
-#   usage: telemetry_scrape.py BASE_URL OUT_DIR
+#   usage: telemetry_scrape.py BASE_URL OUT_DIR HV_ADDRESS
+# BASE_URL reaches the hypervisor through QEMU's port forward; HV_ADDRESS (A.B.C.D:PORT) is
+# its own, which a client on its LAN sends as Host (/console/ checks it).
 import json
 import re
 import shutil
@@ -16,15 +18,17 @@ from urllib.parse import urlparse
 
 from prometheus_client.parser import text_string_to_metric_families
 
-base, out = sys.argv[1], sys.argv[2]
+base, out, hv = sys.argv[1], sys.argv[2], sys.argv[3]
 
 
-def get(path, tries=20):
+def get(path, tries=20, host=None):
     """The body of a 200 answer, or (status, body) of an error; retried while the
-    hypervisor's address is not up yet (QEMU forwards, then nobody answers)."""
+    hypervisor's address is not up yet (QEMU forwards, then nobody answers). host: the
+    Host header to send instead of the forward's 127.0.0.1:PORT."""
+    req = urllib.request.Request(base + path, headers={"Host": host} if host else {})
     for i in range(tries):
         try:
-            with urllib.request.urlopen(base + path, timeout=10) as r:
+            with urllib.request.urlopen(req, timeout=10) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as e:
             return e.code, e.read().decode()
@@ -85,18 +89,27 @@ except (ValueError, KeyError, TypeError) as e:
     print(f"/stats: HTTP {status}, not the JSON expected: {e!r}: {stats[:200]!r}")
 
 for _ in range(60):  # the guest's first line may be a while away (TCG)
-    status, body = get("/console/linux0")
+    status, body = get("/console/linux0", host=hv)
     lines = [l for l in body.split("\n")[:-1] if l.strip()]  # whole lines: the hv prints those
     if status != 200 or lines:
         break
     time.sleep(1)
 print(f"/console/linux0: HTTP {status}, {len(body)} bytes, {len(lines)} lines")
+if status == 404 and "console = yes under [net]" in body:
+    print("scrape: console not served ok")
 if status == 200 and lines:
     open(f"{out}/console", "w").write(body)
     print(f"scrape: console last line: {lines[-1]}")
-status, body = get("/console/nosuch")
-if status == 404 and "no VM named 'nosuch'" in body:
-    print("scrape: console 404 ok")
+    status, body = get("/console/nosuch", host=hv)
+    if status == 404 and "no VM named 'nosuch'" in body:
+        print("scrape: console 404 ok")
+    status, body = get("/console/linux0", host="evil.example:" + hv.split(":")[1])
+    print(f"/console/linux0 as evil.example: HTTP {status}: {body.strip()}")
+    if status == 403 and "Host header names another server" in body:
+        print("scrape: console foreign host 403 ok")
+    status, body = get("/console/linux0")
+    if status == 403:
+        print("scrape: console forwarded 403 ok")
 
 status, body = get("/")
 if status == 200 and "<canvas" in body and "/stats" in body:

@@ -490,6 +490,10 @@ static void test_selftest(void)
 	CHECK(!cfg.selftest);
 	CHECK_ERR("[hv]\nselftest = no\n", 0, "no [vm ...] section");
 	CHECK_ERR("[hv]\nselftest = on\n", 2, "bad value 'on' for selftest: expected yes or no");
+	CHECK_ERR("[net]\nconsole = 1\n", 2, "bad value '1' for console: expected yes or no");
+	CHECK_ERR("[net]\nhost = hv_lab\n", 2,
+		  "bad value 'hv_lab' for host: expected a DNS name (letters, digits, '-' and "
+		  "'.', at most 63 characters)");
 	CHECK_ERR("[hv]\nselftest = yes\n\n[vm a]\nkernel=k\n", 4,
 		  "selftest = yes (line 2) runs its own VMs: no [vm ...] section with it");
 }
@@ -608,6 +612,13 @@ static void test_net(void)
 	CHECK(cfg.net.enabled && cfg.net.dhcp && !cfg.net.has_gateway);
 	CHECK_EQ(cfg.net.port, 80);
 	CHECK_EQ(cfg.net.line, 1);
+	CHECK(!cfg.net.console && !cfg.net.host[0]); /* consoles not served by default */
+	CHECK_EQ(parse("[net]\nconsole = yes\nhost = hv-lab-3.example.org\n[vm a]\nkernel=k\n"), 0);
+	CHECK(cfg.net.console);
+	CHECK_STR(cfg.net.host, "hv-lab-3.example.org");
+	CHECK_EQ(parse("[hv]\nconsole = a\n[net]\nconsole = no\n[vm a]\nkernel=k\n"), 0);
+	CHECK(!cfg.net.console);
+	CHECK_STR(cfg.console, "a"); /* [hv]'s console is another key */
 	CHECK_EQ(parse("[vm a]\nkernel=k\n[net]\naddress = 192.168.7.20/24\n"
 		       "gateway = 192.168.7.1\nport = 8080\n"),
 		 0);

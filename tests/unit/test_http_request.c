@@ -29,7 +29,8 @@ static enum http_req_state feed_n(const char *s, size_t n)
 	free(copy);
 	CHECK(one.state == r.state && one_took == took && one.status == r.status &&
 	      one.method == r.method && one.minor == r.minor && !strcmp(one.path, r.path) &&
-	      !strcmp(one.query, r.query) && one.has_query == r.has_query);
+	      !strcmp(one.query, r.query) && one.has_query == r.has_query &&
+	      !strcmp(one.host, r.host));
 	return r.state;
 }
 
@@ -46,6 +47,7 @@ static void test_good(void)
 	CHECK_STR(r.path, "/metrics");
 	CHECK(!r.has_query && !r.query[0]);
 	CHECK(r.status == 0 && r.why == NULL);
+	CHECK_STR(r.host, "10.0.2.15:8080");
 
 	/* What follows the blank line is not the head's. */
 	CHECK_EQ(feed("HEAD /stats?vm=linux0&x HTTP/1.0\n\nmore"), HTTP_REQ_DONE);
@@ -53,6 +55,7 @@ static void test_good(void)
 	CHECK_EQ(r.method, HTTP_HEAD);
 	CHECK_EQ(r.minor, 0);
 	CHECK_STR(r.path, "/stats");
+	CHECK_STR(r.host, ""); /* HTTP/1.0: none */
 	CHECK(r.has_query);
 	CHECK_STR(r.query, "vm=linux0&x");
 
@@ -66,6 +69,9 @@ static void test_good(void)
 		 HTTP_REQ_DONE);
 	CHECK_EQ(r.minor, 9);
 	CHECK_STR(r.path, "/a/b.json");
+	CHECK_STR(r.host, "");
+	CHECK_EQ(feed("GET / HTTP/1.1\r\nHost: \t hv-lab-3.example:80 \t\r\n\r\n"), HTTP_REQ_DONE);
+	CHECK_STR(r.host, "hv-lab-3.example:80"); /* OWS trimmed */
 
 	/* Not over yet: everything is taken. */
 	CHECK_EQ(feed("GET / HTTP/1.1\r\nHost: a\r\n"), HTTP_REQ_MORE);
@@ -74,6 +80,11 @@ static void test_good(void)
 	CHECK_EQ(feed(""), HTTP_REQ_MORE);
 	CHECK_EQ(took, 0);
 }
+
+#define HOST_16 "aaaaaaaaaaaaaaaa"
+#define HOST_256                                                                                \
+	HOST_16 HOST_16 HOST_16 HOST_16 HOST_16 HOST_16 HOST_16 HOST_16 HOST_16 HOST_16 HOST_16 \
+		HOST_16 HOST_16 HOST_16 HOST_16 HOST_16
 
 static void test_bad(void)
 {
@@ -108,6 +119,7 @@ static void test_bad(void)
 		{ "GET / HTTP/1.1\r\nno colon\r\n\r\n", 400, "colon" },
 		{ "GET / HTTP/1.1\r\n\r\n", 400, "without a Host" },
 		{ "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n", 400, "more than one Host" },
+		{ "GET / HTTP/1.1\r\nHost: " HOST_256 "\r\n", 400, "Host header longer" },
 		{ "GET / HTTP/1.0\r\nContent-Length: 5\r\n", 413, "body" },
 		{ "GET / HTTP/1.0\r\nContent-Length: 5x\r\n", 400, "not a number" },
 		{ "GET / HTTP/1.0\r\nContent-Length: -0\r\n", 400, "not a number" },
