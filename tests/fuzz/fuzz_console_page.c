@@ -2,8 +2,8 @@
 /* /console/NAME's text (net/telemetry/console_page.c) from a guest's bytes, and its Host
  * check from a client's header. Checked: the text is NUL-terminated inside the buffer,
  * holds only printable ASCII, LF and TAB, its length is what was returned, and with room
- * enough (four bytes per input byte) every input byte but a CR LF's CR is there; a Host that passes names
- * the address or the name, with the server's port or none for port 80. */
+ * enough (four bytes per input byte) every input byte but a CR LF's CR is there; a Host
+ * that passes names the address or the name, with the server's port or none for port 80. */
 #include "../../net/telemetry/console_page.c"
 #include "fuzz.h"
 
