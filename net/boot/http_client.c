@@ -214,6 +214,7 @@ void *http_get(const struct http_url *u, const char *url, u64 *len, void (*poll)
 	while (!c.over) {
 		poll();
 		u32 now = sys_now();
+		u64 deadline = http_deadline_ms(c.head.has_length ? c.head.length : HTTP_FILE_MAX);
 		if (c.closed && c.head.state == HTTP_HEAD_MORE)
 			fail(&c, "the server closed the connection before its answer's head ended");
 		else if (c.closed && c.head.has_length && c.len < c.head.length) {
@@ -227,6 +228,14 @@ void *http_get(const struct http_url *u, const char *url, u64 *len, void (*poll)
 			c.over = true; /* no Content-Length: the body ends with the connection */
 		} else if (!c.connected && now - start > CONNECT_MS) {
 			fail(&c, "no answer from the server in 10 s (is it up, is there a route?)");
+		} else if (now - start > deadline) {
+			char msg[sizeof c.why];
+			snprintf(msg, sizeof msg,
+				 "too slow: %llu bytes in %u s, where a file of that size has "
+				 "%llu s (%u s, then at least 1 MiB/s)",
+				 (unsigned long long)c.len, (now - start) / 1000,
+				 (unsigned long long)deadline / 1000, HTTP_DEADLINE_BASE_MS / 1000);
+			fail(&c, msg);
 		} else if (c.connected && now - c.window > STALL_MS) {
 			if (c.got - c.window_got < STALL_BYTES)
 				fail(&c, "the transfer stalled: less than 4 KiB in 30 s");

@@ -99,6 +99,12 @@ int http_url_parse(const char *url, struct http_url *u, const char **why)
 	return 0;
 }
 
+u64 http_deadline_ms(u64 bytes)
+{
+	const u64 f = HTTP_FLOOR_BYTES_PER_S; /* whole seconds and the rest: no overflow */
+	return HTTP_DEADLINE_BASE_MS + bytes / f * 1000 + bytes % f * 1000 / f;
+}
+
 size_t http_request(char *buf, size_t n, const struct http_url *u)
 {
 	int len = snprintf(buf, n,

@@ -47,6 +47,14 @@ struct http_head {
 	char line[HTTP_LINE_MAX + 2]; /* with its CR, and a NUL */
 };
 
+/* A whole fetch's deadline, so that a server that sends just enough to pass the client's
+ * stall check cannot hold the boot for hours: HTTP_DEADLINE_BASE_MS from the request, plus
+ * the time the body takes at HTTP_FLOOR_BYTES_PER_S (bytes: its Content-Length, or while
+ * none is known the largest file taken). */
+#define HTTP_DEADLINE_BASE_MS 60000
+#define HTTP_FLOOR_BYTES_PER_S (1024 * 1024)
+u64 http_deadline_ms(u64 bytes);
+
 void http_head_init(struct http_head *h);
 /* Takes up to n bytes of the response. Returns how many belong to the head: all n while
  * it is not over (HTTP_HEAD_MORE), those up to and including the blank line that ends it

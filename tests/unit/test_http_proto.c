@@ -217,8 +217,21 @@ static void test_heads(void)
 	CHECK_EQ(http_head_feed(&h, (const u8 *)"more", 4), 0);
 }
 
+/* A fetch's deadline: a minute, then 1 MiB/s. */
+static void test_deadline(void)
+{
+	CHECK_EQ(http_deadline_ms(0), 60000);
+	CHECK_EQ(http_deadline_ms(1024 * 1024), 61000);
+	CHECK_EQ(http_deadline_ms(50ull << 20), 110000);	 /* a 50 MiB initrd: 110 s */
+	CHECK_EQ(http_deadline_ms(1ull << 30), 60000 + 1024000); /* the largest: 18 min */
+	CHECK_EQ(http_deadline_ms(~0ull), 60000 + (~0ull >> 20) * 1000 + 999); /* no overflow */
+	CHECK_EQ(http_deadline_ms(1), 60000); /* 1 ms per KiB, rounded down */
+	CHECK_EQ(http_deadline_ms(1049), 60001);
+}
+
 int main(void)
 {
+	test_deadline();
 	test_urls();
 	test_request();
 	test_heads();
