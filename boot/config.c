@@ -235,9 +235,10 @@ static int set_memory(struct parser *ps, struct slice v)
 	char buf[SHOW_MAX + 1];
 	u64 x;
 
-	if (parse_size(v, &x) || x < CFG_MIN_MEMORY || x > CFG_MAX_MEMORY || x % PAGE_SIZE)
+	/* 2 MiB: both backends map guest RAM with 2 MiB pages (arch_vm_create checks it too) */
+	if (parse_size(v, &x) || x < CFG_MIN_MEMORY || x > CFG_MAX_MEMORY || x % (2 * MiB))
 		return fail(ps, ps->line,
-			    "bad value '%s' for memory: expected a size 16M..64G, a multiple of 4K",
+			    "bad value '%s' for memory: expected a size 16M..64G, a multiple of 2M",
 			    show(buf, v));
 	ps->vm->memory = x;
 	return 0;

@@ -14,7 +14,7 @@
  *   initrd = \initrd.gz       # several, comma-separated: a multiboot kernel's modules
  *   cmdline = console=ttyS0 quiet
  *   vcpus = 2                 # 1..64, default 1
- *   memory = 512M             # N, NK, NM, NG; 16M..64G, multiple of 4K; default 256M
+ *   memory = 512M             # N, NK, NM, NG; 16M..64G, multiple of 2M; default 256M
  *   pv = all,-ipi             # paravirtual features offered (default: all), below
  *   pcpus = 0-1,3             # the pCPUs its vCPUs may run on (default: all)
  *   exit_port = 0xf4          # x86: a guest write there ends the VM (isa-debug-exit)

@@ -159,11 +159,15 @@ static void test_numbers(void)
 		{ "0x1000000", 16 * MiB },
 		{ "0X1000000", 16 * MiB },
 		{ "0x400M", GiB },
-		{ "16781312", 16 * MiB + 4096 },
+		{ "18M", 18 * MiB },
+		{ "18874368", 18 * MiB },
+		{ "16781312", 0 }, /* 16M + 4K: not a multiple of 2M */
+		{ "17M", 0 },
+		{ "2049M", 0 },
 		{ "000000000000000000000000000000000000016M", 16 * MiB },
 		{ "15M", 0 },
 		{ "16777215", 0 },
-		{ "16777217", 0 }, /* not a multiple of 4K */
+		{ "16777217", 0 }, /* not a multiple of 4K either */
 		{ "16781313", 0 },
 		{ "65G", 0 },
 		{ "68719476740", 0 }, /* 64G + 4 */
@@ -196,7 +200,7 @@ static void test_numbers(void)
 
 			snprintf(msg, sizeof(msg),
 				 "bad value '%s' for memory: expected a size 16M..64G, a multiple "
-				 "of 4K",
+				 "of 2M",
 				 mem[i].v);
 			CHECK_ERR(text, 3, msg);
 		}
