@@ -53,6 +53,7 @@
 #define STATUS_DRIVER 2
 #define STATUS_DRIVER_OK 4
 #define STATUS_FEATURES_OK 8
+#define STATUS_NEEDS_RESET 64
 #define STATUS_FAILED 128
 
 /* Feature bits (5.1.3, 6) */
@@ -288,16 +289,21 @@ static int queue_init(struct virtio_net *n, struct virtq *q, u16 index,
 		*why = "a queue stays enabled after the reset";
 		return -1;
 	}
-	u16 size = 1;
-	while (size * 2 <= MIN(max, VIRTIO_NET_QUEUE_MAX))
+	/* A restart keeps the first start's memory, and so at most its size. */
+	u16 size = 1, limit = q->cap ? q->cap : VIRTIO_NET_QUEUE_MAX;
+	while (size * 2 <= MIN(max, limit))
 		size *= 2;
-	*q = (struct virtq){ .size = size, .index = index };
+	struct virtq old = *q;
+	*q = (struct virtq){ .size = size, .index = index, .cap = old.cap ? old.cap : size };
 	/* Descriptors (16-byte aligned), available ring (2), used ring (4): one page each,
 	 * as size <= 256. */
-	q->desc = alloc_pages(3);
+	q->desc = old.desc ? old.desc : alloc_pages(3);
+	memset((void *)q->desc, 0, 3 * PAGE_SIZE);
 	q->avail = q->desc + PAGE_SIZE;
 	q->used = q->desc + 2 * PAGE_SIZE;
-	q->bufs = alloc_pages(ALIGN_UP((u64)size * VIRTIO_NET_BUF_SIZE, PAGE_SIZE) / PAGE_SIZE);
+	q->bufs = old.bufs ? old.bufs
+			   : alloc_pages(ALIGN_UP((u64)size * VIRTIO_NET_BUF_SIZE, PAGE_SIZE) /
+					 PAGE_SIZE);
 	wr_reg16(c + COMMON_Q_SIZE, size);
 	wr_reg16(c + COMMON_Q_MSIX, VIRTIO_MSI_NO_VECTOR);
 	wr_reg64(c + COMMON_Q_DESC, (u64)(uintptr_t)q->desc);
@@ -400,6 +406,18 @@ static int try_device(const struct pci_dev *d, void *arg)
 	 * no DMA any more (its rings stay allocated: the probe runs once). */
 	pci_write16(d, PCI_COMMAND, pci_read16(d, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
 	return 0;
+}
+
+bool virtio_net_broken(const struct virtio_net *n)
+{
+	u8 s = rd_reg8(n->common + COMMON_STATUS);
+	return (s & (STATUS_NEEDS_RESET | STATUS_FAILED)) || !(s & STATUS_DRIVER_OK);
+}
+
+int virtio_net_restart(struct virtio_net *n, const char **why)
+{
+	n->restarts++;
+	return init_device(n, why);
 }
 
 int virtio_net_probe_windows(const struct acpi_mcfg_entry *w, u32 nw, struct virtio_net *n,

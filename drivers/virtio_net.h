@@ -19,6 +19,7 @@
 /* One split virtqueue (2.7); descriptor i always describes buffer i. */
 struct virtq {
 	u16 size;      /* entries: a power of 2 */
+	u16 cap;       /* entries its memory holds (the first start's size) */
 	u16 index;     /* queue number */
 	u16 avail_idx; /* the driver's avail->idx (what it published) */
 	u16 used_seen; /* entries of the used ring consumed so far */
@@ -38,6 +39,7 @@ struct virtio_net {
 	u64 rx_frames, tx_frames;
 	u64 rx_dropped; /* frames longer than the caller's buffer, or malformed */
 	u64 bogus_ids;	/* used-ring entries naming a buffer the device did not hold */
+	u64 restarts;	/* virtio_net_restart calls */
 };
 
 /* Finds the first virtio-net function in the windows the ACPI MCFG lists (vendor 0x1af4,
@@ -51,6 +53,15 @@ int virtio_net_probe(const void *rsdp, struct virtio_net *n, const char **why);
 /* The same over given ECAM windows. */
 int virtio_net_probe_windows(const struct acpi_mcfg_entry *w, u32 nw, struct virtio_net *n,
 			     const char **why);
+
+/* Whether the device stopped working on its own: it asks for a reset
+ * (DEVICE_NEEDS_RESET, 2.1.2), failed, or lost DRIVER_OK (its host reset it). One register
+ * read. */
+bool virtio_net_broken(const struct virtio_net *n);
+/* Starts a broken device again as the probe did (reset, features, queues, DRIVER_OK),
+ * in the memory the probe allocated; frames in flight are lost. Returns 0, or -1 with
+ * *why. */
+int virtio_net_restart(struct virtio_net *n, const char **why);
 
 /* Queues one frame (copied; len at most VIRTIO_NET_FRAME_MAX) for transmission. Returns
  * 0, or -1 when the frame is too long or every transmit buffer is still with the

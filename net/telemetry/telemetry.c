@@ -8,6 +8,7 @@
 #include "lib/lwip/lwip_assert.h"
 #include "lib/lwip/lwip_port.h"
 #include "lwip/dhcp.h"
+#include "lwip/sys.h"
 #include "lwip/timeouts.h"
 #include "net/telemetry/console_page.h"
 #include "net/telemetry/http_server.h"
@@ -46,7 +47,7 @@ struct sample {
 	const char *family, *help, *label, *value; /* label NULL: a family of one sample */
 	u64 n;
 };
-#define MACHINE_SAMPLES (2 * MAX_PCPUS + 7)
+#define MACHINE_SAMPLES (2 * MAX_PCPUS + 8)
 
 static u32 machine_samples(struct sample *s)
 {
@@ -72,6 +73,9 @@ static u32 machine_samples(struct sample *s)
 				  "Telemetry connections reset, by reason (busy: no free slot).";
 	s[k++] = (struct sample){ frames, frames_help, "direction", "rx", nic.rx_frames };
 	s[k++] = (struct sample){ frames, frames_help, "direction", "tx", nic.tx_frames };
+	s[k++] = (struct sample){ "hv_net_nic_restarts_total",
+				  "Times the NIC stopped on its own and was started again.", NULL,
+				  NULL, nic.restarts };
 	s[k++] = (struct sample){ "hv_net_rx_dropped_total",
 				  "Received frames dropped (malformed or too long), and used-ring "
 				  "entries naming no buffer of the device's.",
@@ -244,8 +248,32 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 		tell_address();
 }
 
+/* Once a second: a NIC that stopped on its own (its host reset it, or it asks for a reset)
+ * is started again, said on the console; one that cannot be ends the telemetry. */
+#define NIC_CHECK_MS 1000
+
+static bool nic_works(void)
+{
+	static u32 checked;
+	const char *why;
+	if (sys_now() - checked < NIC_CHECK_MS)
+		return true;
+	checked = sys_now();
+	if (!virtio_net_broken(&nic))
+		return true;
+	printk("hv: telemetry: the NIC stopped on its own (reset by its host, or it asks for "
+	       "one): starting it again\n");
+	if (!virtio_net_restart(&nic, &why))
+		return true;
+	running = false;
+	printk("hv: telemetry stopped: the NIC does not start again: %s; the VMs run on\n", why);
+	return false;
+}
+
 static void poll_network(void)
 {
+	if (!nic_works())
+		return;
 	virtio_netif_poll(&nif);
 	sys_check_timeouts();
 	if (!told && dhcp_supplied_address(&nif))

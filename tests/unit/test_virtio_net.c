@@ -410,16 +410,22 @@ static void test_traffic(void)
 	CHECK_EQ(dev.notifies[1], before);
 }
 
+/* A modern virtio-net with rxq and txq queue entries, probed. */
+static void started(struct virtio_net *n, u16 rxq, u16 txq)
+{
+	const char *why = NULL;
+	machine(0x1041, rxq, txq);
+	CHECK_EQ(virtio_net_probe_windows(&fake_win, 1, n, &why), 0);
+}
+
 /* A device that gives back ids it does not hold (again, or never given): they are skipped
  * and counted, so no transmit buffer is used twice. */
 static void test_bogus_ids(void)
 {
 	struct virtio_net n;
-	const char *why = NULL;
 	u8 frame[60] = { 1 }, buf[1514];
 
-	machine(0x1041, 8, 8);
-	CHECK_EQ(virtio_net_probe_windows(&fake_win, 1, &n, &why), 0);
+	started(&n, 8, 8);
 	/* rx: a real frame in buffer 0, then an id outside the ring (every rx buffer is
 	 * with the device all the time, so only those can be told apart) */
 	CHECK(dev_rx(frame, sizeof frame));
@@ -444,12 +450,56 @@ static void test_bogus_ids(void)
 	dev.lazy_tx = false;
 }
 
+/* A device that stops on its own: its host resets it (status 0), or it asks for a reset
+ * (DEVICE_NEEDS_RESET) with frames in flight. It is seen as broken, starts again in the
+ * probe's memory (no page allocated; a larger queue offered after the reset is capped at
+ * what that memory holds), and sends and receives again. */
+static void test_restart(void)
+{
+	struct virtio_net n;
+	const char *why = NULL;
+	u8 frame[60] = { 7 }, buf[1514];
+
+	started(&n, 16, 8);
+	CHECK(!virtio_net_broken(&n));
+	unsigned pages_then = npages;
+	for (int how = 0; how < 3; how++) {
+		dev.lazy_tx = true;
+		CHECK_EQ(virtio_net_send(&n, frame, 60), 0); /* in flight, then lost */
+		CHECK(dev_rx(frame, 60));
+		dev.lazy_tx = false;
+		if (how == 0) {
+			dev_reset(); /* by its host */
+		} else if (how == 1) {
+			common()[COMMON_STATUS] |= STATUS_NEEDS_RESET;
+		} else {
+			common()[COMMON_STATUS] |= STATUS_NEEDS_RESET;
+			dev.q[0].max = 64; /* now offers more than the memory holds */
+		}
+		CHECK(virtio_net_broken(&n));
+		CHECK_EQ(virtio_net_restart(&n, &why), 0);
+		CHECK(!virtio_net_broken(&n));
+		CHECK_EQ(n.restarts, (u64)how + 1);
+		CHECK_EQ(npages, pages_then);
+		CHECK_EQ(n.rx.size, 16);
+		CHECK_EQ(dev.q[0].size, 16);
+		CHECK_EQ(virtio_net_recv(&n, buf, sizeof buf), 0); /* the old frame is gone */
+		CHECK(dev_rx(frame, 60));
+		CHECK_EQ(virtio_net_recv(&n, buf, sizeof buf), 60);
+		unsigned sent = dev.nwire;
+		for (int i = 0; i < 20; i++) /* more than the ring: buffers come back */
+			CHECK_EQ(virtio_net_send(&n, frame, 60), 0);
+		CHECK_EQ(dev.nwire, sent + 20);
+	}
+}
+
 int main(void)
 {
 	test_probe();
 	test_probe_errors();
 	test_traffic();
 	test_bogus_ids();
+	test_restart();
 	free_pages();
 	free(fake_ecam);
 	return test_summary();
