@@ -393,6 +393,11 @@ static int init_device(struct virtio_net *n, const char **why)
 	return 0;
 }
 
+static void stop_dma(const struct pci_dev *d)
+{
+	pci_write16(d, PCI_COMMAND, pci_read16(d, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
+}
+
 static int try_device(const struct pci_dev *d, void *arg)
 {
 	struct find *f = arg;
@@ -403,8 +408,11 @@ static int try_device(const struct pci_dev *d, void *arg)
 	if (!init_device(f->n, &f->why))
 		return 1;
 	/* Perhaps a later one works. This one keeps its FAILED status (3.1.1) and can do
-	 * no DMA any more (its rings stay allocated: the probe runs once). */
-	pci_write16(d, PCI_COMMAND, pci_read16(d, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
+	 * no DMA any more; its rings stay allocated (the probe runs once), and the next
+	 * device gets its own (a restart reuses only a device's own). */
+	stop_dma(d);
+	memset(&f->n->rx, 0, sizeof f->n->rx);
+	memset(&f->n->tx, 0, sizeof f->n->tx);
 	return 0;
 }
 
@@ -417,7 +425,10 @@ bool virtio_net_broken(const struct virtio_net *n)
 int virtio_net_restart(struct virtio_net *n, const char **why)
 {
 	n->restarts++;
-	return init_device(n, why);
+	if (!init_device(n, why))
+		return 0;
+	stop_dma(&n->pci); /* left alone: it writes nothing more into the rings */
+	return -1;
 }
 
 int virtio_net_probe_windows(const struct acpi_mcfg_entry *w, u32 nw, struct virtio_net *n,

@@ -59,8 +59,8 @@ int virtio_net_probe_windows(const struct acpi_mcfg_entry *w, u32 nw, struct vir
  * read. */
 bool virtio_net_broken(const struct virtio_net *n);
 /* Starts a broken device again as the probe did (reset, features, queues, DRIVER_OK),
- * in the memory the probe allocated; frames in flight are lost. Returns 0, or -1 with
- * *why. */
+ * in the memory the probe allocated; frames in flight are lost, the MAC is read again.
+ * Returns 0, or -1 with *why (the device can then do no DMA). */
 int virtio_net_restart(struct virtio_net *n, const char **why);
 
 /* Queues one frame (copied; len at most VIRTIO_NET_FRAME_MAX) for transmission. Returns

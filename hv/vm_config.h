@@ -28,7 +28,7 @@ struct vm_config {
 	int initrd_line;			    /* line of its initrd key */
 	char cmdline[CFG_CMDLINE_MAX];		    /* "" if absent */
 	u32 vcpus;				    /* 1..64, default 1 */
-	u64 memory;		  /* bytes, 16M..64G, multiple of 4K, default 256M */
+	u64 memory;		  /* bytes, 16M..64G, multiple of 2M, default 256M */
 	u32 pv;			  /* BIT(enum pv_feature) set, default all */
 	bool apicv_off;		  /* apicv = off: the emulated local APIC only */
 	struct pcpu_set pcpu_set; /* where it may run; empty (default): any */

@@ -10,9 +10,10 @@
 
 #include "hv/types.h"
 
-/* Whether a request's Host header value names this server: empty (HTTP/1.0 without one),
- * or its address ("A.B.C.D") or name (case-insensitive) with ":port" or, for port 80,
- * without one. name may be "" (none configured). */
+/* Whether a request's Host header value names this server: empty (no Host header, as
+ * HTTP/1.0 allows, or an empty one: no browser sends either), or its address ("A.B.C.D")
+ * or name (case-insensitive) with ":port" or, for port 80, without one. name may be ""
+ * (none configured). */
 bool console_host_ok(const char *host, const char *addr, const char *name, u16 port);
 
 /* Copies n console bytes into out (max bytes, NUL-terminated) as text a terminal shows as

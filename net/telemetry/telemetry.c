@@ -8,6 +8,7 @@
 #include "lib/lwip/lwip_assert.h"
 #include "lib/lwip/lwip_port.h"
 #include "lwip/dhcp.h"
+#include "lwip/etharp.h"
 #include "lwip/sys.h"
 #include "lwip/timeouts.h"
 #include "net/telemetry/console_page.h"
@@ -249,8 +250,10 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 }
 
 /* Once a second: a NIC that stopped on its own (its host reset it, or it asks for a reset)
- * is started again, said on the console; one that cannot be ends the telemetry. */
+ * is started again, said on the console; one that cannot be, or keeps stopping, ends the
+ * telemetry. */
 #define NIC_CHECK_MS 1000
+#define NIC_RESTARTS_MAX 5 /* in the machine's life */
 
 static bool nic_works(void)
 {
@@ -261,10 +264,22 @@ static bool nic_works(void)
 	checked = sys_now();
 	if (!virtio_net_broken(&nic))
 		return true;
+	if (nic.restarts == NIC_RESTARTS_MAX) {
+		running = false;
+		printk("hv: telemetry stopped: the NIC stopped on its own %u times; the VMs run "
+		       "on\n",
+		       NIC_RESTARTS_MAX + 1);
+		return false;
+	}
 	printk("hv: telemetry: the NIC stopped on its own (reset by its host, or it asks for "
 	       "one): starting it again\n");
-	if (!virtio_net_restart(&nic, &why))
+	if (!virtio_net_restart(&nic, &why)) {
+		if (memcmp(nif.hwaddr, nic.mac, sizeof nic.mac)) { /* a new MAC: ARP anew */
+			memcpy(nif.hwaddr, nic.mac, sizeof nic.mac);
+			etharp_cleanup_netif(&nif);
+		}
 		return true;
+	}
 	running = false;
 	printk("hv: telemetry stopped: the NIC does not start again: %s; the VMs run on\n", why);
 	return false;

@@ -167,7 +167,7 @@ expect_steal_matches() {
 		awk "BEGIN { exit !($g <= $h + 10 * ${n:-1} && $g >= $h * 0.95 - 10 * ${n:-1}) }"; then
 		echo "ok:   $1: guest steal ${g} ms, hypervisor ${h} ms at that instant"
 	else
-		echo "FAIL: $1: guest steal ${g:-missing} ms, hypervisor ${h:-missing} ms at that instant (within 5%)"
+		echo "FAIL: $1: guest steal ${g:-missing} ms, hypervisor ${h:-missing} ms at that instant (within 5%; hypervisor missing: did the guest module stealcheck load?)"
 		failed=1
 	fi
 }

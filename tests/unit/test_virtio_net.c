@@ -491,6 +491,13 @@ static void test_restart(void)
 			CHECK_EQ(virtio_net_send(&n, frame, 60), 0);
 		CHECK_EQ(dev.nwire, sent + 20);
 	}
+	/* one that does not start again can do no DMA any more */
+	common()[COMMON_STATUS] |= STATUS_NEEDS_RESET;
+	dev.refuse_features = true;
+	CHECK_EQ(virtio_net_restart(&n, &why), -1);
+	CHECK_STR(why, "the device refused the features (FEATURES_OK did not stick)");
+	CHECK(!(rd16((u8 *)(uintptr_t)pci_ecam_addr(&fake_win, 1, 0, 0) + PCI_COMMAND) &
+		PCI_COMMAND_MASTER));
 }
 
 int main(void)
