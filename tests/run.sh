@@ -10,9 +10,16 @@
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 LOGS=$TOP/build/test-logs
 mkdir -p "$LOGS"
-pass=0 fail=0 skipped=0
+pass=0 fail=0 skipped=0 failed_tests=
 result() { # name rc seconds
-	if [ "$2" = 0 ]; then pass=$((pass + 1)); echo "PASS $1 (${3}s)"; else fail=$((fail + 1)); echo "FAIL $1 (${3}s, log: $LOGS/$1.log)"; fi
+	if [ "$2" = 0 ]; then
+		pass=$((pass + 1))
+		echo "PASS $1 (${3}s)"
+	else
+		fail=$((fail + 1))
+		failed_tests="$failed_tests $1"
+		echo "FAIL $1 (${3}s, log: $LOGS/$1.log)"
+	fi
 }
 # A unit test program ends with "N checks, N failed, N skipped" (tests/unit/test.h): one
 # that ran no check fails, and the parts it skipped (an input not built) are said.
@@ -67,5 +74,14 @@ if [ "$1" = all ]; then
 		fi
 	done
 fi
+# CI may show only the head and the tail of this output: the failed checks again, last.
+for n in $failed_tests; do
+	echo "failed: $n"
+	# an emulator test's FAIL lines, a unit test's failed CHECKs, a fuzz harness's end
+	f=$LOGS/$n.result
+	[ -f "$f" ] || f=$LOGS/$n.log
+	grep -a "^FAIL\|: CHECK[_A-Z]* failed\|FAILED\|reproducer" "$f" | head -n 10 | cut -c1-200 |
+		sed 's/^/    /'
+done
 echo "$pass passed, $fail failed, $skipped parts skipped"
 [ $fail = 0 ]
