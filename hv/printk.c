@@ -27,6 +27,11 @@ void printk(const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
+	/* A message too long for buf ends visibly, with its line still ended: never a line
+	 * that runs into the next one. */
+	static const char cut[] = " [cut]\n";
+	if (n >= (int)sizeof buf)
+		memcpy(buf + sizeof buf - sizeof cut, cut, sizeof cut);
 	spin_lock(&lock);
 	if (before)
 		before();

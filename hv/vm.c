@@ -171,15 +171,13 @@ static void report(struct vm *vm)
 			n += snprintf(line + n, sizeof line - (size_t)n, " %s=%llu",
 				      exit_kind_name(k), (unsigned long long)sum.exits[k]);
 	printk("%s\n", line);
+	/* Interrupts and the guest's bad accesses on one line, scheduling on the next: each
+	 * within printk's 512 bytes whatever the counts. */
 	printk("hv: VM '%s' interrupts injected=%llu nmi=%llu; "
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
 	       "lazy-eois=%llu cpu-delivered=%llu virtual-eois=%llu kicks=%llu kicks-deferred=%llu "
 	       "notified=%llu not-running=%llu no-target=%llu fallback-window=%llu "
-	       "fallback-apic-mode=%llu wakeups=%llu yields=%llu "
-	       "run=%llums steal=%llums steal-max=%lluus wake-latency max=%lluus mean=%lluus "
-	       "wake-preempts=%llu "
-	       "spin-exits=%llu migrations=%llu critical-preemptions=%llu boosts=%llu "
-	       "preempt-count-hits=%llu bad-accesses=%llu unclaimed-io=%llu\n",
+	       "fallback-apic-mode=%llu bad-accesses=%llu unclaimed-io=%llu\n",
 	       vm->name, (unsigned long long)sum.irqs_injected,
 	       (unsigned long long)sum.nmis_injected, (unsigned long long)sum.ipi_fixed,
 	       (unsigned long long)sum.ipi_nmi, (unsigned long long)sum.ipi_init,
@@ -190,7 +188,12 @@ static void report(struct vm *vm)
 	       (unsigned long long)sum.kicks_deferred, (unsigned long long)sum.notifications_sent,
 	       (unsigned long long)sum.ipi_not_running, (unsigned long long)sum.ipi_no_target,
 	       (unsigned long long)sum.fallback_window, (unsigned long long)sum.fallback_apic_mode,
-	       (unsigned long long)sum.wakeups, (unsigned long long)sum.yields,
+	       (unsigned long long)sum.bad_accesses, (unsigned long long)vm->bus.unclaimed);
+	printk("hv: VM '%s' scheduling wakeups=%llu yields=%llu "
+	       "run=%llums steal=%llums steal-max=%lluus wake-latency max=%lluus mean=%lluus "
+	       "wake-preempts=%llu spin-exits=%llu migrations=%llu critical-preemptions=%llu "
+	       "boosts=%llu preempt-count-hits=%llu\n",
+	       vm->name, (unsigned long long)sum.wakeups, (unsigned long long)sum.yields,
 	       (unsigned long long)(sum.run_ns / 1000000),
 	       (unsigned long long)(sum.steal_ns / 1000000),
 	       (unsigned long long)(sum.steal_max_ns / 1000),
@@ -198,8 +201,7 @@ static void report(struct vm *vm)
 	       (unsigned long long)(wake_latency_mean_ns(&sum) / 1000),
 	       (unsigned long long)sum.wake_preempts, (unsigned long long)sum.spin_exits,
 	       (unsigned long long)sum.migrations, (unsigned long long)sum.critical_preemptions,
-	       (unsigned long long)sum.boosts, (unsigned long long)sum.preempt_count_hits,
-	       (unsigned long long)sum.bad_accesses, (unsigned long long)vm->bus.unclaimed);
+	       (unsigned long long)sum.boosts, (unsigned long long)sum.preempt_count_hits);
 	for (u32 i = 0; i < vm->nvcpus; i++) {
 		struct vcpu_stats *s = &vm->vcpus[i]->stats;
 		printk("hv: VM '%s' vcpu%u (pcpu%u): exits=%llu irqs=%llu halts=%llu "

@@ -142,7 +142,7 @@ $(linux_vm bench 4 256M "hv.mode=test hv.tools=timerlat hv.timerlat=seconds=$TIM
 $(linux_vm spin 2 192M "hv.mode=spin hv.spin=$((SPIN_S > TIMER_S + 60 ? SPIN_S : TIMER_S + 60))")" 900
 	hs=$(host_steal "$t0")
 	grep -q "GUEST-timerlat timerlat: done procs=$TIMER_PROCS" "$LOG" || echo "bench: no result in $LOG" >&2
-	hvmax=$(sed -n "s/^hv: VM 'bench' interrupts .* wake-latency max=\([0-9]*\)us.*/\1/p" "$LOG" | head -n1)
+	hvmax=$(sed -n "s/^hv: VM 'bench' scheduling .* wake-latency max=\([0-9]*\)us.*/\1/p" "$LOG" | head -n1)
 	timerrows="$timerrows$(tr -d '\r' < "$LOG" | sed -n 's/^\[bench\] GUEST-timerlat timerlat: proc=[0-9]* n=[0-9]* mean_us=\([0-9]*\) max_us=\([0-9]*\) max_at_ms=\([0-9]*\) over1ms=[0-9]* over10ms=\([0-9]*\)$/\1 \2 \3 \4/p' |
 		awk -v p="$2" -v b="$1" -v h="${hvmax:-n/a}" -v s="$hs" '{ m += $1; n++; if ($2 > x) { x = $2; at = $3 } o += $4 }
 			END { if (n) printf "%s %s %d %d %d %d %s %s\n", p, b, m / n, x, o, at, h, s }')

@@ -224,6 +224,25 @@ static void test_unregister_ends_line(void)
 	CHECK(!strcmp(printed, "[b] partial\n"));
 }
 
+/* A message longer than printk's buffer ends with " [cut]" and its newline: the next
+ * message starts a line of its own (the power-off report's line that once ran into the
+ * next one and lost its last counter). */
+static void test_printk_cut(void)
+{
+	char long_text[700];
+	memset(long_text, 'x', sizeof long_text - 1);
+	long_text[sizeof long_text - 1] = 0;
+	printed[0] = 0;
+	printk("%s\n", long_text);
+	printk("next\n");
+	const char *nl = strchr(printed, '\n');
+	CHECK(nl && nl - printed == 510 && !strncmp(nl - 6, " [cut]", 6));
+	CHECK(nl && !strcmp(nl + 1, "next\n"));
+	printed[0] = 0;
+	printk("%s\n", long_text + sizeof long_text - 1 - 510); /* 510 x and \n: whole */
+	CHECK(strlen(printed) == 511 && printed[509] == 'x' && printed[510] == '\n');
+}
+
 int main(void)
 {
 	printk_set_sink(sink_write);
@@ -239,5 +258,6 @@ int main(void)
 	test_preempted_writer();
 	test_long_line_at_prompt();
 	test_unregister_ends_line();
+	test_printk_cut();
 	return test_summary();
 }
