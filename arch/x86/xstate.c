@@ -7,7 +7,13 @@
  * pCPU; loading it restores every component of host_xcr0 and then puts the guest's XCR0
  * in place (VMRUN does not switch XCR0), so that its XSAVE, XGETBV and AVX see what
  * it set. Putting it back does the reverse. Nothing the hypervisor runs in between
- * touches these registers (-mgeneral-regs-only, scripts/check-no-fp.sh). */
+ * touches these registers (-mgeneral-regs-only, scripts/check-no-fp.sh).
+ *
+ * No guest sees XSAVES (CPUID 0Dh.1, xstate_cpuid), yet on SVM nothing makes it #UD (VMX
+ * leaves it disabled, vmx.c): a guest that runs it anyway saves and restores what XCR0
+ * and the pCPU's IA32_XSS enable. The hypervisor uses no supervisor state, so IA32_XSS is
+ * 0 on every pCPU, whatever the firmware left there (CET, PT or LBR state of the firmware
+ * or of another VM is never in reach of a guest's XSAVES). */
 #include "arch/x86/xstate.h"
 #include "arch/cpu.h"
 #include "hv/lib.h"
@@ -16,6 +22,7 @@
 #include "hv/vm.h"
 
 #define CR4_OSXSAVE BIT(18)
+#define MSR_IA32_XSS 0xDA0
 #define XSAVE_LEGACY_AND_HEADER 576 /* the FXSAVE image and the XSAVE header */
 #define MXCSR_OFFSET 24
 #define MXCSR_RESET 0x1F80
@@ -120,6 +127,10 @@ void xstate_pcpu_init(void)
 {
 	write_cr4(read_cr4() | CR4_OSXSAVE);
 	xsetbv(0, host_xcr0);
+	u32 r[4];
+	cpu_cpuid(0xD, 1, r);
+	if (r[0] & BIT(3)) /* XSAVES, hence IA32_XSS (SDM vol. 1, 13.3) */
+		wrmsr(MSR_IA32_XSS, 0);
 }
 
 u64 xstate_guest_mask(void) { return guest_mask; }

@@ -560,6 +560,7 @@ expect_apictest() {
 		"timer: 20 of 20" "ap: 1 of 1" "ipi bsp->ap: 1000 of 1000" "ipi ap->bsp: 1000 of 1000"; do
 		expect "$1: ${step%%:*}" "[$1] X86TEST ok $step"
 	done
+	expect "$1: DR6 kept while other vCPUs ran on its pCPU" "[$1] X86TEST ok dr6: kept"
 	expect "$1: all steps passed" "[$1] X86TEST DONE"
 	expect "$1: powered off" "hv: VM '$1' powered off;"
 	expect_counter "$1: MMIO emulated (nested paging faults)" "$1" mmio 4

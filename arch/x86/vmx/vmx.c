@@ -111,7 +111,8 @@ static int vmx_check(const char **why)
 
 /* Instructions that are #UD in VMX non-root operation unless a secondary control enables
  * them (25.6.2): a CPU without the control has its feature hidden from guests (RDTSCP
- * and RDPID; INVPCID; XSAVES and XRSTORS). */
+ * and RDPID; INVPCID). XSAVES and XRSTORS are never enabled: no guest sees them
+ * (xstate.c), so they are #UD, as KVM has them for a guest whose CPUID lacks XSAVES. */
 static void vmx_cpuid_filter(u32 leaf, u32 sub, u32 r[4])
 {
 	u32 proc2 = ctls[VMX_PROC2];
@@ -121,8 +122,6 @@ static void vmx_cpuid_filter(u32 leaf, u32 sub, u32 r[4])
 		r[2] &= ~BIT(22);
 	if (leaf == 7 && sub == 0 && !(proc2 & PROC2_ENABLE_INVPCID))
 		r[1] &= ~BIT(10);
-	if (leaf == 0xD && sub == 1 && !(proc2 & PROC2_ENABLE_XSAVES))
-		r[0] &= ~BIT(3);
 }
 
 static void vmx_pcpu_enable(struct arch_pcpu *p)
@@ -308,8 +307,6 @@ static void write_controls(struct vcpu *v)
 	vmcs_write(IO_BITMAP_B, (u64)(uintptr_t)io_bitmaps + PAGE_SIZE);
 	vmcs_write(MSR_BITMAP, (u64)(uintptr_t)msr_bitmap);
 	vmcs_write(TSC_OFFSET, 0);
-	if (ctls[VMX_PROC2] & PROC2_ENABLE_XSAVES)
-		vmcs_write(XSS_EXIT_BITMAP, 0); /* XSAVES and XRSTORS run without exits */
 	vmcs_write(EPT_POINTER, v->vm->arch.vmx.eptp);
 	if (caps.vpid)
 		vmcs_write(VIRTUAL_PROCESSOR_ID, v->vm->arch.vmx.vpid);
@@ -373,6 +370,7 @@ static void write_start_state(struct vcpu *v)
 	vmcs_write(GUEST_IDTR_BASE, 0);
 	vmcs_write(GUEST_IDTR_LIMIT, 0xFFFF);
 	vmcs_write(GUEST_DR7, 0x400);
+	write_dr6(X86_DR6_FIXED_1); /* the vCPU is loaded (vmx_state.h: dr6) */
 	vmcs_write(GUEST_IA32_DEBUGCTL, 0);
 	vmcs_write(GUEST_IA32_PAT, 0x0007040600070406ull);
 	vmcs_write(GUEST_SYSENTER_CS, 0);
@@ -469,6 +467,7 @@ static void vmx_load(struct vcpu *v)
 	wrmsr(MSR_LSTAR, x->lstar);
 	wrmsr(MSR_CSTAR, x->cstar);
 	wrmsr(MSR_SFMASK, x->sfmask);
+	write_dr6(x->dr6);
 }
 
 static void vmx_put(struct vcpu *v)
@@ -479,6 +478,7 @@ static void vmx_put(struct vcpu *v)
 	x->lstar = rdmsr(MSR_LSTAR);
 	x->cstar = rdmsr(MSR_CSTAR);
 	x->sfmask = rdmsr(MSR_SFMASK);
+	x->dr6 = read_dr6();
 	vmclear(x->vmcs);
 	x->launched = false;
 	pcpus[v->pcpu].arch.vmx.current = NULL;

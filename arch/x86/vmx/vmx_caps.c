@@ -99,8 +99,7 @@ int vmx_controls(const struct vmx_caps *c, u32 out[VMX_CTLS], const char **why)
 			      (c->apic_register_virt ? PROC2_APIC_REGISTER_VIRT : 0) |
 			      (c->virt_intr_delivery ? PROC2_VIRT_INTR_DELIVERY : 0) |
 			      (c->pause_loop ? PROC2_PAUSE_LOOP_EXITING : 0) |
-			      (proc2 &
-			       (PROC2_ENABLE_RDTSCP | PROC2_ENABLE_INVPCID | PROC2_ENABLE_XSAVES)),
+			      (proc2 & (PROC2_ENABLE_RDTSCP | PROC2_ENABLE_INVPCID)),
 		[VMX_EXIT] = EXIT_SAVE_DEBUG_CONTROLS | EXIT_HOST_ADDR_SPACE_SIZE |
 			     (ack ? EXIT_ACK_INTR_ON_EXIT : 0) | EXIT_SAVE_PAT | EXIT_LOAD_PAT |
 			     EXIT_SAVE_EFER | EXIT_LOAD_EFER,

@@ -69,7 +69,6 @@ enum vmx_ctls { VMX_PIN, VMX_PROC, VMX_PROC2, VMX_EXIT, VMX_ENTRY, VMX_CTLS };
 #define PROC2_VIRT_INTR_DELIVERY BIT(9)	 /* optional (APICv) */
 #define PROC2_PAUSE_LOOP_EXITING BIT(10) /* optional */
 #define PROC2_ENABLE_INVPCID BIT(12)	 /* optional: else INVPCID is #UD */
-#define PROC2_ENABLE_XSAVES BIT(20)	 /* optional: else XSAVES and XRSTORS are #UD */
 
 /* Primary VM-exit controls (25.7.1) */
 #define EXIT_SAVE_DEBUG_CONTROLS BIT(2)	 /* the guest's DR7 and DEBUGCTL saved */

@@ -51,6 +51,9 @@ struct vmx_vcpu {
 	/* Not switched by VM entry and exit (VMLOAD does it on SVM): the guest's, in the CPU
 	 * while the vCPU is loaded (the host uses none of them). */
 	u64 kernel_gs_base, star, lstar, cstar, sfmask;
+	/* Not in the VMCS either (SVM's is in the VMCB): the guest's DR6, in the CPU while the
+	 * vCPU is loaded (MOV DR does not exit), here while it is not. */
+	u64 dr6;
 };
 
 struct vmx_vm {

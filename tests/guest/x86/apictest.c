@@ -14,6 +14,9 @@
  *             the PV hypercall KVM_HC_SEND_IPI where the VM offers it: unicast waiting
  *             for the target's handler, unicast without waiting, and to all others
  *             waiting (the shape of the seeds' ipi_bench; informational);
+ *   dr6       DR6 as vCPU 0 wrote it before the first step: a pattern in its writable
+ *             bits, different in each VM, kept while vCPUs of other VMs ran on its pCPU
+ *             (VMX has no DR6 in the VMCS: the hypervisor switches it);
  * then DONE and the ACPI power-off. A step that does not complete within its bound
  * prints X86TEST FAIL with what it saw; the timer step waits in HLT, so a timer that
  * never fires leaves the guest halted until the test's own timeout. */
@@ -53,6 +56,38 @@ static bool wait_for(volatile u32 *p, u32 want)
 		cpu_relax();
 	}
 	return true;
+}
+
+/* DR6's bits a MOV writes: B0-B3, BD, BS, BT (SDM vol. 3B, 18.2.3); the others read
+ * as the fixed 0xFFFF0FF0. */
+#define DR6_FIXED 0xFFFF0FF0u
+#define DR6_WRITABLE 0xE00Fu
+static inline u32 read_dr6(void)
+{
+	u32 v;
+	asm volatile("mov %%db6, %0" : "=r"(v));
+	return v;
+}
+static inline void write_dr6(u32 v) { asm volatile("mov %0, %%db6" : : "r"(v)); }
+
+/* A pattern of the writable bits from the TSC: another VM running this guest beside
+ * writes another (one time in 127 the same, which cannot hide a failure for long). */
+static u32 dr6_written;
+static void dr6_write(void)
+{
+	u32 t = (u32)rdtsc(), b = (t ^ t >> 7 ^ t >> 13) & 0x7F;
+	b = b ? b : 1;
+	dr6_written = DR6_FIXED | (b & 0xF) | (b >> 4) << 13;
+	write_dr6(dr6_written);
+}
+
+static bool test_dr6(void)
+{
+	u32 got = read_dr6();
+	bool ok = got == dr6_written;
+	print("X86TEST %s dr6: %s %x (written %x)\n", ok ? "ok" : "FAIL", ok ? "kept" : "read", got,
+	      dr6_written);
+	return ok;
 }
 
 static bool check(bool ok, const char *what, u32 got, u32 want)
@@ -196,6 +231,7 @@ void main(const struct start_info *si)
 		set_handler((u8)v, count);
 	u32 id = x2apic_enable();
 	print("X86TEST start: APIC ID %u\n", id);
+	dr6_write();
 	bool ok = test_mmio() & test_self_ipi() & test_timer();
 	if (start_ap(id + 1)) {
 		u32 got = send_ipis(id + 1, VEC_TO_AP, &counts[VEC_TO_AP]);
@@ -208,6 +244,7 @@ void main(const struct start_info *si)
 	} else {
 		ok = false;
 	}
+	ok &= test_dr6();
 	print("X86TEST %s\n", ok ? "DONE" : "FAIL: a step failed");
 	acpi_poweroff(si);
 }
