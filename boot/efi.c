@@ -43,6 +43,14 @@ void *efi_alloc(u64 bytes)
 	return p;
 }
 
+bool efi_random(void *buf, size_t len)
+{
+	EFI_GUID guid = EFI_RNG_PROTOCOL_GUID;
+	EFI_RNG_PROTOCOL *rng;
+	return !EFI_ERROR(efi_st->BootServices->LocateProtocol(&guid, NULL, (void **)&rng)) &&
+	       !EFI_ERROR(rng->GetRNG(rng, NULL, len, buf));
+}
+
 static EFI_FILE_HANDLE boot_volume(const char **why)
 {
 	EFI_GUID lip = EFI_LOADED_IMAGE_PROTOCOL_GUID, sfsp = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;

@@ -26,6 +26,9 @@ int efi_mp_cpus(u64 *ids, u32 max, const char **why);
 u64 efi_ram_bytes(void);
 /* The firmware's clock as nanoseconds since the Unix epoch (0 if it has none). */
 u64 efi_unix_time_ns(void);
+/* len bytes from the firmware's EFI_RNG_PROTOCOL (its default algorithm); false where
+ * it has none or it fails. */
+bool efi_random(void *buf, size_t len);
 /* Leaves boot services; returns false when the firmware refused. */
 bool efi_exit_boot_services(void);
 

@@ -15,6 +15,7 @@
 #include "hv/mem.h"
 #include "hv/pv_features.h"
 #include "hv/pvclock.h"
+#include "hv/random.h"
 #include "hv/sched.h"
 #include "hv/selftest.h"
 #include "hv/spinlock.h"
@@ -210,6 +211,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (ncpus < 0)
 		return fail(why);
 	wallclock_set(efi_unix_time_ns(), arch_time_now());
+	/* Before the network boot's DHCP; the firmware's generator is gone after
+	 * ExitBootServices. */
+	random_init(efi_random);
 
 	if (files_init(&why))
 		return fail(why);

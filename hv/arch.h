@@ -26,6 +26,11 @@ void arch_send_kick(u32 pcpu);	   /* host IPI: makes that pCPU leave guest mode 
 bool arch_notify_running(struct vcpu *v, u32 pcpu);
 void arch_idle(void);	    /* sleep until the next host interrupt */
 void arch_irq_window(void); /* let pending host interrupts run */
+/* The CPU's random number instruction (x86: RDSEED, else RDRAND; arm64: RNDR): its
+ * name, or NULL where the CPU has none; arch_random_u64 gives one number from it, false
+ * when it has none to give after a few tries. */
+const char *arch_random_name(void);
+bool arch_random_u64(u64 *out);
 /* The machine's own power-off and reset, each saying on the console how it does it; if
  * that does not take effect, they say so and halt. */
 NORETURN void arch_power_off(void);

@@ -7,6 +7,7 @@
 #include "lwip/init.h"
 #include "lwip/sys.h"
 #include "hv/arch.h"
+#include "hv/random.h"
 
 void net_lwip_init(void)
 {
@@ -18,17 +19,9 @@ void net_lwip_init(void)
 
 u32_t sys_now(void) { return (u32_t)(arch_time_now() / (arch_time_hz / 1000)); }
 
-/* DHCP transaction IDs and the first ephemeral UDP port: they need to differ between
- * boots, not to be secret; the time base's low bits do (xorshift to spread them). */
-u32 net_lwip_rand(void)
-{
-	static u32 x;
-	x ^= (u32)arch_time_now();
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return x;
-}
+/* DHCP transaction IDs, the first ephemeral ports: unguessable by another host on the
+ * network (hv/random.h). */
+u32 net_lwip_rand(void) { return (u32)random_u64(); }
 
 int atoi(const char *s)
 {

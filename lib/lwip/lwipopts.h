@@ -64,5 +64,10 @@ void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned 
 #define MEMP_NUM_TCP_SEG 64
 #define LWIP_TCP_KEEPALIVE 0
 #define TCP_QUEUE_OOSEQ 0 /* a segment out of order is dropped and sent again */
+/* Initial sequence numbers as RFC 6528 has them (lib/lwip/tcp_isn.h), not lwIP's
+ * counter, which another host on the network could predict. */
+#include "lib/lwip/tcp_isn.h"
+#define LWIP_HOOK_TCP_ISN(local_ip, local_port, remote_ip, remote_port) \
+	tcp_isn(ip4_addr_get_u32(local_ip), local_port, ip4_addr_get_u32(remote_ip), remote_port)
 
 #endif

@@ -502,11 +502,13 @@ expect_pcpu_irqs() {
 # / is the live page, an unknown path is a 404, and a
 # request that is not GET or HEAD is refused (405). Then the live page in headless
 # Chromium, twice: the exits it shows grow and the screenshots (kept as LOG.page1.png,
-# LOG.page2.png) differ.
+# LOG.page2.png) differ. The network traffic is captured (QEMU's filter-dump, kept as
+# LOG.pcap): the hypervisor's TCP initial sequence numbers are not a counter (RFC 6528,
+# tcp_isns.py), and it said where its random numbers come from.
 telemetry() {
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	QEMU_ARGS="-netdev user,id=tn,hostfwd=tcp:127.0.0.1:$port-:80 -device virtio-net-pci,netdev=tn,romfile="
 	out=$(mktemp -d /tmp/hv-test-telemetry.XXXXXX)
+	QEMU_ARGS="-netdev user,id=tn,hostfwd=tcp:127.0.0.1:$port-:80 -device virtio-net-pci,netdev=tn,romfile= -object filter-dump,id=td,netdev=tn,file=$out/net.pcap"
 	trap 'rm -rf "$out"' EXIT
 	# The scraper: once the hypervisor says where it serves, it asks (python: no curl needed).
 	(
@@ -548,6 +550,13 @@ $1$(linux_vm linux0 2 256M "hv.mode=spin hv.spin=60")" 400
 	expect "a POST is refused with 405" "scrape: 405 ok"
 	expect "the scraper finished" "scrape exit 0"
 	expect "machine powered off when the last VM stopped" "hv: powering off ("
+	expect "its random numbers from the CPU or the firmware" \
+		"hv: random numbers (TCP sequence numbers, DHCP, ports) from "
+	grep "^hv: random numbers" "$LOG" | sed 's/^/      /'
+	cp "$out/net.pcap" "$LOG.pcap" 2> /dev/null
+	/usr/bin/python3 "$TOP/tests/emu/tcp_isns.py" "$out/net.pcap" 80 >> "$LOG" 2>&1
+	grep "^isns: [0-9]" "$LOG" | sed 's/^/      /'
+	expect "its TCP initial sequence numbers are not a counter (RFC 6528)" "isns: unpredictable ok"
 	unset QEMU_ARGS
 }
 
