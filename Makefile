@@ -137,10 +137,11 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 UNIT_SANITIZE = $(if $(findstring _race_,$(notdir $@)),-fsanitize=thread -pthread,\
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined)
 UNIT_CFLAGS = $(HOST_TEST_CFLAGS) $(UNIT_SANITIZE)
-build/unit/%: tests/unit/%.c $(LIBFDT_UNIT) $(ZLIB_UNIT)
+build/unit/%: tests/unit/%.c $(LIBFDT_UNIT) $(ZLIB_UNIT) $(LWIP_UNIT)
 	@mkdir -p build/unit
 	@echo "  CC $< (unit test)"
-	@gcc $(UNIT_CFLAGS) $(DEPFLAGS) $< $(LIBFDT_UNIT) $(ZLIB_UNIT) -o $@
+	@gcc $(UNIT_CFLAGS) $(if $(filter test_lwip_%,$(notdir $@)),$(LWIP_INC)) $(DEPFLAGS) $< \
+		$(LIBFDT_UNIT) $(ZLIB_UNIT) $(LWIP_UNIT) -o $@
 -include $(UNIT_BINS:%=%.d)
 
 unit: $(UNIT_BINS)

@@ -34,7 +34,8 @@ enum key {
 	K_SELFTEST,
 	K_EXIT_PORT,
 	K_NET_CONSOLE,
-	K_HOST
+	K_HOST,
+	K_ALLOW
 };
 
 static const struct {
@@ -51,7 +52,7 @@ static const struct {
 	[K_ADDRESS] = { "address", SEC_NET },	 [K_GATEWAY] = { "gateway", SEC_NET },
 	[K_PORT] = { "port", SEC_NET },		 [K_SELFTEST] = { "selftest", SEC_HV },
 	[K_EXIT_PORT] = { "exit_port", SEC_VM }, [K_NET_CONSOLE] = { "console", SEC_NET },
-	[K_HOST] = { "host", SEC_NET },
+	[K_HOST] = { "host", SEC_NET },		 [K_ALLOW] = { "allow", SEC_NET },
 };
 
 struct parser {
@@ -512,6 +513,35 @@ static int set_host(struct parser *ps, struct slice v)
 	return 0;
 }
 
+/* allow = A.B.C.D[/N], ...: up to CFG_MAX_ALLOW networks, a host without /N. */
+static int set_allow(struct parser *ps, struct slice v)
+{
+	char buf[SHOW_MAX + 1];
+	struct net_config *net = &ps->cfg->net;
+	for (size_t start = 0; start <= v.n;) {
+		size_t end = start;
+		while (end < v.n && v.s[end] != ',')
+			end++;
+		struct slice item = trim(v.s + start, end - start);
+		if (net->nallow == CFG_MAX_ALLOW)
+			return fail(ps, ps->line, "allow: more than %d networks", CFG_MAX_ALLOW);
+		struct cfg_cidr *c = &net->allow[net->nallow];
+		size_t n = parse_ipv4(item, c->ip);
+		struct slice len = { item.s + n + 1, item.n - n - 1 };
+		u64 prefix = 32;
+		if (!n ||
+		    (n < item.n && (item.s[n] != '/' || parse_u64(len, &prefix) || prefix > 32)))
+			return fail(ps, ps->line,
+				    "bad value '%s' for allow: expected A.B.C.D or A.B.C.D/N "
+				    "(N 0..32), separated by commas",
+				    show(buf, item));
+		c->prefix = (u8)prefix;
+		net->nallow++;
+		start = end + 1;
+	}
+	return 0;
+}
+
 /* gateway = A.B.C.D */
 static int set_gateway(struct parser *ps, struct slice v)
 {
@@ -637,6 +667,8 @@ static int parse_key(struct parser *ps, struct slice l)
 		return set_yes_no(ps, &cfg->net.console, v, name);
 	case K_HOST:
 		return set_host(ps, v);
+	case K_ALLOW:
+		return set_allow(ps, v);
 	case K_SERIAL:
 		return set_serial(ps, v);
 	case K_BAUD:

@@ -22,6 +22,7 @@
  *   address = dhcp            # or A.B.C.D/N (N 1..30); default dhcp
  *   gateway = 10.0.2.2        # with a static address only
  *   port = 80                 # the HTTP port (default 80)
+ *   allow = 10.0.0.0/8, 192.0.2.7   # only these send frames that reach the network stack
  *
  * pv is a comma-separated list applied left to right to the empty set: `all`, `none`,
  * a feature name or `+name` (adds it), `-name` (removes it). Features: clock (kvmclock),
@@ -54,6 +55,13 @@ struct serial_choice {
 };
 
 #define CFG_DEFAULT_HTTP_PORT 80
+#define CFG_MAX_ALLOW 8
+
+/* A network, A.B.C.D/N (a host: /32). */
+struct cfg_cidr {
+	u8 ip[4];
+	u8 prefix; /* 0..32 */
+};
 
 /* [net]: the NIC that the hypervisor keeps for itself after the takeover, and its
  * telemetry (net/telemetry/telemetry.h). Absent: no network after the takeover. */
@@ -68,7 +76,12 @@ struct net_config {
 	/* console = yes: /console/NAME serves the VMs' console output (default no) */
 	bool console;
 	char host[64]; /* host = NAME: a name the Host header may carry; "" for none */
-	int line;      /* of the [net] header */
+	/* allow = CIDR, ...: only IPv4 frames from these networks (and ARP, and a DHCP
+	 * server's answers) reach the network stack (net/telemetry/frame_filter.h); none:
+	 * all do */
+	struct cfg_cidr allow[CFG_MAX_ALLOW];
+	u32 nallow;
+	int line; /* of the [net] header */
 };
 
 struct hv_config {

@@ -14,13 +14,19 @@ LWIP_NAMES := core/init core/def core/inet_chksum core/ip core/mem core/memp cor
 	core/ipv4/etharp core/ipv4/icmp core/ipv4/ip4 core/ipv4/ip4_addr netif/ethernet
 LWIP_OBJS := $(LWIP_NAMES:%=$(BUILD)/lwip/%.o)
 LWIP_DEPS := lib/lwip/lwipopts.h lib/lwip/arch/cc.h lib/lwip/libc/string.h lib/lwip/libc/stdlib.h \
-	hv/console.h hv/lib.h hv/types.h
+	lib/lwip/tcp_isn.h hv/console.h hv/lib.h hv/types.h
 LWIP_CFLAGS = -Ilib/lwip/libc $(CFLAGS) -Dmem_init=lwip_mem_init
 
 $(LWIP_SRC)/include/lwip/opt.h: scripts/lwip.sh scripts/fetch-source.sh
 	@scripts/lwip.sh
 	@touch $@
 $(LWIP_SRC)/%.c: $(LWIP_SRC)/include/lwip/opt.h ;
+
+# lwIP for the host tests that drive it (tests/unit/test_lwip_*.c): the same sources and
+# options, built like those tests.
+LWIP_UNIT := build/unit/lwip.a
+$(LWIP_UNIT): $(LWIP_NAMES:%=$(LWIP_SRC)/%.c) $(LWIP_DEPS)
+	$(call host_archive,$@,$(filter %.c,$^),gcc $(UNIT_CFLAGS) $(LWIP_INC) -Dmem_init=lwip_mem_init)
 
 $(LWIP_OBJS): $(BUILD)/lwip/%.o: $(LWIP_SRC)/%.c $(LWIP_DEPS)
 	@mkdir -p $(dir $@)

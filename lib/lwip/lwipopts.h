@@ -52,10 +52,10 @@ void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned 
 
 /* TCP: the network boot's client (net/boot/http_client.c), one connection, then the
  * telemetry's server (net/telemetry/http_server.c), HTTP_SERVER_CONNS of them and its
- * listener; a connection in TIME_WAIT gives its pcb to a new one. The receive window is
- * what the pbuf pool holds with room to spare (lwIP's init.c checks these against each
- * other). */
-#define MEMP_NUM_TCP_PCB 8
+ * listener, beside at most TCP_HALF_OPEN_MAX (8) half-open ones (lib/lwip/half_open.h); a
+ * connection in TIME_WAIT gives its pcb to a new one. The receive window is what the pbuf
+ * pool holds with room to spare (lwIP's init.c checks these against each other). */
+#define MEMP_NUM_TCP_PCB 16
 #define MEMP_NUM_TCP_PCB_LISTEN 1
 #define TCP_MSS 1460
 #define TCP_WND (8 * TCP_MSS)

@@ -5,6 +5,7 @@
 #include "hv/console.h"
 #include "hv/lib.h"
 #include "hv/sched.h"
+#include "lib/lwip/half_open.h"
 #include "lib/lwip/lwip_assert.h"
 #include "lib/lwip/lwip_port.h"
 #include "lwip/dhcp.h"
@@ -12,6 +13,7 @@
 #include "lwip/sys.h"
 #include "lwip/timeouts.h"
 #include "net/telemetry/console_page.h"
+#include "net/telemetry/frame_filter.h"
 #include "net/telemetry/http_server.h"
 #include "net/telemetry/live_page.h"
 #include "net/telemetry/metrics.h"
@@ -23,6 +25,9 @@ static bool running, told; /* told: the address was printed */
 static u16 port;
 static bool serve_console;
 static char host_name[sizeof(((struct net_config *)0)->host)]; /* [net] host, or "" */
+static struct cfg_cidr allow[CFG_MAX_ALLOW];		       /* [net] allow */
+static u32 nallow;
+static u64 rx_denied; /* frames from outside the allow list */
 static struct vm *const *vms;
 static u32 nvms;
 
@@ -48,7 +53,7 @@ struct sample {
 	const char *family, *help, *label, *value; /* label NULL: a family of one sample */
 	u64 n;
 };
-#define MACHINE_SAMPLES (2 * MAX_PCPUS + 8)
+#define MACHINE_SAMPLES (2 * MAX_PCPUS + 10)
 
 static u32 machine_samples(struct sample *s)
 {
@@ -70,8 +75,9 @@ static u32 machine_samples(struct sample *s)
 			  resets[] = "hv_http_resets_total";
 	static const char frames_help[] = "Frames through the hypervisor's NIC, by direction.",
 			  requests_help[] = "Telemetry requests answered, by result.",
-			  resets_help[] =
-				  "Telemetry connections reset, by reason (busy: no free slot).";
+			  resets_help[] = "Telemetry connections reset, by reason (busy: no free "
+					  "slot; half-open: the oldest of too many unfinished "
+					  "handshakes).";
 	s[k++] = (struct sample){ frames, frames_help, "direction", "rx", nic.rx_frames };
 	s[k++] = (struct sample){ frames, frames_help, "direction", "tx", nic.tx_frames };
 	s[k++] = (struct sample){ "hv_net_nic_restarts_total",
@@ -81,10 +87,15 @@ static u32 machine_samples(struct sample *s)
 				  "Received frames dropped (malformed or too long), and used-ring "
 				  "entries naming no buffer of the device's.",
 				  NULL, NULL, nic.rx_dropped + nic.bogus_ids };
+	s[k++] = (struct sample){ "hv_net_rx_denied_total",
+				  "Received frames dropped: their sender is not on the allow list.",
+				  NULL, NULL, rx_denied };
 	s[k++] = (struct sample){ requests, requests_help, "result", "ok", h->requests - h->bad };
 	s[k++] = (struct sample){ requests, requests_help, "result", "bad", h->bad };
 	s[k++] = (struct sample){ resets, resets_help, "reason", "busy", h->refused };
 	s[k++] = (struct sample){ resets, resets_help, "reason", "idle", h->timed_out };
+	s[k++] = (struct sample){ resets, resets_help, "reason", "half-open",
+				  tcp_half_open_evicted };
 	return k;
 }
 
@@ -214,6 +225,8 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 	port = cfg->port;
 	serve_console = cfg->console;
 	memcpy(host_name, cfg->host, sizeof host_name);
+	memcpy(allow, cfg->allow, sizeof allow);
+	nallow = cfg->nallow;
 	if (virtio_net_probe(rsdp, &nic, &why)) {
 		printk("hv: telemetry off: %s\n", why);
 		return;
@@ -239,6 +252,16 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 	printk("hv: telemetry: NIC %02x:%02x:%02x:%02x:%02x:%02x (virtio-net), %s\n", mac[0],
 	       mac[1], mac[2], mac[3], mac[4], mac[5],
 	       cfg->dhcp ? "asking DHCP for an address" : "static address");
+	if (nallow) {
+		char list[CFG_MAX_ALLOW * 20] = "";
+		for (u32 i = 0, len = 0; i < nallow; i++) {
+			const u8 *a = allow[i].ip;
+			len += (u32)snprintf(list + len, sizeof list - len, "%s%u.%u.%u.%u/%u",
+					     i ? ", " : "", a[0], a[1], a[2], a[3],
+					     allow[i].prefix);
+		}
+		printk("hv: telemetry: only IPv4 frames from %s reach it (allow)\n", list);
+	}
 	if (cfg->dhcp && dhcp_start(&nif) != ERR_OK) {
 		printk("hv: telemetry off: DHCP did not start (lwIP out of memory)\n");
 		return;
@@ -285,11 +308,23 @@ static bool nic_works(void)
 	return false;
 }
 
+/* What reaches lwIP (frame_filter.h): frames from the allow list, with room made for
+ * each connection asked for. */
+static bool admit(const u8 *frame, size_t len)
+{
+	enum frame_verdict v = frame_filter(allow, nallow, frame, len);
+	if (v == FRAME_DENY)
+		rx_denied++;
+	else if (v == FRAME_PASS_SYN)
+		tcp_half_open_make_room();
+	return v != FRAME_DENY;
+}
+
 static void poll_network(void)
 {
 	if (!nic_works())
 		return;
-	virtio_netif_poll(&nif);
+	virtio_netif_poll(&nif, admit);
 	sys_check_timeouts();
 	if (!told && dhcp_supplied_address(&nif))
 		tell_address();

@@ -21,12 +21,14 @@ static err_t linkoutput(struct netif *nif, struct pbuf *p)
 	return virtio_net_send(nic_of(nif), frame, n) ? ERR_IF : ERR_OK;
 }
 
-void virtio_netif_poll(struct netif *nif)
+void virtio_netif_poll(struct netif *nif, bool (*admit)(const u8 *frame, size_t len))
 {
 	for (int i = 0; i < RX_PER_POLL; i++) {
 		size_t len = virtio_net_recv(nic_of(nif), frame, sizeof frame);
 		if (!len)
 			return;
+		if (!admit(frame, len))
+			continue;
 		struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16)len, PBUF_POOL);
 		if (!p)
 			return; /* lwIP is out of buffers: the frame is dropped, as a lost one */

@@ -11,7 +11,8 @@
  * yet, DHCP brings one). Returns 0, or -1 when lwIP refused it. */
 int virtio_netif_add(struct virtio_net *nic, struct netif *nif, const ip4_addr_t *ip,
 		     const ip4_addr_t *mask, const ip4_addr_t *gw);
-/* Hands lwIP the frames the NIC received, a bounded number per call. */
-void virtio_netif_poll(struct netif *nif);
+/* Hands lwIP the frames the NIC received that admit lets through (true), a bounded number
+ * per call. */
+void virtio_netif_poll(struct netif *nif, bool (*admit)(const u8 *frame, size_t len));
 
 #endif

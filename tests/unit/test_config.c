@@ -658,6 +658,36 @@ static void test_net(void)
 	CHECK_ERR("[hv]\naddress = dhcp\n", 2, "unknown key 'address' in [hv]");
 }
 
+/* allow = CIDR, ...: networks and hosts, up to 8; each bad item named. */
+static void test_net_allow(void)
+{
+	CHECK_EQ(parse("[net]\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.net.nallow, 0);
+	CHECK_EQ(parse("[net]\nallow = 10.0.0.0/8, 192.0.2.7 ,0.0.0.0/0\n[vm a]\nkernel=k\n"), 0);
+	CHECK_EQ(cfg.net.nallow, 3);
+	CHECK(!memcmp(cfg.net.allow[0].ip, "\x0a\0\0\0", 4) && cfg.net.allow[0].prefix == 8);
+	CHECK(!memcmp(cfg.net.allow[1].ip, "\xc0\0\x02\x07", 4) && cfg.net.allow[1].prefix == 32);
+	CHECK(cfg.net.allow[2].prefix == 0);
+	CHECK_EQ(parse("[net]\nallow = 1.0.0.1,1.0.0.2,1.0.0.3,1.0.0.4,1.0.0.5,1.0.0.6,1.0.0.7,"
+		       "1.0.0.8\n[vm a]\nkernel=k\n"),
+		 0);
+	CHECK_EQ(cfg.net.nallow, 8);
+	CHECK_ERR("[net]\nallow = 1.0.0.1,1.0.0.2,1.0.0.3,1.0.0.4,1.0.0.5,1.0.0.6,1.0.0.7,"
+		  "1.0.0.8,1.0.0.9\n",
+		  2, "allow: more than 8 networks");
+	static const char *const bad[] = { "10.0.0.0/33", "10.0.0/8",	 "10.0.0.1/",
+					   "host.lab",	  "10.0.0.1/8x", "" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char text[64], msg[160];
+		snprintf(text, sizeof text, "[net]\nallow = 192.0.2.1, %s\n", bad[i]);
+		snprintf(msg, sizeof msg,
+			 "bad value '%s' for allow: expected A.B.C.D or A.B.C.D/N (N 0..32), "
+			 "separated by commas",
+			 bad[i]);
+		CHECK_ERR(text, 2, msg);
+	}
+}
+
 /* initrd = A, B, ...: a multiboot kernel's modules; one path as before. */
 static void test_initrds(void)
 {
@@ -731,6 +761,7 @@ int main(void)
 	test_serial();
 	test_vm_pcpus();
 	test_net();
+	test_net_allow();
 	test_initrds();
 	test_exit_port();
 	return test_summary();
