@@ -3,4 +3,4 @@
 # server, the counters as Prometheus text and JSON (metrics.c).
 objs-y += net/telemetry/http_request.o net/telemetry/http_server.o net/telemetry/telemetry.o \
 	net/telemetry/virtio_netif.o net/telemetry/live_page.o net/telemetry/metrics.o \
-	net/telemetry/console_page.o net/telemetry/frame_filter.o
+	net/telemetry/console_page.o net/telemetry/frame_filter.o net/telemetry/time_budget.o

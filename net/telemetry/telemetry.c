@@ -17,6 +17,7 @@
 #include "net/telemetry/http_server.h"
 #include "net/telemetry/live_page.h"
 #include "net/telemetry/metrics.h"
+#include "net/telemetry/time_budget.h"
 #include "net/telemetry/virtio_netif.h"
 
 static struct virtio_net nic;
@@ -51,9 +52,28 @@ static bool append(char *buf, size_t max, size_t *len, const char *fmt, ...)
  * follow each other, a label value each or none. */
 struct sample {
 	const char *family, *help, *label, *value; /* label NULL: a family of one sample */
-	u64 n;
+	u64 n; /* in a _seconds_total family: nanoseconds, written as seconds (as metrics.c) */
 };
-#define MACHINE_SAMPLES (2 * MAX_PCPUS + 10)
+#define MACHINE_SAMPLES (2 * MAX_PCPUS + 12)
+
+/* A sample's value as both formats write it. */
+static const char *sample_value(const struct sample *s, char buf[32])
+{
+	size_t l = strlen(s->family), suffix = strlen("_seconds_total");
+	if (l > suffix && !strcmp(s->family + l - suffix, "_seconds_total"))
+		snprintf(buf, 32, "%llu.%09llu", (unsigned long long)(s->n / 1000000000),
+			 (unsigned long long)(s->n % 1000000000));
+	else
+		snprintf(buf, 32, "%llu", (unsigned long long)s->n);
+	return buf;
+}
+
+/* The network's share of pCPU 0 (time_budget.h): it polls while its credit lasts, at
+ * most NET_PERCENT of the pCPU over time, NET_BURST_MS at once; its time is counted. */
+#define NET_PERCENT 10
+#define NET_BURST_MS 20
+static struct time_budget net_budget = { .percent = NET_PERCENT };
+static u64 net_ns, net_throttled;
 
 static u32 machine_samples(struct sample *s)
 {
@@ -87,6 +107,12 @@ static u32 machine_samples(struct sample *s)
 				  "Received frames dropped (malformed or too long), and used-ring "
 				  "entries naming no buffer of the device's.",
 				  NULL, NULL, nic.rx_dropped + nic.bogus_ids };
+	s[k++] = (struct sample){ "hv_net_poll_seconds_total",
+				  "pCPU 0's time in the network's polls (at most 10% of it).", NULL,
+				  NULL, net_ns };
+	s[k++] = (struct sample){ "hv_net_poll_throttled_total",
+				  "Network polls skipped: its share of pCPU 0 was spent.", NULL,
+				  NULL, net_throttled };
 	s[k++] = (struct sample){ "hv_net_rx_denied_total",
 				  "Received frames dropped: their sender is not on the allow list.",
 				  NULL, NULL, rx_denied };
@@ -104,6 +130,7 @@ static u32 machine_samples(struct sample *s)
 static int machine_prometheus(char *buf, size_t max, size_t len)
 {
 	static struct sample s[MACHINE_SAMPLES];
+	char v[32];
 	u32 n = machine_samples(s);
 	for (u32 i = 0; i < n; i++) {
 		bool first = !i || strcmp(s[i].family, s[i - 1].family);
@@ -112,7 +139,7 @@ static int machine_prometheus(char *buf, size_t max, size_t len)
 		    !append(buf, max, &len, "%s", s[i].family) ||
 		    (s[i].label &&
 		     !append(buf, max, &len, "{%s=\"%s\"}", s[i].label, s[i].value)) ||
-		    !append(buf, max, &len, " %llu\n", (unsigned long long)s[i].n))
+		    !append(buf, max, &len, " %s\n", sample_value(&s[i], v)))
 			return -1;
 	}
 	return (int)len;
@@ -124,6 +151,7 @@ static int machine_prometheus(char *buf, size_t max, size_t len)
 static int machine_json(char *buf, size_t max, size_t len)
 {
 	static struct sample s[MACHINE_SAMPLES];
+	char v[32];
 	u32 n = machine_samples(s);
 	if (len < 2 || strcmp(buf + len - 2, "}\n"))
 		return -1;
@@ -137,7 +165,7 @@ static int machine_json(char *buf, size_t max, size_t len)
 				      s[i].label ? "{" : "")) ||
 		    (s[i].label &&
 		     !append(buf, max, &len, "%s\"%s\":", first ? "" : ",", s[i].value)) ||
-		    !append(buf, max, &len, "%llu%s", (unsigned long long)s[i].n,
+		    !append(buf, max, &len, "%s%s", sample_value(&s[i], v),
 			    s[i].label && last ? "}" : ""))
 			return -1;
 	}
@@ -267,6 +295,7 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 		return;
 	}
 	running = true;
+	net_budget.burst = NET_BURST_MS * (arch_time_hz / 1000);
 	sched_add_housekeeping(telemetry_poll);
 	if (!cfg->dhcp)
 		tell_address();
@@ -334,8 +363,16 @@ void telemetry_poll(void)
 {
 	if (!running)
 		return;
+	u64 start = arch_time_now();
+	if (!time_budget_allows(&net_budget, start)) {
+		net_throttled++;
+		return;
+	}
 	if (!net_lwip_call(poll_network)) {
 		running = false;
 		printk("hv: telemetry stopped: lwIP failed (above); the VMs run on\n");
 	}
+	u64 spent = arch_time_now() - start;
+	time_budget_spend(&net_budget, spent);
+	net_ns += spent * 1000 / (arch_time_hz / 1000000);
 }

@@ -70,7 +70,10 @@ if status == 200 and status2 == 200:
     print(f"scrape: NIC rx {rx:.0f} frames, {ok:.0f} requests answered")
     pcpu0 = own.get(("hv_pcpu_switches_total", (("pcpu", "0"),)), 0)
     print(f"scrape: pcpu0 switches {pcpu0:.0f}")
-    if rx > 0 and ok >= 1 and pcpu0 > 0:
+    net = own.get(("hv_net_poll_seconds_total", ()), 0)
+    throttled = own.get(("hv_net_poll_throttled_total", ()), -1)
+    print(f"scrape: pcpu0's network time {net:.6f} s, polls held back {throttled:.0f}")
+    if rx > 0 and ok >= 1 and pcpu0 > 0 and net > 0 and throttled >= 0:
         print("scrape: own counters ok")
 else:
     print(f"/metrics: HTTP {status} {status2}")
@@ -83,7 +86,7 @@ try:
     machine = doc["machine"]
     print(f"scrape: stats machine {json.dumps(machine)}")
     if "linux0" in names and set(machine["hv_pcpu_switches_total"]) == {"0", "1"} and \
-            machine["hv_net_frames_total"]["rx"] > 0:
+            machine["hv_net_frames_total"]["rx"] > 0 and machine["hv_net_poll_seconds_total"] > 0:
         print("scrape: stats ok")
 except (ValueError, KeyError, TypeError) as e:
     print(f"/stats: HTTP {status}, not the JSON expected: {e!r}: {stats[:200]!r}")
