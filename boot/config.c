@@ -513,6 +513,21 @@ static int set_host(struct parser *ps, struct slice v)
 	return 0;
 }
 
+/* N of A.B.C.D/N: one or two decimal digits, 0..32. */
+static bool parse_prefix(struct slice s, u8 *out)
+{
+	u32 v = 0;
+	if (s.n < 1 || s.n > 2)
+		return false;
+	for (size_t i = 0; i < s.n; i++) {
+		if (s.s[i] < '0' || s.s[i] > '9')
+			return false;
+		v = v * 10 + (u32)(s.s[i] - '0');
+	}
+	*out = (u8)v;
+	return v <= 32;
+}
+
 /* allow = A.B.C.D[/N], ...: up to CFG_MAX_ALLOW networks, a host without /N. */
 static int set_allow(struct parser *ps, struct slice v)
 {
@@ -523,20 +538,19 @@ static int set_allow(struct parser *ps, struct slice v)
 		while (end < v.n && v.s[end] != ',')
 			end++;
 		struct slice item = trim(v.s + start, end - start);
-		if (net->nallow == CFG_MAX_ALLOW)
-			return fail(ps, ps->line, "allow: more than %d networks", CFG_MAX_ALLOW);
-		struct cfg_cidr *c = &net->allow[net->nallow];
-		size_t n = parse_ipv4(item, c->ip);
-		struct slice len = { item.s + n + 1, item.n - n - 1 };
-		u64 prefix = 32;
-		if (!n ||
-		    (n < item.n && (item.s[n] != '/' || parse_u64(len, &prefix) || prefix > 32)))
+		struct cfg_cidr c = { .prefix = 32 };
+		size_t n = parse_ipv4(item, c.ip);
+		struct slice after = { item.s + n, item.n - n }; /* "/N" or nothing */
+		if (!n || (after.n &&
+			   (after.s[0] != '/' ||
+			    !parse_prefix((struct slice){ after.s + 1, after.n - 1 }, &c.prefix))))
 			return fail(ps, ps->line,
 				    "bad value '%s' for allow: expected A.B.C.D or A.B.C.D/N "
 				    "(N 0..32), separated by commas",
 				    show(buf, item));
-		c->prefix = (u8)prefix;
-		net->nallow++;
+		if (net->nallow == CFG_MAX_ALLOW)
+			return fail(ps, ps->line, "allow: more than %d networks", CFG_MAX_ALLOW);
+		net->allow[net->nallow++] = c;
 		start = end + 1;
 	}
 	return 0;

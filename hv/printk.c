@@ -22,7 +22,7 @@ void printk_emit(const char *s, size_t n)
 
 void printk(const char *fmt, ...)
 {
-	char buf[512];
+	char buf[PRINTK_MAX + 1];
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(buf, sizeof buf, fmt, ap);

@@ -9,6 +9,8 @@
 
 /* Where bytes go: UEFI ConOut before ExitBootServices, the serial port after. */
 void printk_set_sink(void (*write)(const char *s, size_t n));
+/* A message of at most PRINTK_MAX bytes; a longer one is cut and ends " [cut]\n". */
+#define PRINTK_MAX 1023
 void printk(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* For the console multiplexer: the output lock, writing with it held, and a hook that

@@ -172,7 +172,7 @@ static void report(struct vm *vm)
 				      exit_kind_name(k), (unsigned long long)sum.exits[k]);
 	printk("%s\n", line);
 	/* Interrupts and the guest's bad accesses on one line, scheduling on the next: each
-	 * within printk's 512 bytes whatever the counts. */
+	 * within PRINTK_MAX whatever the counts (at most about 700 and 460 bytes). */
 	printk("hv: VM '%s' interrupts injected=%llu nmi=%llu; "
 	       "IPIs fixed=%llu nmi=%llu init=%llu sipi=%llu, by path icr=%llu pv=%llu self=%llu; "
 	       "lazy-eois=%llu cpu-delivered=%llu virtual-eois=%llu kicks=%llu kicks-deferred=%llu "

@@ -9,8 +9,9 @@
 #define ETHERTYPE_ARP 0x0806
 #define IP_PROTO_TCP 6
 #define IP_PROTO_UDP 17
-#define TCP_SYN 0x02
-#define TCP_ACK 0x10
+#define TCPF_SYN 0x02
+#define TCPF_RST 0x04
+#define TCPF_ACK 0x10
 
 static u16 be16(const u8 *p) { return (u16)(p[0] << 8 | p[1]); }
 
@@ -27,8 +28,10 @@ static bool in_list(const struct cfg_cidr *allow, u32 n, const u8 ip[4])
 	return false;
 }
 
-enum frame_verdict frame_filter(const struct cfg_cidr *allow, u32 n, const u8 *frame, size_t len)
+enum frame_verdict frame_filter(const struct frame_rules *r, const u8 *frame, size_t len)
 {
+	const struct cfg_cidr *allow = r->allow;
+	u32 n = r->nallow;
 	if (len < ETH_HLEN)
 		return n ? FRAME_DENY : FRAME_PASS;
 	u16 type = be16(frame + 12);
@@ -42,7 +45,8 @@ enum frame_verdict frame_filter(const struct cfg_cidr *allow, u32 n, const u8 *f
 	const u8 *l4 = v4 && !(be16(ip + 6) & 0x1FFF) ? ip + ihl : NULL;
 	size_t l4len = l4 ? iplen - ihl : 0;
 	enum frame_verdict pass = FRAME_PASS;
-	if (l4 && ip[9] == IP_PROTO_TCP && l4len >= 14 && (l4[13] & (TCP_SYN | TCP_ACK)) == TCP_SYN)
+	if (l4 && ip[9] == IP_PROTO_TCP && l4len >= 14 && be16(l4 + 2) == r->syn_port &&
+	    (l4[13] & (TCPF_SYN | TCPF_ACK | TCPF_RST)) == TCPF_SYN)
 		pass = FRAME_PASS_SYN;
 	if (!n)
 		return pass;
@@ -51,7 +55,8 @@ enum frame_verdict frame_filter(const struct cfg_cidr *allow, u32 n, const u8 *f
 	if (in_list(allow, n, ip + 12))
 		return pass;
 	/* A DHCP server's answer (UDP from port 67 to 68): the address comes from it. */
-	if (l4 && ip[9] == IP_PROTO_UDP && l4len >= 8 && be16(l4) == 67 && be16(l4 + 2) == 68)
+	if (r->dhcp && l4 && ip[9] == IP_PROTO_UDP && l4len >= 8 && be16(l4) == 67 &&
+	    be16(l4 + 2) == 68)
 		return FRAME_PASS;
 	return FRAME_DENY;
 }

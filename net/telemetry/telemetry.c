@@ -27,7 +27,7 @@ static u16 port;
 static bool serve_console;
 static char host_name[sizeof(((struct net_config *)0)->host)]; /* [net] host, or "" */
 static struct cfg_cidr allow[CFG_MAX_ALLOW];		       /* [net] allow */
-static u32 nallow;
+static struct frame_rules rules = { .allow = allow };
 static u64 rx_denied; /* frames from outside the allow list */
 static struct vm *const *vms;
 static u32 nvms;
@@ -254,7 +254,9 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 	serve_console = cfg->console;
 	memcpy(host_name, cfg->host, sizeof host_name);
 	memcpy(allow, cfg->allow, sizeof allow);
-	nallow = cfg->nallow;
+	rules.nallow = cfg->nallow;
+	rules.dhcp = cfg->dhcp;
+	rules.syn_port = port;
 	if (virtio_net_probe(rsdp, &nic, &why)) {
 		printk("hv: telemetry off: %s\n", why);
 		return;
@@ -280,9 +282,9 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 	printk("hv: telemetry: NIC %02x:%02x:%02x:%02x:%02x:%02x (virtio-net), %s\n", mac[0],
 	       mac[1], mac[2], mac[3], mac[4], mac[5],
 	       cfg->dhcp ? "asking DHCP for an address" : "static address");
-	if (nallow) {
+	if (rules.nallow) {
 		char list[CFG_MAX_ALLOW * 20] = "";
-		for (u32 i = 0, len = 0; i < nallow; i++) {
+		for (u32 i = 0, len = 0; i < rules.nallow; i++) {
 			const u8 *a = allow[i].ip;
 			len += (u32)snprintf(list + len, sizeof list - len, "%s%u.%u.%u.%u/%u",
 					     i ? ", " : "", a[0], a[1], a[2], a[3],
@@ -341,7 +343,7 @@ static bool nic_works(void)
  * each connection asked for. */
 static bool admit(const u8 *frame, size_t len)
 {
-	enum frame_verdict v = frame_filter(allow, nallow, frame, len);
+	enum frame_verdict v = frame_filter(&rules, frame, len);
 	if (v == FRAME_DENY)
 		rx_denied++;
 	else if (v == FRAME_PASS_SYN)

@@ -11,9 +11,9 @@
 
 struct time_budget {
 	u32 percent;
-	u64 burst; /* ticks */
-	u64 last;  /* the time base when credit was last brought up to date */
-	s64 credit;
+	u64 burst;  /* ticks */
+	u64 last;   /* the time base when credit was last brought up to date */
+	s64 credit; /* in hundredths of a tick */
 };
 
 /* Whether the work may run now (credit brought up to date first). */

@@ -9,30 +9,33 @@
 #define FRAME_MAX 1536 /* an Ethernet frame of a 1500-byte MTU, and room */
 #define RX_PER_POLL 32 /* frames handed to lwIP per poll, at most: bounds a poll's time */
 
-static u8 frame[FRAME_MAX] __attribute__((aligned(64)));
+/* One frame each way: a received one is still being looked at (admit) when lwIP sends
+ * (a RST for the half-open connection room is made from). */
+static u8 rx_frame[FRAME_MAX] __attribute__((aligned(64))),
+	tx_frame[FRAME_MAX] __attribute__((aligned(64)));
 
 static struct virtio_net *nic_of(struct netif *nif) { return nif->state; }
 
 static err_t linkoutput(struct netif *nif, struct pbuf *p)
 {
-	if (p->tot_len > sizeof frame)
+	if (p->tot_len > sizeof tx_frame)
 		return ERR_IF;
-	u16 n = pbuf_copy_partial(p, frame, p->tot_len, 0);
-	return virtio_net_send(nic_of(nif), frame, n) ? ERR_IF : ERR_OK;
+	u16 n = pbuf_copy_partial(p, tx_frame, p->tot_len, 0);
+	return virtio_net_send(nic_of(nif), tx_frame, n) ? ERR_IF : ERR_OK;
 }
 
 void virtio_netif_poll(struct netif *nif, bool (*admit)(const u8 *frame, size_t len))
 {
 	for (int i = 0; i < RX_PER_POLL; i++) {
-		size_t len = virtio_net_recv(nic_of(nif), frame, sizeof frame);
+		size_t len = virtio_net_recv(nic_of(nif), rx_frame, sizeof rx_frame);
 		if (!len)
 			return;
-		if (!admit(frame, len))
+		if (!admit(rx_frame, len))
 			continue;
 		struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16)len, PBUF_POOL);
 		if (!p)
 			return; /* lwIP is out of buffers: the frame is dropped, as a lost one */
-		pbuf_take(p, frame, (u16)len);
+		pbuf_take(p, rx_frame, (u16)len);
 		if (nif->input(p, nif) != ERR_OK)
 			pbuf_free(p);
 	}

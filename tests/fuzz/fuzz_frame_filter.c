@@ -2,7 +2,7 @@
 /* The allow list's verdict on a received frame (net/telemetry/frame_filter.c), from any
  * bytes: it reads nothing past the frame (ASan, the frame copied to a buffer of its own
  * length), a frame whose sender is on the list passes, one whose sender is not passes only
- * as ARP or a DHCP server's answer, and without a list everything passes. */
+ * as ARP or (with DHCP) a DHCP server's answer, and without a list everything passes. */
 #include "../../net/telemetry/frame_filter.c"
 #include "fuzz.h"
 
@@ -11,9 +11,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_in in = { data, size };
 	struct cfg_cidr allow[2] = { { { 10, 0, 0, 0 }, (u8)(take_u8(&in) % 33) },
 				     { { 192, 0, 2, 7 }, 32 } };
-	u32 n = take_u8(&in) % 3;
+	u8 how = take_u8(&in);
+	u32 n = how % 3;
+	struct frame_rules r = { allow, n, how & 4, 80 };
 	uint8_t *frame = fuzz_copy(in.p, in.n);
-	enum frame_verdict v = frame_filter(allow, n, frame, in.n);
+	enum frame_verdict v = frame_filter(&r, frame, in.n);
 	FUZZ_CHECK(v == FRAME_DENY || v == FRAME_PASS || v == FRAME_PASS_SYN);
 	if (!n)
 		FUZZ_CHECK(v != FRAME_DENY);
@@ -23,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n && v != FRAME_DENY && !arp) {
 		FUZZ_CHECK(v4);
 		bool listed = in_list(allow, n, frame + 26);
-		bool dhcp = frame[23] == 17; /* the rest of the DHCP rule: the unit test */
+		/* the rest of the DHCP rule: the unit test */
+		bool dhcp = r.dhcp && frame[23] == 17;
 		FUZZ_CHECK(listed || dhcp);
 	}
 	free(frame);

@@ -675,8 +675,14 @@ static void test_net_allow(void)
 	CHECK_ERR("[net]\nallow = 1.0.0.1,1.0.0.2,1.0.0.3,1.0.0.4,1.0.0.5,1.0.0.6,1.0.0.7,"
 		  "1.0.0.8,1.0.0.9\n",
 		  2, "allow: more than 8 networks");
-	static const char *const bad[] = { "10.0.0.0/33", "10.0.0/8",	 "10.0.0.1/",
-					   "host.lab",	  "10.0.0.1/8x", "" };
+	CHECK_ERR("[net]\nallow = 1.0.0.1,1.0.0.2,1.0.0.3,1.0.0.4,1.0.0.5,1.0.0.6,1.0.0.7,"
+		  "1.0.0.8,\n",
+		  2,
+		  "bad value '' for allow: expected A.B.C.D or A.B.C.D/N (N 0..32), separated by "
+		  "commas");
+	static const char *const bad[] = { "10.0.0.0/33",  "10.0.0/8",	   "10.0.0.1/",
+					   "host.lab",	   "10.0.0.1/8x",  "",
+					   "10.0.0.0/0x8", "10.0.0.0/008", "10.0.0.0/-1" };
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char text[64], msg[160];
 		snprintf(text, sizeof text, "[net]\nallow = 192.0.2.1, %s\n", bad[i]);

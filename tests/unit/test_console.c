@@ -229,18 +229,20 @@ static void test_unregister_ends_line(void)
  * next one and lost its last counter). */
 static void test_printk_cut(void)
 {
-	char long_text[700];
+	char long_text[PRINTK_MAX + 200];
 	memset(long_text, 'x', sizeof long_text - 1);
 	long_text[sizeof long_text - 1] = 0;
 	printed[0] = 0;
 	printk("%s\n", long_text);
 	printk("next\n");
 	const char *nl = strchr(printed, '\n');
-	CHECK(nl && nl - printed == 510 && !strncmp(nl - 6, " [cut]", 6));
+	CHECK(nl && nl - printed == PRINTK_MAX - 1 && !strncmp(nl - 6, " [cut]", 6));
 	CHECK(nl && !strcmp(nl + 1, "next\n"));
 	printed[0] = 0;
-	printk("%s\n", long_text + sizeof long_text - 1 - 510); /* 510 x and \n: whole */
-	CHECK(strlen(printed) == 511 && printed[509] == 'x' && printed[510] == '\n');
+	/* PRINTK_MAX - 1 x and the newline: whole */
+	printk("%s\n", long_text + sizeof long_text - PRINTK_MAX);
+	CHECK(strlen(printed) == PRINTK_MAX && printed[PRINTK_MAX - 2] == 'x' &&
+	      printed[PRINTK_MAX - 1] == '\n');
 }
 
 int main(void)

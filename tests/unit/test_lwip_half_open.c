@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Half-open connections bounded (lib/lwip/half_open.c) in the real lwIP 2.1.3 build with
- * the hypervisor's options (build/unit/lwip.a): frames go in through a netif as the
- * telemetry's poll hands them over (tcp_half_open_make_room before each SYN), what lwIP
- * sends comes out of its linkoutput. A flood of SYNs never followed up: each gets its
- * SYN-ACK, at most TCP_HALF_OPEN_MAX stay half-open, the oldest are reset; a connection
- * established before the flood stays, and a client after it connects. Without the bound
- * the pcbs run out after MEMP_NUM_TCP_PCB SYNs and every later SYN goes unanswered (the
- * lockout it prevents: run with BOUND=0 to see it). */
+ * the hypervisor's options (build/unit/lwip.a), on the telemetry's own netif
+ * (net/telemetry/virtio_netif.c) over a fake NIC: each frame goes in through
+ * virtio_netif_poll with the telemetry's admit (frame_filter, then
+ * tcp_half_open_make_room before a SYN to port 80), what lwIP sends comes out of the NIC
+ * (while the SYN is still in the receive buffer: a shared one lost every SYN that made
+ * room). A flood of SYNs never followed up: each gets its SYN-ACK, at most
+ * TCP_HALF_OPEN_MAX stay half-open, the oldest are reset; a connection established before
+ * the flood stays, and a client after it connects. Without the bound the pcbs run out
+ * after MEMP_NUM_TCP_PCB SYNs and every later SYN goes unanswered (the lockout it
+ * prevents: run with BOUND=0 to see it). */
 #include "console_capture.h"
 #include "../../lib/lwip/half_open.c"
+#include "../../net/telemetry/frame_filter.c"
+#include "../../net/telemetry/virtio_netif.c"
 #include "lwip/etharp.h"
 #include "lwip/init.h"
 #include "lwip/timeouts.h"
@@ -49,12 +54,22 @@ struct seg {
 static struct seg out[256];
 static int nout;
 
-static err_t linkoutput(struct netif *nif, struct pbuf *p)
+/* The fake NIC: one frame waiting to be received, what is sent recorded. */
+static u8 rx[1600];
+static size_t rx_len;
+size_t virtio_net_recv(struct virtio_net *n, void *buf, size_t max)
 {
-	(void)nif;
-	u8 f[1600];
-	u16 n = pbuf_copy_partial(p, f, sizeof f, 0);
-	if (n >= 54 && f[12] == 8 && f[13] == 0 && f[23] == 6 && nout < 256) {
+	(void)n;
+	size_t len = rx_len <= max ? rx_len : 0;
+	memcpy(buf, rx, len);
+	rx_len = 0;
+	return len;
+}
+int virtio_net_send(struct virtio_net *n, const void *frame, size_t len)
+{
+	(void)n;
+	const u8 *f = frame;
+	if (len >= 54 && f[12] == 8 && f[13] == 0 && f[23] == 6 && nout < 256) {
 		const u8 *t = f + 14 + (f[14] & 0xF) * 4;
 		out[nout++] = (struct seg){
 			(u16)(t[0] << 8 | t[1]), (u16)(t[2] << 8 | t[3]),
@@ -62,22 +77,20 @@ static err_t linkoutput(struct netif *nif, struct pbuf *p)
 			(u32)t[8] << 24 | (u32)t[9] << 16 | (u32)t[10] << 8 | t[11], t[13]
 		};
 	}
-	return ERR_OK;
-}
-
-static err_t setup(struct netif *nif)
-{
-	nif->output = etharp_output;
-	nif->linkoutput = linkoutput;
-	nif->mtu = 1500;
-	nif->hwaddr_len = 6;
-	memcpy(nif->hwaddr, our_mac, 6);
-	nif->flags = NETIF_FLAG_BROADCAST | NETIF_FLAG_ETHARP | NETIF_FLAG_ETHERNET;
-	return ERR_OK;
+	return 0;
 }
 
 static struct netif nif;
 static bool bound = true;
+static const struct frame_rules rules = { .syn_port = 80 };
+
+/* The telemetry's (telemetry.c): room made before each SYN to its port. */
+static bool admit(const u8 *frame, size_t len)
+{
+	if (frame_filter(&rules, frame, len) == FRAME_PASS_SYN && bound)
+		tcp_half_open_make_room();
+	return true;
+}
 
 static u16 csum(const u8 *p, size_t n, u32 sum)
 {
@@ -94,15 +107,11 @@ static void put16(u8 *p, u16 v) { p[0] = (u8)(v >> 8), p[1] = (u8)v; }
 static void put32(u8 *p, u32 v) { put16(p, (u16)(v >> 16)), put16(p + 2, (u16)v); }
 
 /* A frame into lwIP as the telemetry's poll hands it over. */
-static void deliver(const u8 *f, u16 n, bool syn)
+static void deliver(const u8 *f, u16 n)
 {
-	if (syn && bound)
-		tcp_half_open_make_room();
-	struct pbuf *p = pbuf_alloc(PBUF_RAW, n, PBUF_POOL);
-	CHECK(p != NULL);
-	pbuf_take(p, f, n);
-	if (nif.input(p, &nif) != ERR_OK)
-		pbuf_free(p);
+	memcpy(rx, f, n);
+	rx_len = n;
+	virtio_netif_poll(&nif, admit);
 }
 
 /* A TCP segment from the peer's port sport to our port 80. */
@@ -121,7 +130,7 @@ static void segment(u16 sport, u32 seq, u32 ack, u8 flags)
 	u32 pseudo = (u32)(peer_ip[0] << 8 | peer_ip[1]) + (u32)(peer_ip[2] << 8 | peer_ip[3]) +
 		     (u32)(our_ip[0] << 8 | our_ip[1]) + (u32)(our_ip[2] << 8 | our_ip[3]) + 6 + 20;
 	put16(t + 16, csum(t, 20, pseudo));
-	deliver(f, sizeof f, (flags & 0x12) == 0x02);
+	deliver(f, sizeof f);
 }
 
 /* The peer says who it is (an ARP request for our address): lwIP answers it and keeps
@@ -134,7 +143,7 @@ static void arp_from_peer(void)
 	put16(f + 12, 0x0806);
 	put16(f + 14, 1), put16(f + 16, 0x0800), f[18] = 6, f[19] = 4, put16(f + 20, 1);
 	memcpy(f + 22, peer_mac, 6), memcpy(f + 28, peer_ip, 4), memcpy(f + 38, our_ip, 4);
-	deliver(f, sizeof f, false);
+	deliver(f, sizeof f);
 }
 
 static struct tcp_pcb *accepted[8];
@@ -193,10 +202,8 @@ int main(void)
 	IP4_ADDR(&ip, 10, 0, 2, 15);
 	IP4_ADDR(&mask, 255, 255, 255, 0);
 	IP4_ADDR(&gw, 10, 0, 2, 2);
-	CHECK(netif_add(&nif, &ip, &mask, &gw, NULL, setup, ethernet_input) != NULL);
-	netif_set_default(&nif);
-	netif_set_up(&nif);
-	netif_set_link_up(&nif);
+	static struct virtio_net nic = { .mac = { 0x52, 0x54, 0, 0x12, 0x34, 0x56 } };
+	CHECK_EQ(virtio_netif_add(&nic, &nif, &ip, &mask, &gw), 0);
 	struct tcp_pcb *l = tcp_new();
 	CHECK(tcp_bind(l, IP_ADDR_ANY, 80) == ERR_OK);
 	l = tcp_listen(l);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* A share of a pCPU (net/telemetry/time_budget.c): a client that makes every poll cost
  * 5 ms gets no more than its 10% (plus a burst) over a long stretch, whatever the pattern;
- * light work is never held back; credit never piles up past the burst. */
+ * light work is never held back; credit never piles up past the burst; calls a few ticks
+ * apart lose nothing to rounding. */
 #include "../../net/telemetry/time_budget.c"
 #include "test.h"
 
@@ -38,9 +39,19 @@ int main(void)
 	struct time_budget q = { .percent = 10, .burst = 20 * MS };
 	CHECK(time_budget_allows(&q, now));
 	CHECK(time_budget_allows(&q, now + 3600000 * MS));
-	CHECK_EQ(q.credit, (s64)(20 * MS));
+	CHECK_EQ(q.credit, (s64)(20 * MS * 100));
 	time_budget_spend(&q, 100 * MS);
 	CHECK(!time_budget_allows(&q, now + 3600000 * MS + 799 * MS));
 	CHECK(time_budget_allows(&q, now + 3600000 * MS + 801 * MS));
+
+	/* Calls a few ticks apart (a 24 MHz counter, pCPU 0 back from each short turn):
+	 * the credit still comes back at 10% of the time, nothing lost to rounding. */
+	struct time_budget c = { .percent = 10, .burst = 480000 };
+	CHECK(time_budget_allows(&c, 0)); /* no credit yet, none owed */
+	time_budget_spend(&c, 400000);	  /* 4,000,000 ticks to repay at 10% */
+	u64 at = 0;
+	while (!time_budget_allows(&c, at += 60) && at < 100000000)
+		;
+	CHECK(at >= 4000000 && at <= 4000060);
 	return test_summary();
 }
