@@ -33,7 +33,9 @@ EFI_INC := -I/usr/include/efi -I/usr/include/efi/x86_64
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
 EFI_LDS := linker.ld
 EFI_LIBS := -L/usr/lib -lgnuefi $(shell gcc -print-libgcc-file-name)
-ARCH_CFLAGS := -mno-red-zone -mgeneral-regs-only -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI
+# Retpolines for every indirect branch (arch/x86/retpoline.asm has the thunks).
+ARCH_CFLAGS := -mno-red-zone -mgeneral-regs-only -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI \
+	-mindirect-branch=thunk-extern -mindirect-branch-register
 EFI_OBJCOPY := --target efi-app-x86_64 --subsystem=10
 else ifeq ($(ARCH),aarch64)
 # GNU-EFI for arm64 comes from Debian's multiarch package, unpacked by scripts/deps.sh.

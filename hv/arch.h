@@ -84,5 +84,8 @@ void arch_vcpu_describe(struct vcpu *v, char *buf, size_t n);
 const struct selftest_vm *arch_selftest_vms(void);
 const void *arch_selftest_guest(u64 *len, const char **tag);
 u32 arch_selftest_features(struct selftest_feature *f, u32 max);
+/* The speculative-execution mitigations in force, in words (decided at boot, which the
+ * boot console says too), for the self-test's report. */
+const char *arch_speculation(void);
 
 #endif

@@ -100,6 +100,7 @@ static void report(void)
 		       : f[i].vm ? f[i].vm
 				 : "every VM");
 	}
+	printk("hv: self-test: speculation: %s\n", arch_speculation());
 	printk("hv: self-test: IPI costs in TSC cycles (the guest's vCPU 0 to vCPU 1, and to all "
 	       "others; each the mean of its rounds)\n");
 	for (u32 k = 0; k < nvms; k++)

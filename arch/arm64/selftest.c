@@ -22,3 +22,9 @@ u32 arch_selftest_features(struct selftest_feature *f, u32 max)
 	(void)f, (void)max;
 	return 0;
 }
+
+const char *arch_speculation(void)
+{
+	return "Spectre v2/BHB: nothing at EL2; guests told SMCCC_ARCH_WORKAROUND_1/2/3 are "
+	       "not supported";
+}

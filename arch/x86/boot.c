@@ -6,6 +6,7 @@
 #include "arch/cpu.h"
 #include "arch/x86/guest.h"
 #include "arch/x86/pcpu.h"
+#include "arch/x86/speculation.h"
 #include "arch/x86/vendor.h"
 #include "arch/x86/virt_probe.h"
 #include "arch/x86/xstate.h"
@@ -115,6 +116,7 @@ int arch_boot_probe(const void *acpi_rsdp, u64 *cpu_ids, u32 max, const char **w
 	if (x86_vendor->check(why) || xstate_probe(why))
 		return -1;
 	x86_msr_probe();
+	x86_speculation_init();
 	for (u32 i = 0; i < n; i++)
 		cpu_ids[i] = apic_ids[i];
 	return (int)n;

@@ -5,6 +5,7 @@
  * firmware's identity map covers (QEMU 7.2's TCG offers no x2APIC, QEMU 10's does). */
 #include "pcpu.h"
 #include "arch/cpu.h"
+#include "arch/x86/speculation.h"
 #include "arch/x86/vendor.h"
 #include "arch/x86/xstate.h"
 #include "hv/arch.h"
@@ -343,6 +344,7 @@ void x86_pcpu_init(u32 id, u32 apic_id)
 	lapic_setup();
 	write_cr4(read_cr4() | BIT(9) | BIT(10)); /* OSFXSR, OSXMMEXCPT: the guest's SSE */
 	xstate_pcpu_init();
+	x86_speculation_pcpu_init();
 	x86_vendor->pcpu_enable(p);
 }
 

@@ -8,6 +8,7 @@
 #include "arch/x86/irq/pv_eoi.h"
 #include "arch/x86/irq/inject.h"
 #include "arch/x86/pcpu.h"
+#include "arch/x86/speculation.h"
 #include "arch/x86/split_access.h"
 #include "arch/x86/vendor.h"
 #include "arch/x86/xstate.h"
@@ -214,8 +215,18 @@ static bool handle_mmio(struct vcpu *v, const struct x86_exit *e)
 	return true;
 }
 
+/* Exits whose handling touches only the vCPU's own registers: after them no L1D flush is
+ * needed before the next entry (speculation.c, L1TF), as after KVM's fast exits. */
+static bool fast_exit(enum x86_exit_reason r)
+{
+	return r == X86_EXIT_CPUID || r == X86_EXIT_XSETBV || r == X86_EXIT_IRQ_WINDOW ||
+	       r == X86_EXIT_CACHE_FLUSH || r == X86_EXIT_ICEBP;
+}
+
 enum run_result arch_vcpu_run(struct vcpu *v)
 {
+	const u64 host_spec_ctrl = x86_speculation.host_spec_ctrl;
+	bool fast = false; /* only a fast exit handled since the last entry */
 	for (;;) {
 		if (!sched_enter_guest(v))
 			return RUN_PREEMPTED;
@@ -223,17 +234,19 @@ enum run_result arch_vcpu_run(struct vcpu *v)
 		x86_inject_events(v, sched_watch_section_end(v));
 		steal_time_enter(v);
 		pv_eoi_enter(v);
-		/* The host runs with IA32_SPEC_CTRL = 0 (it never sets it). */
-		if (v->arch.spec_ctrl)
+		if (!fast)
+			x86_speculation_before_entry();
+		if (v->arch.spec_ctrl != host_spec_ctrl)
 			wrmsr(MSR_IA32_SPEC_CTRL, v->arch.spec_ctrl);
 		x86_vendor->enter(v);
-		if (v->arch.spec_ctrl)
-			wrmsr(MSR_IA32_SPEC_CTRL, 0);
+		if (v->arch.spec_ctrl != host_spec_ctrl)
+			wrmsr(MSR_IA32_SPEC_CTRL, host_spec_ctrl);
 		sched_left_guest(v);
 		pv_eoi_exit(v);
 		struct x86_exit e;
 		x86_vendor->decode(v, &e);
 		v->stats.exits[e.kind]++;
+		fast = fast_exit(e.reason);
 		switch (e.reason) {
 		case X86_EXIT_HANDLED:
 			break;

@@ -409,6 +409,19 @@ static void test_msr(void)
 	CHECK_EQ(entries[1].rip, 0x1004);
 }
 
+/* The L1D flush against L1TF (speculation.c) comes before a turn's first entry and after
+ * each exit but the fast ones, which touch only the vCPU's own registers: of four entries
+ * here, the first and the one after the MSR exit. */
+static void test_l1d_flush_condition(void)
+{
+	machine();
+	l1d_flushes = 0;
+	vcpu.arch.gpr[GPR_RCX] = 0x808; /* reads the x2APIC TPR */
+	run(3, EXIT(.code = SVM_EXIT_CPUID), EXIT(.code = SVM_EXIT_CPUID),
+	    EXIT(.code = SVM_EXIT_MSR, .info1 = 0));
+	CHECK_EQ(l1d_flushes, 2);
+}
+
 /* With NRIP save (APM 15.7.1) the CPU's next RIP is the one taken, whatever length the
  * handler would give the instruction. */
 static void test_nrip(void)
@@ -1113,6 +1126,7 @@ int main(void)
 	test_xsetbv();
 	test_port_io();
 	test_msr();
+	test_l1d_flush_condition();
 	test_cr4_write();
 	test_nmi_after_iret();
 	test_dr6_after_db();

@@ -57,5 +57,8 @@ void xstate_vcpu_init(struct vcpu *v) { v->arch.xcr0 = XCR0_X87; }
 void xstate_vcpu_reset(struct vcpu *v) { v->arch.xcr0 = XCR0_X87; }
 void xstate_load(struct vcpu *v) { (void)v; }
 void xstate_put(struct vcpu *v) { (void)v; }
+struct x86_speculation x86_speculation;
+static int l1d_flushes; /* entries the run loop would flush the L1D before */
+void x86_speculation_before_entry(void) { l1d_flushes++; }
 
 #endif

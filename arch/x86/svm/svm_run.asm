@@ -41,6 +41,8 @@ svm_vmrun_return:
 	cli
 	mov rax, [rsp + 8]
 	GUEST_GPRS_STORE
+	GUEST_GPRS_CLEAR
+	RSB_FILL
 	mov rax, [rsp + 16]
 	vmload
 global svm_guest_state_end

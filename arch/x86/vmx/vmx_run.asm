@@ -9,6 +9,11 @@ default rel
 section .text
 
 HOST_RSP equ 0x6C14
+extern x86_verw_before_entry
+
+section .rodata
+verw_selector: dw 0x10          ; the hypervisor's data segment (pcpu.c's GDT)
+section .text
 
 ; u32 vmx_run(u64 *gpr [rdi], u32 launched [esi], u64 *cr2 [rdx])
 ; gpr[16] is in x86 encoding order; RSP is the VMCS's (vmx.c copies it). CR2 is not in
@@ -30,6 +35,10 @@ vmx_run:
 	mov rax, HOST_RSP
 	vmwrite rax, rsp
 	jbe .failed             ; CF or ZF: VMfail
+	cmp byte [x86_verw_before_entry], 0
+	je .buffers_kept
+	verw [verw_selector]    ; MDS, TAA: the CPU's buffers cleared (speculation.c); after
+.buffers_kept:                  ; it only the guest's own registers are loaded
 	test esi, esi           ; launched
 	mov rax, rdi
 	GUEST_GPRS_LOAD
@@ -54,6 +63,8 @@ vmx_exit:
 	mov rcx, cr2
 	mov rax, [rsp + 8]
 	mov [rax], rcx
+	GUEST_GPRS_CLEAR
+	RSB_FILL
 	add rsp, 16
 	xor eax, eax
 vmx_return:
