@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# make bench, the overcommit table: the IPI microbenchmark (guest_abi/tools/ipibench.c,
+# make bench, the overcommit table: the IPI microbenchmark (bench/modules/ipibench.c,
 # a guest module) and msgbench (tests/guest/linux/msgbench.c: hackbench-like messaging
 # over pipes, MSG_ARGS, default groups=2:fds=5:loops=100:runs=7, the median of 7 runs in
 # one boot) in the default Linux guest, with 4 vCPUs on 2 pCPUs under each scheduling
@@ -9,7 +9,7 @@
 # (default 60; rows "4+2spin"), under each policy. On x86 every setup runs once with the
 # PV IPI hypercall and once without it (pv = all,-ipi); ARCH=aarch64 (GIC=3 or 2) runs
 # the arm64 guest, pv = all.
-# A third table: the spinlock-contention module (guest_abi/tools/lockbench.c, LOCK_ARGS,
+# A third table: the spinlock-contention module (bench/modules/lockbench.c, LOCK_ARGS,
 # default iters=300:hold_us=50:gap_us=50, on arm64 with bh=1) in the same two overcommit setups under rr,
 # aware, and aware with the preempt count published (pv preempt + hvpreempt).
 # Prints the tables: configuration x IPI benchmark -> ns/op, exits/op, the mean wake-up

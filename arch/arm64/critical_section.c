@@ -4,7 +4,7 @@
  * runs. arm64 Linux keeps that count in each task's thread_info, an address that changes
  * at every task switch, so the guest registers (HV_SMCCC_PREEMPT_COUNT, `pv = preempt`,
  * guest_abi/hv_para.h) a word of its own that holds the running task's count address:
- * the module guest_abi/tools/hvpreempt.c rewrites it at every task switch. */
+ * the module guest_abi/module/hvpreempt.c rewrites it at every task switch. */
 #include "arch/arm64/guest.h"
 #include "hv/arch.h"
 #include "hv/printk.h"

@@ -2,7 +2,7 @@
 /* Whether a vCPU is inside a guest critical section, for the scheduler's boost
  * (hv/sched.c): interrupts masked in kernel mode, or a non-zero preempt count that the
  * guest published through HV_MSR_PREEMPT_COUNT (`pv = preempt`, guest_abi/hv_para.h;
- * the module guest_abi/tools/hvpreempt.c registers Linux's per-CPU __preempt_count). */
+ * the module guest_abi/module/hvpreempt.c registers Linux's per-CPU __preempt_count). */
 #include "arch/x86/guest.h"
 #include "hv/arch.h"
 #include "arch/x86/vendor.h"

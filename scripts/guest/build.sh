@@ -4,7 +4,8 @@
 #   x86_64:  vmlinuz    the kernel of the current linux-image-*-amd64 as it ships (a bzImage)
 #            vmlinux    the ELF inside it, booted through its PVH entry
 #            initrd.gz  busybox-static + scripts/guest/init (mode chosen on the kernel command
-#                       line) + the guest tools of guest_abi/tools as /lib/modules/*.ko
+#                       line) + the guest kernel modules (scripts/guest/modules.sh) as
+#                       /lib/modules/*.ko
 #                       + tests/guest/linux/msgbench.c, fpucheck.c, workmeter.c,
 #                       timerlat.c and hostile.c, static, in /bin
 #   aarch64: Image      the raw arm64 Image of the current linux-image-*-arm64:arm64

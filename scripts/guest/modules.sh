@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Builds the guest kernel modules (guest_abi/tools/*.c, listed in guest_abi/tools/Kbuild)
+# Builds the guest kernel modules (the product's, guest_abi/module/; the test guests,
+# tests/guest/modules/; the benchmarks, bench/modules/; each folder's Kbuild lists its own)
 # out of tree against Debian's linux-headers package of the guest kernel (x86_64:
 # installed; aarch64: the arm64 package unpacked under build/ and cross-built with the
 # host's linux-kbuild and aarch64-linux-gnu-gcc-12), and copies the .ko files into OUTDIR
 # (to be packed into the initramfs under /lib/modules/).
 #   scripts/guest/modules.sh ARCH OUTDIR
 # The kernel version comes from build/guests/ARCH/kernel-package (scripts/guest/build.sh).
-# The build happens in a copy under build/guest-modules/ARCH/VERSION; it is skipped when
+# The build happens in one folder, a copy under build/guest-modules/ARCH/VERSION/tools of
+# the three folders' sources and headers with their Kbuild lists joined; it is skipped when
 # every .ko there is newer than the sources, and OUTDIR files are only replaced when their
 # contents change (so their timestamps can drive an initramfs rebuild).
 set -e
@@ -20,7 +22,7 @@ aarch64) kind=arm64 ;;
 esac
 [ -n "$OUTDIR" ] || { echo "usage: $0 ARCH OUTDIR" >&2; exit 1; }
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-SRC=$TOP/guest_abi
+DIRS="$TOP/guest_abi/module $TOP/tests/guest/modules $TOP/bench/modules"
 
 pkgfile=$TOP/build/guests/$ARCH/kernel-package
 [ -s "$pkgfile" ] || { echo "modules: no $pkgfile; run scripts/guest/build.sh $ARCH first" >&2; exit 1; }
@@ -105,18 +107,24 @@ fresh=1
 [ -n "$mods" ] || fresh=0
 for m in $mods; do
 	[ -f "$B/tools/$m.ko" ] || { fresh=0; break; }
-	for f in "$SRC"/tools/* "$SRC"/*.h "$0"; do
+	# shellcheck disable=SC2086 # DIRS: paths without blanks
+	for f in $(find $DIRS -maxdepth 1 -type f) "$TOP"/guest_abi/*.h "$0"; do
 		[ "$f" -nt "$B/tools/$m.ko" ] && { fresh=0; break 2; }
 	done
 done
 
 if [ $fresh = 0 ]; then
-	# A clean copy keeping the guest_abi layout, so that -I$(src)/.. finds the headers.
+	# A clean copy of every folder's sources in one, with the ABI's headers, and one
+	# Kbuild: their lists.
 	rm -rf "$B"
 	mkdir -p "$B/tools"
-	cp "$SRC"/*.h "$B/"
-	cp "$SRC"/tools/Kbuild "$SRC"/tools/*.c "$SRC"/tools/*.h "$B/tools/"
-	echo "modules: building guest_abi/tools against $hpkg"
+	cp "$TOP"/guest_abi/*.h "$B/tools/"
+	echo 'ccflags-y := -I$(src)' > "$B/tools/Kbuild"
+	for d in $DIRS; do
+		find "$d" -maxdepth 1 -name '*.[ch]' -exec cp {} "$B/tools/" \;
+		grep -v '^ccflags-y' "$d/Kbuild" >> "$B/tools/Kbuild"
+	done
+	echo "modules: building guest_abi/module, tests/guest/modules and bench/modules against $hpkg"
 	make -s -C "$KDIR" M="$B/tools" "$@" -j"$(nproc)" modules
 	mods=$(built)
 	[ -n "$mods" ] || { echo "modules: nothing was built" >&2; exit 1; }

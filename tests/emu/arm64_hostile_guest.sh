@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # arm64: a hostile VM beside a victim VM that measures its own progress (issue 13). The
-# attacker (2 vCPUs) runs a64fuzz (guest_abi/tools/a64fuzz.c) in rounds of a benign half
+# attacker (2 vCPUs) runs a64fuzz (tests/guest/modules/a64fuzz.c) in rounds of a benign half
 # (its threads merely spin in its kernel: the reference) and an attack half with every
 # operation: SMCCC/PSCI with random IDs and arguments, CPU_ON to CPUs that are on or exist
 # nowhere, the vGIC distributor and redistributors (GICv2: the CPU interface) at random

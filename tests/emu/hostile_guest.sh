@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A hostile guest hammers every hypercall and PV MSR with random arguments (kernel module
-# guest_abi/tools/hcfuzz.c) while a second VM boots and runs its test steps: the
+# tests/guest/modules/hcfuzz.c) while a second VM boots and runs its test steps: the
 # hypervisor and the other VM keep running, and the errors are counted.
 . "$(dirname "$0")/lib.sh"
 boot "[vm fuzz]

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # No IPI is lost (x86): vCPU 1 and up spin with interrupts enabled and never exit on
 # their own (but for their timers), while vCPU 0 sends them IPIs one at a time, each
-# waited for (guest_abi/tools/ipistress.c): unicast to vCPU 1 through the x2APIC ICR,
+# waited for (tests/guest/modules/ipistress.c): unicast to vCPU 1 through the x2APIC ICR,
 # and to all others. Boot 1: 2 vCPUs on 2 pCPUs without PV IPIs, IPIS of each kind;
 # "others" is then the all-but-self shorthand ICR write. Boot 2: 3 vCPUs on 3 pCPUs with
 # PV IPIs and no_ipi_broadcast=1, so that "others" (two targets: Linux's mask path) is

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Soak (scripts/flake.sh, not make test): two VMs of 2 vCPUs on 2 pCPUs, each sending
-# IPIs between its vCPUs one at a time, every one waited for (guest_abi/tools/ipistress.c),
+# IPIs between its vCPUs one at a time, every one waited for (tests/guest/modules/ipistress.c),
 # one through the x2APIC ICR, the other through the PV hypercall: injections, kicks and
 # world switches with both VMs sharing both pCPUs. None may be lost.
 . "$(dirname "$0")/../emu/lib.sh"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hostile: the user-space half of the hostile guest (static test-guest tool, x86-64; the
- * kernel half is guest_abi/tools/hcfuzz.c). Argument: rounds=N (default 1000).
+ * kernel half is tests/guest/modules/hcfuzz.c). Argument: rounds=N (default 1000).
  *
  * Exceptions a hypervisor intercepts, N times each, from user space:
  *   hostile: ac=A/N        #AC: EFLAGS.AC set (Linux runs with CR0.AM), an unaligned load;
