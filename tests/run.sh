@@ -3,8 +3,8 @@
 # usage: tests/run.sh unit|all
 # Runs the host unit tests (build/unit/test_*) and, for `all`, each fuzz harness
 # (build/fuzz/fuzz_*, see tests/fuzz/run.sh) for FUZZ_TEST_S seconds (default 4), then
-# every emulator test tests/emu/*.sh (one QEMU at a time; x86-64 unless the test exports
-# ARCH=aarch64).
+# every emulator test, tests/emu/*.sh (x86-64 unless the test exports ARCH=aarch64) and the
+# rows of tests/emu/scenarios, one QEMU at a time, in the order of their names.
 # Logs go to build/test-logs/. Ends with the line "N passed, N failed, N parts skipped"
 # and exits non-zero when anything failed.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +20,32 @@ result() { # name rc seconds
 		failed_tests="$failed_tests $1"
 		echo "FAIL $1 (${3}s, log: $LOGS/$1.log)"
 	fi
+}
+# The emulator tests' names: each tests/emu/*.sh and each row of tests/emu/scenarios.
+emu_tests() {
+	{
+		for t in "$TOP"/tests/emu/*.sh; do
+			[ "$(basename "$t")" = lib.sh ] || basename "$t" .sh
+		done
+		grep -v '^#' "$TOP/tests/emu/scenarios" | awk 'NF { print $1 }'
+	} | sort
+}
+# emu_test NAME LOG: runs it, its script, else its scenario (ARCH, the variables, then
+# lib.sh's function and arguments, as a script of its own would).
+emu_test() {
+	emu=$1 log=$2
+	if [ -f "$TOP/tests/emu/$emu.sh" ]; then
+		ARCH=x86_64 sh "$TOP/tests/emu/$emu.sh" "$log"
+		return
+	fi
+	row=$(awk -v n="$emu" '$1 == n' "$TOP/tests/emu/scenarios")
+	vars=${row%%:*} run=${row#*:}
+	# shellcheck disable=SC2086 # NAME ARCH VARIABLE=VALUE ...: words without blanks
+	set -- $vars
+	arch=$2
+	shift 2
+	env TOP="$TOP" ARCH="$arch" "$@" sh -c ". \"$TOP/tests/emu/lib.sh\"; $run; finish" \
+		"$TOP/tests/emu/$emu" "$log"
 }
 # A unit test program ends with "N checks, N failed, N skipped" (tests/unit/test.h): one
 # that ran no check fails, and the parts it skipped (an input not built) are said.
@@ -57,12 +83,10 @@ if [ "$1" = all ]; then
 		grep -v "^harness \|^fuzz_" "$LOGS/$n.log" | sed 's/^/    /'
 	done
 	mkdir -p "$LOGS/emu"
-	for t in "$TOP"/tests/emu/*.sh; do
-		[ "$(basename "$t")" = lib.sh ] && continue
-		[ -f "$t" ] || continue
-		n=emu/$(basename "$t" .sh)
+	for t in $(emu_tests); do
+		n=emu/$t
 		s=$(date +%s)
-		ARCH=x86_64 sh "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
+		emu_test "$t" "$LOGS/$n.log" > "$LOGS/$n.result" 2>&1
 		rc=$?
 		result "$n" $rc $(($(date +%s) - s))
 		sed 's/^/    /' "$LOGS/$n.result"
