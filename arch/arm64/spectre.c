@@ -10,22 +10,36 @@
 #define MODEL(impl, part) ((u32)(impl) << 24 | 0xFu << 16 | (u32)(part) << 4)
 #define ARM(part) MODEL(0x41, part)
 
+/* clang-format off */
 static const u32 v2_safe[] = {
-	ARM(0xD04),	    ARM(0xD03),		ARM(0xD05),	    /* Cortex-A35, A53, A55 */
+	ARM(0xD04), ARM(0xD03), ARM(0xD05),			    /* Cortex-A35, A53, A55 */
 	MODEL(0x42, 0x100),					    /* Broadcom Brahma-B53 */
 	MODEL(0x48, 0xD01),					    /* HiSilicon TSV110 */
 	MODEL(0x51, 0x801), MODEL(0x51, 0x803), MODEL(0x51, 0x805), /* Kryo 2/3/4XX silver */
 };
 
 static const u32 ssb_safe[] = {
-	ARM(0xD04),	    ARM(0xD03),		ARM(0xD05),
-	MODEL(0x42, 0x100), MODEL(0x51, 0x803), MODEL(0x51, 0x805),
+	ARM(0xD04), ARM(0xD03), ARM(0xD05),			    /* Cortex-A35, A53, A55 */
+	MODEL(0x42, 0x100),					    /* Broadcom Brahma-B53 */
+	MODEL(0x51, 0x803), MODEL(0x51, 0x805),			    /* Kryo 3/4XX silver */
 };
 
+/* Spectre-BHB: these are not affected; every other core is, unless it has CSV2_3. */
+static const u32 bhb_safe[] = {
+	ARM(0xD04), ARM(0xD03), ARM(0xD05), ARM(0xD46), ARM(0xD80), /* A35, A53, A55, A510, A520 */
+	MODEL(0x42, 0x100),					    /* Broadcom Brahma-B53 */
+	MODEL(0x51, 0x801), MODEL(0x51, 0x803), MODEL(0x51, 0x805), /* Kryo 2/3/4XX silver */
+};
+
+/* The branchy loop's count by core. */
 static const struct {
 	u32 model;
 	u8 k;
 } bhb_loop[] = {
+	{ ARM(0xD4E), 132 },	    /* Cortex-X3 */
+	{ ARM(0xD4F), 132 },	    /* Neoverse V2 */
+	{ ARM(0xD4D), 38 },	    /* Cortex-A715 */
+	{ ARM(0xD81), 38 },	    /* Cortex-A720 */
 	{ ARM(0xD41), 32 },	    /* Cortex-A78 */
 	{ ARM(0xD42), 32 },	    /* Cortex-A78AE */
 	{ ARM(0xD4B), 32 },	    /* Cortex-A78C */
@@ -35,14 +49,15 @@ static const struct {
 	{ ARM(0xD49), 32 },	    /* Neoverse N2 */
 	{ ARM(0xD40), 32 },	    /* Neoverse V1 */
 	{ ARM(0xD0B), 24 },	    /* Cortex-A76 */
+	{ ARM(0xD0E), 24 },	    /* Cortex-A76AE */
 	{ ARM(0xD0D), 24 },	    /* Cortex-A77 */
 	{ ARM(0xD0C), 24 },	    /* Neoverse N1 */
+	{ MODEL(0x51, 0x804), 24 }, /* Kryo 4XX gold */
 	{ MODEL(0xC0, 0xAC3), 11 }, /* Ampere1 */
 	{ ARM(0xD08), 8 },	    /* Cortex-A72 */
 	{ ARM(0xD07), 8 },	    /* Cortex-A57 */
 };
-
-static const u32 bhb_fw_list[] = { ARM(0xD09), ARM(0xD0A) }; /* Cortex-A73, A75 */
+/* clang-format on */
 
 static bool midr_in(u64 midr, const u32 *list, u32 n)
 {
@@ -100,16 +115,17 @@ static void decide_bhb(const struct spec_cpu_in *in, struct spec_cpu *out)
 	bool fw = fw_state(in, in->fw_wa3, false) == SPEC_MITIGATED;
 	bool clrbhb = field(in->isar2, 28) != 0;
 
-	out->bhb_k = loop_k(in->midr);
 	out->bhb = SPEC_UNAFFECTED;
-	out->bhb_why = SPEC_WHY_NONE;
 	if (CSV2(in) == 3) {
 		out->bhb_why = SPEC_WHY_CSV2;
 		return;
 	}
-	if (!clrbhb && !out->bhb_k && !fw &&
-	    !midr_in(in->midr, bhb_fw_list, ARRAY_SIZE(bhb_fw_list)))
+	if (midr_in(in->midr, bhb_safe, ARRAY_SIZE(bhb_safe))) {
+		out->bhb_why = SPEC_WHY_SAFE;
 		return;
+	}
+	/* Any other core is affected; its loop count counts where ClearBHB is not used. */
+	out->bhb_k = clrbhb ? 0 : loop_k(in->midr);
 	out->bhb = SPEC_VULNERABLE;
 	if (out->v2 == SPEC_VULNERABLE) {
 		out->bhb_why = SPEC_WHY_V2;

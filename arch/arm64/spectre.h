@@ -2,9 +2,10 @@
 /* Spectre-v2, Spectre-BHB and speculative store bypass on arm64: what each pCPU is
  * affected by, what the hypervisor does about it on every entry from a guest, and what a
  * guest is told when it asks SMCCC_ARCH_FEATURES about SMCCC_ARCH_WORKAROUND_1, _2 and _3
- * (Arm DEN0028). The rules are Linux's (arch/arm64/kernel/proton-pack.c, the version of
- * commit 0afd104f: the CPU lists there) and KVM's answers to its guests
- * (arch/arm64/kvm/hypercalls.c):
+ * (Arm DEN0028). The rules are Linux's (arch/arm64/kernel/proton-pack.c since its 2025
+ * change "assume that unknown CPUs are vulnerable to Spectre BHB", in Linux 6.15 and
+ * backported to 6.1.y, so in Debian 12's guest kernel; its CPU lists as of that change)
+ * and KVM's answers to its guests (arch/arm64/kvm/hypercalls.c):
  *
  * Spectre-v2, per CPU: unaffected when ID_AA64PFR0_EL1.CSV2 is not 0 or the MIDR is on
  * the safe list (Cortex-A35, A53, A55, Brahma-B53, HiSilicon TSV110, Kryo 2XX/3XX/4XX
@@ -12,11 +13,12 @@
  * the hypervisor then calls WORKAROUND_1 on every entry from a guest), unaffected when it
  * is 1, else vulnerable.
  *
- * Spectre-BHB, per CPU: not affected with CSV2 = 3 (FEAT_CSV2_3); affected when the CPU
- * has ClearBHB (ID_AA64ISAR2_EL1.CLRBHB), is on the branchy-loop list (k = 32: A78,
- * A78AE, A78C, X1, A710, X2, Neoverse N2, V1; 24: A76, A77, Neoverse N1; 11: Ampere1;
- * 8: A57, A72), is A73 or A75, or the firmware's ARCH_FEATURES(WORKAROUND_3) is SUCCESS;
- * else not affected. An affected CPU is vulnerable while Spectre-v2 is ("no point
+ * Spectre-BHB, per CPU: not affected with CSV2 = 3 (FEAT_CSV2_3) or on the safe list
+ * (Cortex-A35, A53, A55, A510, A520, Brahma-B53, Kryo 2XX/3XX/4XX silver); every other
+ * core is affected. The branchy loop's count k by MIDR: 132 Cortex-X3, Neoverse V2; 38
+ * A715, A720; 32 A78, A78AE, A78C, X1, A710, X2, Neoverse N2, V1; 24 A76, A76AE, A77,
+ * Neoverse N1, Kryo 4XX gold; 11 Ampere1; 8 A57, A72; else none (and none where ClearBHB
+ * is used). An affected CPU is vulnerable while Spectre-v2 is ("no point
  * mitigating Spectre-BHB alone"); else mitigated by, in this order: the hardware
  * (ID_AA64MMFR1_EL1.ECBHB: an exception clears the history, nothing to do), the ClearBHB
  * instruction, the loop (k times, k the largest of all CPUs), the firmware's WORKAROUND_3;
@@ -61,7 +63,7 @@ enum spec_entry {
 
 /* How a state came about, for the console and the self-test. */
 enum spec_why {
-	SPEC_WHY_NONE,	 /* not affected by any rule */
+	SPEC_WHY_NONE,	 /* (not set) */
 	SPEC_WHY_CSV2,	 /* ID_AA64PFR0_EL1.CSV2 (v2), CSV2_3 (BHB) */
 	SPEC_WHY_SAFE,	 /* the MIDR is on Linux's safe list */
 	SPEC_WHY_FW,	 /* the firmware's workaround (or its word that none is needed) */

@@ -680,6 +680,9 @@ static void test_pvtime_record(void)
 #define MIDR_V1 0x411fd401ull
 #define MIDR_AMPERE1 0xc00fac30ull
 #define MIDR_TSV110 0x481fd010ull
+#define MIDR_A510 0x410fd461ull
+#define MIDR_X3 0x411fd4e0ull
+#define MIDR_A720 0x410fd811ull
 #define NS SMCCC_NOT_SUPPORTED
 #define NR SMCCC_NOT_REQUIRED
 #define UN SMCCC_ARCH_WORKAROUND_RET_UNAFFECTED
@@ -723,13 +726,14 @@ static const struct spec_case {
 	{ "Ampere1", { MIDR_AMPERE1, PFR0_CSV2(1), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
 	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_LOOP, MITIG, SPEC_ENTRY_LOOP, 11, false,
 	  UN, NS, 0 },
-	/* With ClearBHB and no ECBHB: the instruction, before the loop. */
+	/* With ClearBHB and no ECBHB: the instruction, before the loop, whose count then
+	 * does not count (Linux's max_bhb_k). */
 	{ "V1 clrbhb", { MIDR_V1, PFR0_CSV2(1), PFR1_SSBS(2), 0, ISAR2_CLRBHB, false, NS, NS, NS },
-	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_CLRBHB, MITIG, SPEC_ENTRY_CLRBHB, 32, false,
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_CLRBHB, MITIG, SPEC_ENTRY_CLRBHB, 0, false,
 	  UN, NS, 0 },
 	/* CSV2_3: not affected by BHB whatever the lists say. */
 	{ "V1 csv2_3", { MIDR_V1, PFR0_CSV2(3), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
-	  UNAFF, SPEC_WHY_CSV2, UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_ENTRY_NONE, 32, false,
+	  UNAFF, SPEC_WHY_CSV2, UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_ENTRY_NONE, 0, false,
 	  UN, NS, UN },
 	/* Cortex-A72 (QEMU's model) on a firmware without SMCCC: vulnerable to all three,
 	 * nothing to run; everything NOT_SUPPORTED, as the hypervisor said before. */
@@ -751,12 +755,22 @@ static const struct spec_case {
 	/* A73 whose firmware has WORKAROUND_1 only: BHB vulnerable, WORKAROUND_1 on entry. */
 	{ "A73 fw wa1", { MIDR_A73, 0, 0, 0, 0, true, 0, NS, NS },
 	  MITIG, SPEC_WHY_FW, VULN, SPEC_WHY_NO_FW, VULN, SPEC_ENTRY_FW_WA1, 0, false, 0, NS, NS },
-	/* Safe-listed: Cortex-A53 (no CSV2 field), HiSilicon TSV110 (for Spectre-v2 only). */
+	/* Safe-listed: Cortex-A53 (no CSV2 field) for all three, A510 for BHB, HiSilicon
+	 * TSV110 for Spectre-v2 only: BHB affected (on no list) and nothing to use. */
 	{ "A53", { MIDR_A53, 0, 0, 0, 0, false, NS, NS, NS },
-	  UNAFF, SPEC_WHY_SAFE, UNAFF, SPEC_WHY_NONE, UNAFF, SPEC_ENTRY_NONE, 0, false,
+	  UNAFF, SPEC_WHY_SAFE, UNAFF, SPEC_WHY_SAFE, UNAFF, SPEC_ENTRY_NONE, 0, false,
 	  UN, NR, UN },
+	{ "A510", { MIDR_A510, PFR0_CSV2(1), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, UNAFF, SPEC_WHY_SAFE, MITIG, SPEC_ENTRY_NONE, 0, false,
+	  UN, NS, UN },
 	{ "TSV110", { MIDR_TSV110, 0, 0, 0, 0, false, NS, NS, NS },
-	  UNAFF, SPEC_WHY_SAFE, UNAFF, SPEC_WHY_NONE, VULN, SPEC_ENTRY_NONE, 0, false, UN, NS, UN },
+	  UNAFF, SPEC_WHY_SAFE, VULN, SPEC_WHY_NO_FW, VULN, SPEC_ENTRY_NONE, 0, false,
+	  UN, NS, NS },
+	/* QEMU 7.2's -cpu max: no ECBHB or ClearBHB and a MIDR on no list: BHB affected,
+	 * nothing to use (Linux 6.1.y in the guest: "Mitigation: CSV2, but not BHB"). */
+	{ "max 7.2", { MIDR_QEMU_MAX, PFR0_CSV2(2), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, VULN, SPEC_WHY_NO_FW, MITIG, SPEC_ENTRY_NONE, 0, false,
+	  UN, NS, NS },
 	/* A core on no list whose firmware says WORKAROUND_3 is needed: affected by BHB. */
 	{ "other fw wa3", { 0x4e0f0040, PFR0_CSV2(1), 0, 0, 0, true, NS, NS, 0 },
 	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_FW, VULN, SPEC_ENTRY_FW_WA3, 0, false, UN, NS, 0 },
@@ -838,6 +852,22 @@ static void test_spectre_machine(void)
 	s = machine_of((const char *const[]){ "N1", "max", "V1" }, 3);
 	CHECK(s.ssbs_all);
 	CHECK_EQ(s.bhb_k, 32);
+	/* The loop runs the longest count of the machine's cores on each of them. */
+	s = machine_of((const char *const[]){ "A76", "V1", "V1 clrbhb" }, 3);
+	CHECK_EQ(s.bhb_k, 32);
+	CHECK_EQ(s.entries[SPEC_ENTRY_LOOP], 2);
+	CHECK_EQ(s.entries[SPEC_ENTRY_CLRBHB], 1);
+	/* The loop counts of newer cores and of the other makers' (variant and revision
+	 * ignored). */
+	CHECK_EQ(loop_k(MIDR_X3), 132);
+	CHECK_EQ(loop_k(0x410fd4f1ull), 132); /* Neoverse V2 */
+	CHECK_EQ(loop_k(0x411fd4d0ull), 38);  /* Cortex-A715 */
+	CHECK_EQ(loop_k(MIDR_A720), 38);
+	CHECK_EQ(loop_k(0x410fd0e0ull), 24); /* Cortex-A76AE */
+	CHECK_EQ(loop_k(0x51df8040ull), 24); /* Kryo 4XX gold */
+	CHECK_EQ(loop_k(MIDR_AMPERE1), 11);
+	CHECK_EQ(loop_k(MIDR_A73), 0);
+	CHECK_EQ(loop_k(MIDR_QEMU_MAX), 0);
 	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_2), RET(NS));
 	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_1), UN);
 	CHECK_EQ(spec_guest_feature(&s, 0x80000002), RET(NS)); /* not a workaround */
