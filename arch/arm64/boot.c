@@ -5,6 +5,7 @@
 #include "hv/arch_boot.h"
 #include "arch/arm64/gic_host.h"
 #include "arch/arm64/pcpu.h"
+#include "arch/arm64/spectre.h"
 #include "arch/cpu.h"
 #include "boot/config.h"
 #include "boot/efi.h"
@@ -207,5 +208,6 @@ u32 arch_boot_start_secondaries(const u64 *cpu_ids, u32 n, void (*entry)(u32 id)
 	while (__atomic_load_n(&secondaries_up, __ATOMIC_ACQUIRE) < started &&
 	       arch_time_now() - t0 < arch_time_hz)
 		cpu_relax();
+	spec_print(); /* every pCPU that came up has decided */
 	return 1 + __atomic_load_n(&secondaries_up, __ATOMIC_ACQUIRE);
 }

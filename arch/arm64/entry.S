@@ -7,10 +7,54 @@
 #define REGS_SPSR 256
 #define REGS_HOST_SP 264
 
-	.text
+/* The lower-EL AArch64 entries of a vector table: x0 tells guest_exit the kind (EXIT_* in
+ * arch/vm.h). `mitigation` runs first, with x0 and x1 saved (spectre.h says which table
+ * a pCPU gets): fw_wa1/fw_wa3 the firmware's SMCCC_ARCH_WORKAROUND_1/3 (x0-x3 may be
+ * clobbered: x2, x3 saved too), loop the Spectre-BHB branchy loop spec_bhb_loop_k times,
+ * clrbhb the ClearBHB instruction (HINT #22). */
+/* SMC SMCCC_ARCH_WORKAROUND_1 (0x80008000) or _3 (0x80003FFF), by its low half. */
+.macro fw_workaround low
+	stp x2, x3, [sp, #-16]!
+	movz w0, #0x8000, lsl #16
+	movk w0, #\low
+	smc #0
+	ldp x2, x3, [sp], #16
+.endm
+
+.macro bhb_mitigation kind
+	.ifc \kind, fw_wa1
+	fw_workaround 0x8000
+	.endif
+	.ifc \kind, fw_wa3
+	fw_workaround 0x3FFF
+	.endif
+	.ifc \kind, loop
+	adrp x0, spec_bhb_loop_k
+	ldr x0, [x0, #:lo12:spec_bhb_loop_k]
+1:	b . + 4
+	subs x0, x0, #1
+	b.ne 1b
+	dsb nsh
+	isb
+	.endif
+	.ifc \kind, clrbhb
+	hint #22		/* CLRBHB */
+	isb
+	.endif
+.endm
+
+.macro guest_vector kind, mitigation
+	.balign 0x80
+	stp x0, x1, [sp, #-16]!
+	bhb_mitigation \mitigation
+	mov x1, #\kind
+	b guest_exit
+.endm
+
+.macro el2_vector_table name, mitigation
 	.balign 2048
-	.global el2_vectors
-el2_vectors:
+	.global \name
+\name:
 	/* Current EL with SP_EL0: never used. */
 	.balign 0x80; b el2_unexpected
 	.balign 0x80; b el2_unexpected
@@ -21,16 +65,24 @@ el2_vectors:
 	.balign 0x80; b el2_irq
 	.balign 0x80; b el2_unexpected
 	.balign 0x80; b el2_unexpected
-	/* Lower EL, AArch64: the guest. x0 tells guest_exit the kind (EXIT_* in arch/vm.h). */
-	.balign 0x80; stp x0, x1, [sp, #-16]!; mov x1, #0; b guest_exit
-	.balign 0x80; stp x0, x1, [sp, #-16]!; mov x1, #1; b guest_exit
-	.balign 0x80; stp x0, x1, [sp, #-16]!; mov x1, #2; b guest_exit
-	.balign 0x80; stp x0, x1, [sp, #-16]!; mov x1, #3; b guest_exit
+	/* Lower EL, AArch64: the guest. */
+	guest_vector 0, \mitigation
+	guest_vector 1, \mitigation
+	guest_vector 2, \mitigation
+	guest_vector 3, \mitigation
 	/* Lower EL, AArch32: our guests are AArch64 only (HCR_EL2.RW = 1). */
 	.balign 0x80; b el2_unexpected
 	.balign 0x80; b el2_unexpected
 	.balign 0x80; b el2_unexpected
 	.balign 0x80; b el2_unexpected
+.endm
+
+	.text
+	el2_vector_table el2_vectors, none
+	el2_vector_table el2_vectors_fw_wa1, fw_wa1
+	el2_vector_table el2_vectors_fw_wa3, fw_wa3
+	el2_vector_table el2_vectors_loop, loop
+	el2_vector_table el2_vectors_clrbhb, clrbhb
 
 el2_unexpected:
 	mov x0, #-1

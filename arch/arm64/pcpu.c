@@ -3,6 +3,7 @@
  * DDI 0487 D11), kicks (SGI 0), sleeping, and the host interrupt handler. */
 #include "arch/arm64/pcpu.h"
 #include "arch/arm64/gic_host.h"
+#include "arch/arm64/spectre.h"
 #include "arch/arm64/vgic_hw.h"
 #include "arch/arm64/vsysreg.h"
 #include "arch/cpu.h"
@@ -14,12 +15,12 @@
 #include "hv/vm.h"
 
 u64 arch_time_hz;
-extern char el2_vectors[];
-
 void arm64_pcpu_init(u32 id, u64 mpidr)
 {
 	write_sysreg(tpidr_el2, (u64)(uintptr_t)&pcpus[id]); /* for arch_pcpu_id */
-	write_sysreg(vbar_el2, (u64)(uintptr_t)el2_vectors);
+	/* The vectors that mitigate Spectre-v2/BHB on each entry from a guest where this
+	 * pCPU needs it (spectre.h) */
+	write_sysreg(vbar_el2, (u64)(uintptr_t)spec_cpu_init(id));
 	write_sysreg(hcr_el2, BIT(31)); /* RW: EL1 is AArch64; no traps while no guest runs */
 	/* CPTR_EL2 (D17.2.36): RES1 bits, TZ [8] and TSM [12] trap SVE and SME (hidden from
 	 * guests), TTA [20] trace, TAM [30] activity monitors; TFP [10] = 0: FP/SIMD is the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* SMCCC 1.1, PSCI 1.1 and PV stolen time calls (see smccc.h for the semantics). */
 #include "arch/arm64/smccc.h"
+#include "arch/arm64/spectre.h"
 #include "arch/arm64/vcpu_mpidr.h"
 
 /* CPU_SUSPEND power_state, original format (DEN0022, CPU_SUSPEND): StateID [15:0],
@@ -45,8 +46,12 @@ static s64 arch_features(const struct smccc_ops *ops, u32 fid)
 		return SMCCC_SUCCESS;
 	case PV_TIME_FN_FEATURES: /* DEN0057A: discovered through SMCCC_ARCH_FEATURES */
 		return ops->pv_time ? SMCCC_SUCCESS : SMCCC_NOT_SUPPORTED;
+	case SMCCC_FN_ARCH_WORKAROUND_1:
+	case SMCCC_FN_ARCH_WORKAROUND_2:
+	case SMCCC_FN_ARCH_WORKAROUND_3:
+		return ops->spectre ? spec_guest_feature(ops->spectre, fid) : SMCCC_NOT_SUPPORTED;
 	}
-	return SMCCC_NOT_SUPPORTED; /* ARCH_WORKAROUND_1/2/3 among others */
+	return SMCCC_NOT_SUPPORTED;
 }
 
 static s64 affinity_info(const struct smccc_ops *ops, void *ctx, u64 target, u64 level)
@@ -74,6 +79,12 @@ enum smccc_status smccc_call(const struct smccc_ops *ops, void *ctx, u64 regs[4]
 		break;
 	case SMCCC_FN_ARCH_FEATURES:
 		ret = arch_features(ops, (u32)a1);
+		break;
+	case SMCCC_FN_ARCH_WORKAROUND_1:
+	case SMCCC_FN_ARCH_WORKAROUND_3:
+		if (!ops->spectre)
+			goto unknown;
+		ret = SMCCC_SUCCESS; /* the vectors did the work on entry (entry.S) */
 		break;
 	case PSCI_FN_VERSION:
 		ret = PSCI_VERSION_1_1;

@@ -16,11 +16,14 @@
  *   SMCCC_VERSION        0x10001 (1.1).
  *   SMCCC_ARCH_FEATURES  x1 = an ID: 0 for SMCCC_VERSION, SMCCC_ARCH_FEATURES and, with
  *                        PV time, PV_TIME_FEATURES (DEN0057A discovers it this way);
- *                        NOT_SUPPORTED for anything else, which includes
- *                        SMCCC_ARCH_WORKAROUND_1/2/3: this firmware implements none of
- *                        them, so a guest falls back on its own knowledge of the CPU
- *                        (Linux reports the CVE "Vulnerable" unless it knows the core is
- *                        unaffected, e.g. by ID_AA64PFR0_EL1.CSV2/CSV3 or SSBS).
+ *                        for SMCCC_ARCH_WORKAROUND_1/2/3 what KVM answers from the
+ *                        machine's state, ops->spectre (spectre.h: 0, 1, NOT_REQUIRED or
+ *                        NOT_SUPPORTED; without ops->spectre NOT_SUPPORTED);
+ *                        NOT_SUPPORTED for anything else.
+ *   SMCCC_ARCH_WORKAROUND_1, _3 (only with ops->spectre) 0, as KVM's fast path: the
+ *                        mitigation, where this machine needs one, has run in the EL2
+ *                        vectors on the way in (entry.S). WORKAROUND_2 is unknown (as in
+ *                        KVM, which tells guests NOT_REQUIRED or NOT_SUPPORTED for it).
  *   PSCI_VERSION         0x10001 (1.1).
  *   CPU_SUSPEND (32, 64) power_state in the original format (PSCI_FEATURES says so):
  *                        reserved bits set is INVALID_PARAMETERS. Every state is entered
@@ -68,6 +71,8 @@
 
 #include "hv/types.h"
 #include "guest_abi/hv_para.h"
+
+struct spec_sys;
 
 #define SMCCC_FAST_CALL BIT(31)
 #define SMCCC_64 BIT(30)
@@ -139,6 +144,9 @@ struct smccc_ops {
 	void (*system_off)(void *ctx);
 	void (*system_reset)(void *ctx);
 	bool pv_time; /* PV stolen time is offered to this VM */
+	/* The machine's Spectre-v2/BHB/SSB state (spectre.h), for ARCH_FEATURES of the
+	 * workarounds; NULL: they are all NOT_SUPPORTED. */
+	const struct spec_sys *spectre;
 	/* The IPA of the calling vCPU's stolen-time record (64-byte aligned). */
 	u64 (*pv_time_st_ipa)(void *ctx);
 	/* HV_SMCCC_GET_STATS: copies the VM's counters to ipa, at most len bytes; the bytes

@@ -10,6 +10,7 @@
 #include "arch/arm64/ptimer.h"
 #include "arch/arm64/pvtime.h"
 #include "arch/arm64/smccc.h"
+#include "arch/arm64/spectre.h"
 #include "arch/arm64/vcpu_mpidr.h"
 #include "arch/arm64/vgic_hw.h"
 #include "arch/arm64/vsysreg.h"
@@ -468,6 +469,7 @@ static bool handle_firmware_call(struct vcpu *v)
 		.cpu_suspend = psci_cpu_suspend,
 		.pv_time_st_ipa = pv_time_st_ipa,
 		.pv_time = pv_has(v->vm->pv, PV_STEAL),
+		.spectre = spec_sys(),
 		.get_stats = get_stats,
 		.preempt_count = pv_has(v->vm->pv, PV_PREEMPT),
 		.set_preempt_count = set_preempt_count,

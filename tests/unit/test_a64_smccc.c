@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Unit tests for arch/arm64/smccc.c (SMCCC 1.1, PSCI 1.1, PV time calls) and
- * arch/arm64/pvtime.c (the DEN0057A stolen-time record). */
+/* Unit tests for arch/arm64/smccc.c (SMCCC 1.1, PSCI 1.1, PV time calls),
+ * arch/arm64/pvtime.c (the DEN0057A stolen-time record) and arch/arm64/spectre.c (which
+ * CPUs are affected by Spectre-v2, Spectre-BHB and SSB, what runs on entry from a guest,
+ * and what guests are told about SMCCC_ARCH_WORKAROUND_1/2/3). */
 #include <stddef.h>
 
 #include "../../arch/arm64/smccc.c"
 #include "../../arch/arm64/pvtime.c"
+#include "../../arch/arm64/spectre.c"
 #include "test.h"
 
 /* A fake VM behind struct smccc_ops: vCPU power states as a PSCI glue keeps them, the
@@ -658,6 +661,272 @@ static void test_pvtime_record(void)
 	CHECK_EQ(((struct pvtime_record *)(rec + PVTIME_RECORD_SIZE))->stolen_time, 12345);
 }
 
+/* --- Spectre-v2, Spectre-BHB, SSB (spectre.c) --------------------------------------- */
+
+/* ID register fields: ID_AA64PFR0_EL1.CSV2 [59:56], ID_AA64PFR1_EL1.SSBS [7:4],
+ * ID_AA64MMFR1_EL1.ECBHB [63:60], ID_AA64ISAR2_EL1.CLRBHB [31:28]. */
+#define PFR0_CSV2(n) ((u64)(n) << 56)
+#define PFR1_SSBS(n) ((u64)(n) << 4)
+#define MMFR1_ECBHB (1ull << 60)
+#define ISAR2_CLRBHB (1ull << 28)
+/* MIDR_EL1 of the cores (revision and variant as QEMU's models or real parts have them) */
+#define MIDR_QEMU_MAX 0x000f0510ull
+#define MIDR_A53 0x410fd034ull
+#define MIDR_A57 0x411fd070ull
+#define MIDR_A72 0x410fd083ull
+#define MIDR_A73 0x410fd092ull
+#define MIDR_A76 0x414fd0b1ull
+#define MIDR_N1 0x414fd0c1ull
+#define MIDR_V1 0x411fd401ull
+#define MIDR_AMPERE1 0xc00fac30ull
+#define MIDR_TSV110 0x481fd010ull
+#define MIDR_A510 0x410fd461ull
+#define MIDR_X3 0x411fd4e0ull
+#define MIDR_A720 0x410fd811ull
+#define NS SMCCC_NOT_SUPPORTED
+#define NR SMCCC_NOT_REQUIRED
+#define UN SMCCC_ARCH_WORKAROUND_RET_UNAFFECTED
+
+#define UNAFF SPEC_UNAFFECTED
+#define MITIG SPEC_MITIGATED
+#define VULN SPEC_VULNERABLE
+
+/* Each CPU alone: its registers and its firmware's answers (smccc: SMCCC 1.1 reached; the
+ * answers to ARCH_FEATURES(WORKAROUND_1, _2, _3)); the states and why, what runs on entry,
+ * the loop count, whether WORKAROUND_2(1) is called at boot; the guest's answers. */
+static const struct spec_case {
+	const char *name;
+	struct spec_cpu_in in;
+	u8 v2, v2_why, bhb, bhb_why, ssb, entry, k;
+	bool ssb_fw;
+	s64 wa1, wa2, wa3;
+} spec_cases[] = {
+	/* clang-format off */
+	/* QEMU's -cpu max: CSV2 2, SSBS 2, ECBHB and CLRBHB: nothing to run on entry; the
+	 * guest is told WORKAROUND_1 UNAFFECTED, _3 SUCCESS (ECBHB mitigates), _2
+	 * NOT_SUPPORTED (SSBS is the guest's own to use). */
+	{ "max", { MIDR_QEMU_MAX, PFR0_CSV2(2), PFR1_SSBS(2), MMFR1_ECBHB, ISAR2_CLRBHB, false,
+		   NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_ECBHB, MITIG, SPEC_ENTRY_NONE, 0, false,
+	  UN, NS, 0 },
+	/* Neoverse N1: CSV2 1, on the k=24 loop list, no ECBHB or ClearBHB: the loop. */
+	{ "N1", { MIDR_N1, PFR0_CSV2(1), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_LOOP, MITIG, SPEC_ENTRY_LOOP, 24, false,
+	  UN, NS, 0 },
+	/* The same with a firmware that offers everything: the CPU's own ways first. */
+	{ "N1 fw", { MIDR_N1, PFR0_CSV2(1), PFR1_SSBS(2), 0, 0, true, 0, 0, 0 },
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_LOOP, MITIG, SPEC_ENTRY_LOOP, 24, false,
+	  UN, NS, 0 },
+	{ "A76", { MIDR_A76, PFR0_CSV2(1), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_LOOP, MITIG, SPEC_ENTRY_LOOP, 24, false,
+	  UN, NS, 0 },
+	{ "V1", { MIDR_V1, PFR0_CSV2(1), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_LOOP, MITIG, SPEC_ENTRY_LOOP, 32, false,
+	  UN, NS, 0 },
+	{ "Ampere1", { MIDR_AMPERE1, PFR0_CSV2(1), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_LOOP, MITIG, SPEC_ENTRY_LOOP, 11, false,
+	  UN, NS, 0 },
+	/* With ClearBHB and no ECBHB: the instruction, before the loop, whose count then
+	 * does not count (Linux's max_bhb_k). */
+	{ "V1 clrbhb", { MIDR_V1, PFR0_CSV2(1), PFR1_SSBS(2), 0, ISAR2_CLRBHB, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_CLRBHB, MITIG, SPEC_ENTRY_CLRBHB, 0, false,
+	  UN, NS, 0 },
+	/* CSV2_3: not affected by BHB whatever the lists say. */
+	{ "V1 csv2_3", { MIDR_V1, PFR0_CSV2(3), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_ENTRY_NONE, 0, false,
+	  UN, NS, UN },
+	/* Cortex-A72 (QEMU's model) on a firmware without SMCCC: vulnerable to all three,
+	 * nothing to run; everything NOT_SUPPORTED, as the hypervisor said before. */
+	{ "A72", { MIDR_A72, 0, 0, 0, 0, false, NS, NS, NS },
+	  VULN, SPEC_WHY_NO_FW, VULN, SPEC_WHY_V2, VULN, SPEC_ENTRY_NONE, 8, false, NS, NS, NS },
+	/* Answers not reached through SMCCC 1.1 are not believed. */
+	{ "A72 no smccc", { MIDR_A72, 0, 0, 0, 0, false, 0, 0, 0 },
+	  VULN, SPEC_WHY_NO_FW, VULN, SPEC_WHY_V2, VULN, SPEC_ENTRY_NONE, 8, false, NS, NS, NS },
+	/* A72 with WORKAROUND_1/2/3 in its firmware: the SMC on entry (KVM's Spectre slot,
+	 * which covers BHB there too), SSB's mitigation on for good. */
+	{ "A72 fw", { MIDR_A72, 0, 0, 0, 0, true, 0, 0, 0 },
+	  MITIG, SPEC_WHY_FW, MITIG, SPEC_WHY_LOOP, MITIG, SPEC_ENTRY_FW_WA1, 8, true, 0, NR, 0 },
+	/* A57 whose firmware says it needs no WORKAROUND_1: the BHB loop still runs. */
+	{ "A57 fw unaffected", { MIDR_A57, 0, 0, 0, 0, true, UN, NR, NS },
+	  UNAFF, SPEC_WHY_FW, MITIG, SPEC_WHY_LOOP, UNAFF, SPEC_ENTRY_LOOP, 8, false, UN, NR, 0 },
+	/* A73: BHB by the firmware's WORKAROUND_3, which then replaces WORKAROUND_1. */
+	{ "A73 fw", { MIDR_A73, 0, 0, 0, 0, true, 0, 0, 0 },
+	  MITIG, SPEC_WHY_FW, MITIG, SPEC_WHY_FW, MITIG, SPEC_ENTRY_FW_WA3, 0, true, 0, NR, 0 },
+	/* A73 whose firmware has WORKAROUND_1 only: BHB vulnerable, WORKAROUND_1 on entry. */
+	{ "A73 fw wa1", { MIDR_A73, 0, 0, 0, 0, true, 0, NS, NS },
+	  MITIG, SPEC_WHY_FW, VULN, SPEC_WHY_NO_FW, VULN, SPEC_ENTRY_FW_WA1, 0, false, 0, NS, NS },
+	/* Safe-listed: Cortex-A53 (no CSV2 field) for all three, A510 for BHB, HiSilicon
+	 * TSV110 for Spectre-v2 only: BHB affected (on no list) and nothing to use. */
+	{ "A53", { MIDR_A53, 0, 0, 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_SAFE, UNAFF, SPEC_WHY_SAFE, UNAFF, SPEC_ENTRY_NONE, 0, false,
+	  UN, NR, UN },
+	{ "A510", { MIDR_A510, PFR0_CSV2(1), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, UNAFF, SPEC_WHY_SAFE, MITIG, SPEC_ENTRY_NONE, 0, false,
+	  UN, NS, UN },
+	{ "TSV110", { MIDR_TSV110, 0, 0, 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_SAFE, VULN, SPEC_WHY_NO_FW, VULN, SPEC_ENTRY_NONE, 0, false,
+	  UN, NS, NS },
+	/* QEMU 7.2's -cpu max: no ECBHB or ClearBHB and a MIDR on no list: BHB affected,
+	 * nothing to use (Linux 6.1.y in the guest: "Mitigation: CSV2, but not BHB"). */
+	{ "max 7.2", { MIDR_QEMU_MAX, PFR0_CSV2(2), PFR1_SSBS(2), 0, 0, false, NS, NS, NS },
+	  UNAFF, SPEC_WHY_CSV2, VULN, SPEC_WHY_NO_FW, MITIG, SPEC_ENTRY_NONE, 0, false,
+	  UN, NS, NS },
+	/* A core on no list whose firmware says WORKAROUND_3 is needed: affected by BHB. */
+	{ "other fw wa3", { 0x4e0f0040, PFR0_CSV2(1), 0, 0, 0, true, NS, NS, 0 },
+	  UNAFF, SPEC_WHY_CSV2, MITIG, SPEC_WHY_FW, VULN, SPEC_ENTRY_FW_WA3, 0, false, UN, NS, 0 },
+	/* clang-format on */
+};
+
+static void test_spectre_cpus(void)
+{
+	for (u32 i = 0; i < ARRAY_SIZE(spec_cases); i++) {
+		const struct spec_case *t = &spec_cases[i];
+		struct spec_cpu c;
+		struct spec_sys sys = { 0 };
+
+		spec_decide_cpu(&t->in, &c);
+		spec_sys_add(&sys, &c);
+		if (c.v2 != t->v2 || c.v2_why != t->v2_why || c.bhb != t->bhb ||
+		    c.bhb_why != t->bhb_why || c.ssb != t->ssb || c.entry != t->entry ||
+		    c.bhb_k != t->k || c.ssb_fw_enable != t->ssb_fw)
+			fprintf(stderr,
+				"spectre case %s: v2 %u/%u bhb %u/%u ssb %u entry %u k %u fw %d\n",
+				t->name, c.v2, c.v2_why, c.bhb, c.bhb_why, c.ssb, c.entry, c.bhb_k,
+				c.ssb_fw_enable);
+		CHECK_EQ(c.v2, t->v2);
+		CHECK_EQ(c.v2_why, t->v2_why);
+		CHECK_EQ(c.bhb, t->bhb);
+		CHECK_EQ(c.bhb_why, t->bhb_why);
+		CHECK_EQ(c.ssb, t->ssb);
+		CHECK_EQ(c.entry, t->entry);
+		CHECK_EQ(c.bhb_k, t->k);
+		CHECK_EQ(c.ssb_fw_enable, t->ssb_fw);
+		CHECK_EQ(spec_guest_feature(&sys, SMCCC_FN_ARCH_WORKAROUND_1), t->wa1);
+		CHECK_EQ(spec_guest_feature(&sys, SMCCC_FN_ARCH_WORKAROUND_2), t->wa2);
+		CHECK_EQ(spec_guest_feature(&sys, SMCCC_FN_ARCH_WORKAROUND_3), t->wa3);
+	}
+}
+
+static struct spec_sys machine_of(const char *const *names, u32 n)
+{
+	struct spec_sys sys = { 0 };
+
+	for (u32 k = 0; k < n; k++)
+		for (u32 i = 0; i < ARRAY_SIZE(spec_cases); i++)
+			if (!strcmp(spec_cases[i].name, names[k])) {
+				struct spec_cpu c;
+				spec_decide_cpu(&spec_cases[i].in, &c);
+				spec_sys_add(&sys, &c);
+			}
+	CHECK_EQ(sys.ncpus, n);
+	return sys;
+}
+
+/* A machine is as exposed as its worst CPU; the loop runs the largest k. */
+static void test_spectre_machine(void)
+{
+	struct spec_sys s = machine_of((const char *const[]){ "N1", "A72" }, 2);
+
+	CHECK_EQ(s.v2, SPEC_VULNERABLE);
+	CHECK_EQ(s.bhb, SPEC_VULNERABLE);
+	CHECK_EQ(s.ssb, SPEC_VULNERABLE);
+	CHECK_EQ(s.bhb_k, 24);
+	CHECK_EQ(s.entries[SPEC_ENTRY_LOOP], 1);
+	CHECK_EQ(s.entries[SPEC_ENTRY_NONE], 1);
+	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_1), RET(NS));
+	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_3), RET(NS));
+
+	/* big.LITTLE-like: A53 with a firmware-mitigated A72. */
+	s = machine_of((const char *const[]){ "A53", "A72 fw" }, 2);
+	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_1), 0);
+	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_2), RET(NR));
+	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_3), 0);
+
+	/* SSBS on one CPU only, the firmware's SSB mitigation on the other: the firmware's
+	 * is permanent, so NOT_REQUIRED (KVM hides nothing here: SSBS is not on every CPU). */
+	s = machine_of((const char *const[]){ "N1", "A72 fw" }, 2);
+	CHECK(!s.ssbs_all);
+	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_2), RET(NR));
+	CHECK_EQ(s.bhb_k, 24);
+	/* SSBS everywhere: NOT_SUPPORTED, the guest sets SSBS itself. */
+	s = machine_of((const char *const[]){ "N1", "max", "V1" }, 3);
+	CHECK(s.ssbs_all);
+	CHECK_EQ(s.bhb_k, 32);
+	/* The loop runs the longest count of the machine's cores on each of them. */
+	s = machine_of((const char *const[]){ "A76", "V1", "V1 clrbhb" }, 3);
+	CHECK_EQ(s.bhb_k, 32);
+	CHECK_EQ(s.entries[SPEC_ENTRY_LOOP], 2);
+	CHECK_EQ(s.entries[SPEC_ENTRY_CLRBHB], 1);
+	/* The loop counts of newer cores and of the other makers' (variant and revision
+	 * ignored). */
+	CHECK_EQ(loop_k(MIDR_X3), 132);
+	CHECK_EQ(loop_k(0x410fd4f1ull), 132); /* Neoverse V2 */
+	CHECK_EQ(loop_k(0x411fd4d0ull), 38);  /* Cortex-A715 */
+	CHECK_EQ(loop_k(MIDR_A720), 38);
+	CHECK_EQ(loop_k(0x410fd0e0ull), 24); /* Cortex-A76AE */
+	CHECK_EQ(loop_k(0x51df8040ull), 24); /* Kryo 4XX gold */
+	CHECK_EQ(loop_k(MIDR_AMPERE1), 11);
+	CHECK_EQ(loop_k(MIDR_A73), 0);
+	CHECK_EQ(loop_k(MIDR_QEMU_MAX), 0);
+	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_2), RET(NS));
+	CHECK_EQ(spec_guest_feature(&s, SMCCC_FN_ARCH_WORKAROUND_1), UN);
+	CHECK_EQ(spec_guest_feature(&s, 0x80000002), RET(NS)); /* not a workaround */
+}
+
+/* The guest's calls through smccc_call with the machine's state. */
+static void test_spectre_guest_calls(void)
+{
+	struct smccc_ops ops = ops_pv;
+	struct spec_sys s = machine_of((const char *const[]){ "N1" }, 1);
+	int calls = ops_calls();
+
+	ops.spectre = &s;
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_1, 7, 8), UN);
+	check_args_kept(SMCCC_FN_ARCH_WORKAROUND_1, 7, 8);
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_2, 0, 0), RET(NS));
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_3, 0, 0), 0);
+	/* The upper half of X1 is not part of the ID. */
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_FEATURES, GARBAGE | SMCCC_FN_ARCH_WORKAROUND_3, 0, 0),
+		 0);
+	/* The calls: 0, known, the arguments kept (KVM's fast path returns 0 too). */
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_WORKAROUND_1, 1, 2, 3), 0);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	check_args_kept(1, 2, 3);
+	CHECK_EQ(call_ops(&ops, GARBAGE | SMCCC_FN_ARCH_WORKAROUND_3, 1, 2, 3), 0);
+	CHECK_EQ(status, SMCCC_CALL_KNOWN);
+	/* WORKAROUND_2 is not a call guests make here (KVM: not in its table either). */
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_WORKAROUND_2, 1, 0, 0), RET(NS));
+	CHECK_EQ(status, SMCCC_CALL_UNKNOWN);
+	CHECK_EQ(ops_calls(), calls); /* nothing of the VM's was asked */
+
+	s = machine_of((const char *const[]){ "A72 fw" }, 1);
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_1, 0, 0), 0);
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_2, 0, 0), RET(NR));
+	s = machine_of((const char *const[]){ "A72" }, 1);
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_1, 0, 0), RET(NS));
+	CHECK_EQ(call_ops(&ops, SMCCC_FN_ARCH_FEATURES, SMCCC_FN_ARCH_WORKAROUND_3, 0, 0), RET(NS));
+}
+
+static void test_spectre_describe(void)
+{
+	char line[400];
+	struct spec_sys s = machine_of((const char *const[]){ "N1", "N1" }, 2);
+
+	spec_describe(&s, line, sizeof line);
+	CHECK_STR(line, "Spectre-v2 not affected (CSV2), BHB mitigated (loop, k=24), SSB mitigated "
+			"(SSBS); on entry from a guest: BHB loop on 2 pCPUs; guests told "
+			"WORKAROUND_1 UNAFFECTED, _2 NOT_SUPPORTED, _3 SUCCESS");
+	s = machine_of((const char *const[]){ "A72" }, 1);
+	spec_describe(&s, line, sizeof line);
+	CHECK_STR(line, "Spectre-v2 VULNERABLE (no firmware workaround), BHB VULNERABLE (as "
+			"Spectre-v2 is), SSB VULNERABLE (no firmware workaround); on entry from a "
+			"guest: nothing on 1 pCPU; guests told WORKAROUND_1 NOT_SUPPORTED, _2 "
+			"NOT_SUPPORTED, _3 NOT_SUPPORTED");
+	/* A short buffer is cut, terminated. */
+	spec_describe(&s, line, 20);
+	CHECK_EQ(strlen(line), 19);
+}
+
 int main(void)
 {
 	test_versions();
@@ -673,5 +942,9 @@ int main(void)
 	test_unknown();
 	test_linux_boot();
 	test_pvtime_record();
+	test_spectre_cpus();
+	test_spectre_machine();
+	test_spectre_guest_calls();
+	test_spectre_describe();
 	return test_summary();
 }
