@@ -119,9 +119,9 @@ include tests/guest/x86/guests.mk
 endif
 
 # Host programs that include the code they test (tests/unit, tests/fuzz): what they share.
-# test_a64_*.c and fuzz_a64_*.c test arm64 code and see arm64's arch headers.
+# tests/unit/arm64/ and fuzz_a64_*.c test arm64 code and see arm64's arch headers.
 HOST_TEST_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror -I. \
-	-I$(if $(filter test_a64_% fuzz_a64_%,$(notdir $@)),arch/arm64,arch/x86)/include \
+	-I$(if $(or $(findstring /arm64/,$@),$(filter fuzz_a64_%,$(notdir $@))),arch/arm64,arch/x86)/include \
 	-fno-omit-frame-pointer -DHV_UNIT_TEST $(LIBFDT_INC) $(ZLIB_INC) \
 	$(if $(filter test_efi_%,$(notdir $@)),-I/usr/include/efi -I/usr/include/efi/x86_64 -fshort-wchar)
 # $(call host_archive,ARCHIVE,SOURCES,COMPILER AND FLAGS): fetched third-party code built
@@ -132,15 +132,15 @@ define host_archive
 	@rm -f $(1) && ar rcs $(1) $(1:.a=)/*.o
 endef
 
-# Host unit tests.
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+# Host unit tests, by area: core (hv/), boot (boot/, drivers/), net (net/, lwIP), x86, arm64.
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 # test_*_race_*.c drive the code from several host threads under ThreadSanitizer.
 UNIT_SANITIZE = $(if $(findstring _race_,$(notdir $@)),-fsanitize=thread -pthread,\
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined)
 UNIT_CFLAGS = $(HOST_TEST_CFLAGS) $(UNIT_SANITIZE)
 build/unit/%: tests/unit/%.c $(LIBFDT_UNIT) $(ZLIB_UNIT) $(LWIP_UNIT)
-	@mkdir -p build/unit
+	@mkdir -p $(dir $@)
 	@echo "  CC $< (unit test)"
 	@gcc $(UNIT_CFLAGS) $(if $(filter test_lwip_%,$(notdir $@)),$(LWIP_INC)) $(DEPFLAGS) $< \
 		$(LIBFDT_UNIT) $(ZLIB_UNIT) $(LWIP_UNIT) -o $@

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # usage: tests/run.sh unit|all
-# Runs the host unit tests (build/unit/test_*) and, for `all`, each fuzz harness
+# Runs the host unit tests (build/unit/AREA/test_*) and, for `all`, each fuzz harness
 # (build/fuzz/fuzz_*, see tests/fuzz/run.sh) for FUZZ_TEST_S seconds (default 4), then
 # every emulator test, tests/emu/*.sh (x86-64 unless the test exports ARCH=aarch64) and the
 # rows of tests/emu/scenarios, one QEMU at a time, in the order of their names.
@@ -49,10 +49,10 @@ emu_test() {
 }
 # A unit test program ends with "N checks, N failed, N skipped" (tests/unit/test.h): one
 # that ran no check fails, and the parts it skipped (an input not built) are said.
-for t in "$TOP"/build/unit/test_*; do
+for t in "$TOP"/build/unit/*/test_*; do
 	[ -x "$t" ] || continue
-	n=unit/$(basename "$t")
-	mkdir -p "$LOGS/unit"
+	n=unit/${t#"$TOP"/build/unit/}
+	mkdir -p "$LOGS/$(dirname "$n")"
 	s=$(date +%s)
 	"$t" > "$LOGS/$n.log" 2>&1
 	rc=$?

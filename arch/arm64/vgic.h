@@ -141,7 +141,7 @@ static inline void vgic_changed(struct vgic *g)
  * that the IPI or the flag sent round again while the sender was still writing the
  * IPI could read the old gen at c and enter with nothing, and a guest that spins
  * without exits never got the SGI: the first SGI lost in 3 of 34 GICv3 boots, and in
- * every run of tests/unit/test_a64_race_vgic.c. */
+ * every run of tests/unit/arm64/test_race_vgic.c. */
 static inline void vgic_kick(struct vgic *g, u32 vcpu)
 {
 	vgic_changed(g);

@@ -22,7 +22,7 @@ $(LWIP_SRC)/include/lwip/opt.h: scripts/lwip.sh scripts/fetch-source.sh
 	@touch $@
 $(LWIP_SRC)/%.c: $(LWIP_SRC)/include/lwip/opt.h ;
 
-# lwIP for the host tests that drive it (tests/unit/test_lwip_*.c): the same sources and
+# lwIP for the host tests that drive it (tests/unit/net/test_lwip_*.c): the same sources and
 # options, built like those tests.
 LWIP_UNIT := build/unit/lwip.a
 $(LWIP_UNIT): $(LWIP_NAMES:%=$(LWIP_SRC)/%.c) $(LWIP_DEPS)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Minimal host unit-test harness. Each tests/unit/test_*.c is one program that
+/* Minimal host unit-test harness. Each tests/unit/AREA/test_*.c is one program that
  * #includes the source files it tests, uses CHECK/CHECK_EQ, and ends main() with
  * `return test_summary();`. The runner counts each CHECK as one assertion and each
  * program as one test; a program that ran no check fails, and a part that could not run
