@@ -44,7 +44,7 @@
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
-#include <linux/moduleparam.h>
+#include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -161,10 +161,10 @@ static void fuzz_check_guard(void)
 /*
  * A guest-physical address the hypervisor may write up to FUZZ_SLACK bytes at, even
  * after its low 6 bits are changed, by the random bits r: in the scratch area (across
- * its page boundary, aligned to align bytes, unaligned), right after the end of RAM,
- * beyond any physical address or wrapping around, own (the module's kind: r & 7 == 5),
- * anywhere below 2^48; where fuzz_unbacked() says something is near one outside the area
- * (not beyond), one in the area instead.
+ * its page boundary, aligned to align bytes, unaligned), beyond any physical address or
+ * wrapping around, or else right after the end of RAM, own (the module's kind, for
+ * r & 7 == 5) or anywhere below 2^48 where fuzz_unbacked() says nothing is (if something
+ * is, one in the area instead).
  */
 static u64 fuzz_target(u64 r, unsigned int align, u64 own)
 {
@@ -219,10 +219,10 @@ static int fuzz_thread_fn(void *data)
 }
 
 /*
- * Creates n threads (bound: one on each of the first n online CPUs, in their order; else
- * unbound, wandering over the CPUs), each with size bytes of state, zeroed but for the
- * frame's part; not woken yet. Returns 0, or a negative error (-EINVAL: no operation
- * left in fuzz_ops) with nothing left behind.
+ * Creates n threads (bound: one on each of the first n online CPUs, in their order, at
+ * most one a CPU; else unbound, wandering over the CPUs), each with size bytes of state,
+ * zeroed but for the frame's part; not woken yet. Returns 0, or a negative error
+ * (-EINVAL: no operation left in fuzz_ops) with nothing left behind.
  */
 static int fuzz_create(size_t size, unsigned int n, bool bound)
 {
@@ -236,6 +236,8 @@ static int fuzz_create(size_t size, unsigned int n, bool bound)
 			fuzz_pick[fuzz_npick++] = op;
 	if (!fuzz_npick)
 		return -EINVAL;
+	if (bound)
+		n = min(n, num_online_cpus());
 	fuzz_ts = kcalloc(n, size, GFP_KERNEL);
 	if (!fuzz_ts)
 		return -ENOMEM;
@@ -284,11 +286,13 @@ static void fuzz_run(void)
 		wake_up_process(fuzz_thread(i)->task);
 	complete_all(&fuzz_go);
 	for (i = 0; i < 2 * rounds; i++) {
-		long left = (long)(fuzz_start + (i + 1) * fuzz_half - jiffies);
+		unsigned long end = fuzz_start + (i + 1) * fuzz_half;
 
 		pr_err(FUZZ_NAME ": phase %s round=%u\n", (i & 1) ? "attack" : "benign", i / 2 + 1);
-		if (left > 0)
-			schedule_timeout_uninterruptible(left);
+		/* In sleeps of under 64 jiffies, which the timer wheel keeps to the jiffy (a
+		 * longer one may end up to an eighth of it late: the line would lag). */
+		while (time_before(jiffies, end))
+			schedule_timeout_uninterruptible(min(end - jiffies, 32UL));
 	}
 	wait_for_completion(&fuzz_done);
 	if (rounds)
