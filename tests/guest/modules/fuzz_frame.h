@@ -102,6 +102,7 @@ static u64 fuzz_ram_end; /* set by the module: where its RAM ends */
 static unsigned long fuzz_start, fuzz_half, fuzz_deadline; /* jiffies */
 static atomic_t fuzz_left;
 static atomic_t fuzz_guard_hit;
+static atomic_t fuzz_half_shown = ATOMIC_INIT(-1);
 static DECLARE_COMPLETION(fuzz_go);
 static DECLARE_COMPLETION(fuzz_done);
 static char fuzz_line[512];
@@ -195,7 +196,29 @@ static u64 fuzz_target(u64 r, unsigned int align, u64 own)
 }
 
 /* With rounds: whether this is a benign half (the even ones from fuzz_start on). */
-static bool fuzz_benign_now(void) { return rounds && !(((jiffies - fuzz_start) / fuzz_half) & 1); }
+/*
+ * With rounds: whether this is a benign half (the even ones from fuzz_start on). The
+ * first to see a half begin, a thread between two steps or the loading thread as it
+ * wakes, prints its line: the threads may all be in long steps, and the loading thread
+ * may wait for a CPU they hold.
+ */
+static bool fuzz_benign_now(void)
+{
+	int half, shown;
+
+	if (!rounds)
+		return false;
+	half = (int)min((jiffies - fuzz_start) / fuzz_half, 2UL * rounds - 1);
+	shown = atomic_read(&fuzz_half_shown);
+	while (shown < half) {
+		if (atomic_try_cmpxchg(&fuzz_half_shown, &shown, shown + 1)) {
+			shown++;
+			pr_err(FUZZ_NAME ": phase %s round=%d\n", (shown & 1) ? "attack" : "benign",
+			       shown / 2 + 1);
+		}
+	}
+	return !(half & 1);
+}
 
 static int fuzz_thread_fn(void *data)
 {
@@ -285,14 +308,11 @@ static void fuzz_run(void)
 	for (i = 0; i < fuzz_n; i++)
 		wake_up_process(fuzz_thread(i)->task);
 	complete_all(&fuzz_go);
-	for (i = 0; i < 2 * rounds; i++) {
-		unsigned long end = fuzz_start + (i + 1) * fuzz_half;
-
-		pr_err(FUZZ_NAME ": phase %s round=%u\n", (i & 1) ? "attack" : "benign", i / 2 + 1);
-		/* In sleeps of under 64 jiffies, which the timer wheel keeps to the jiffy (a
-		 * longer one may end up to an eighth of it late: the line would lag). */
-		while (time_before(jiffies, end))
-			schedule_timeout_uninterruptible(min(end - jiffies, 32UL));
+	/* In sleeps of under 64 jiffies, which the timer wheel keeps to the jiffy (a longer
+	 * one may end up to an eighth of it late). */
+	while (rounds && time_before(jiffies, fuzz_deadline)) {
+		fuzz_benign_now();
+		schedule_timeout_uninterruptible(min(fuzz_deadline - jiffies, 32UL));
 	}
 	wait_for_completion(&fuzz_done);
 	if (rounds)
