@@ -42,11 +42,12 @@
  *    counted by the hypervisor as unclaimed.
  *
  * rounds=R splits the run into R rounds, each a benign half (the threads spin in the
- * kernel: busy, without an exit of their own) and an attack half, and prints a line at
- * each change ("a64fuzz: phase benign round=1", "... attack round=1", ... "a64fuzz: phase
- * end") at KERN_ERR, so that it reaches the serial console as it happens: a victim VM's
- * progress can be compared between the two kinds of half (tests/emu/arm64_hostile_guest.sh,
- * with tests/guest/linux/workmeter.c).
+ * kernel: busy, without an exit of their own) and an attack half, and prints a line as
+ * each begins ("a64fuzz: phase benign round=1", "... attack round=1", ... "a64fuzz: phase
+ * end"): a victim VM's progress can be compared between the two kinds of half
+ * (tests/emu/arm64_hostile_guest.sh, with tests/guest/linux/workmeter.c). The threads,
+ * the rounds, the scratch area and its guard pages are the frame both fuzzers share
+ * (fuzz_frame.h).
  *
  * It must not break the guest it runs in (nor one on KVM), so:
  *
@@ -103,22 +104,11 @@
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
-#include <linux/kthread.h>
-#include <linux/completion.h>
-#include <linux/atomic.h>
-#include <linux/jiffies.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/gfp.h>
-#include <linux/mm.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/of.h>
 #include <linux/of_address.h>
-#include <linux/string.h>
-#include <linux/random.h>
 #include <linux/cpu.h>
-#include <linux/cpumask.h>
 #include <linux/smp.h>
 #include <linux/console.h>
 #include <linux/delay.h>
@@ -126,32 +116,16 @@
 #include <asm/cputype.h>
 #include <asm/sysreg.h>
 
-#include "bound_threads.h"
-#include "fuzz_rng.h"
 #include "hv_para.h"
-#include "name_list.h"
 
-static unsigned int seconds = 10;
-module_param(seconds, uint, 0444);
-MODULE_PARM_DESC(seconds, "how long to run (default 10)");
-
-static unsigned long seed;
-module_param(seed, ulong, 0444);
-MODULE_PARM_DESC(seed, "random seed (default 0: a random one, printed)");
-
-static unsigned int rounds;
-module_param(rounds, uint, 0444);
-MODULE_PARM_DESC(rounds, "split the run into rounds of a benign half (the threads only spin) "
-			 "and an attack half (default 0: attack throughout)");
+#define FUZZ_NAME "a64fuzz"
+#define FUZZ_SECONDS 10
+#define FUZZ_OPS "smccc, cpuon, gicd, gicr, gicc, sgi, uart, sysreg, nowhere"
+#include "fuzz_frame.h"
 
 static unsigned int threads;
 module_param(threads, uint, 0444);
 MODULE_PARM_DESC(threads, "threads, one per online CPU from the first (default 0: all)");
-
-static char *ops = "all";
-module_param(ops, charp, 0444);
-MODULE_PARM_DESC(ops, "all, or a comma-separated list of smccc, cpuon, gicd, gicr, gicc, sgi, "
-		      "uart, sysreg, nowhere");
 
 enum a64f_op {
 	OP_SMCCC,
@@ -170,17 +144,13 @@ static const char *const a64f_op_names[OP_NR] = {
 	"smccc", "cpuon", "gicd", "gicr", "gicc", "sgi", "uart", "sysreg", "nowhere",
 };
 
-/* The mix: each step draws one of these 16 slots (skipping ops not selected or absent). */
-static const u8 a64f_mix[16] = {
-	OP_SMCCC, OP_SMCCC, OP_SMCCC, OP_CPUON, OP_GICD,   OP_GICD,   OP_GICD,	  OP_GICR,
-	OP_GICR,  OP_GICC,  OP_SGI,   OP_UART,	OP_SYSREG, OP_SYSREG, OP_NOWHERE, OP_UART,
+/* How often each operation is drawn, relative to the others (those not selected or absent
+ * are left out). */
+static const u8 a64f_weight[OP_NR] = {
+	[OP_SMCCC] = 3, [OP_CPUON] = 1, [OP_GICD] = 3,	 [OP_GICR] = 2,	   [OP_GICC] = 1,
+	[OP_SGI] = 1,	[OP_UART] = 2,	[OP_SYSREG] = 2, [OP_NOWHERE] = 1,
 };
 
-#define A64F_ORDER 2		   /* scratch: 4 pages */
-#define A64F_AREA (2 * PAGE_SIZE)  /* SMCCC X1 targets; a page boundary in the middle */
-#define A64F_GUARD (2 * PAGE_SIZE) /* after the area, must keep A64F_POISON */
-#define A64F_SLACK 1024		   /* most bytes written at one target */
-#define A64F_POISON 0xa5
 #define A64F_MAX_CPUS 64
 #define A64F_NOWHERE_PAGES 5
 
@@ -400,27 +370,32 @@ static const char *const a64f_on_names[ON_NR] = { "already-on", "invalid-paramet
 						  "invalid-address", "other" };
 
 struct a64f_thread {
-	struct task_struct *task;
-	int cpu;
-	u64 rng;
-	u64 ops[OP_NR];
-	u64 smccc[R_NR];
-	u64 cpuon[ON_NR];
-	u64 affinity, affinity_wrong;
-	u64 stats_calls, stats_refused; /* HV_SMCCC_GET_STATS, and those outside RAM */
-	u64 mmio_reads, mmio_writes, noisv;
-	u64 faults[FAULT_NR];
-	u64 gic_refused;  /* accesses the GIC architecture does not allow (width, alignment) */
-	u64 uart_refused; /* PL011 offsets that are no register */
-	u64 sea;	  /* external aborts on accesses without syndrome (counted by hv) */
-	u64 nowhere, nowhere_not_ones;
-	u64 sgis, sgi_undef;
-	u64 sys_accesses, sys_undef[C_NR];
+	struct fuzz_thread f;
 	const char *first_undef[C_NR]; /* the first register of each class that UNDEFINED */
-	u64 restore_failures;
-	const char *bad_reg; /* the first register not restored */
+	const char *bad_reg;	       /* the first register not restored */
 	u64 bad_want, bad_got;
-	u64 hv_bad; /* of the above, what hv must count as bad accesses */
+	/* clang-format off */
+	struct_group(c, /* counters, summed over the threads */
+		u64 ops[OP_NR];
+		u64 smccc[R_NR];
+		u64 cpuon[ON_NR];
+		u64 affinity, affinity_wrong;
+		/* HV_SMCCC_GET_STATS, and those outside RAM */
+		u64 stats_calls, stats_refused;
+		u64 mmio_reads, mmio_writes, noisv;
+		u64 faults[FAULT_NR];
+		/* accesses the GIC architecture does not allow (width, alignment) */
+		u64 gic_refused;
+		u64 uart_refused; /* PL011 offsets that are no register */
+		/* external aborts on accesses without syndrome (counted by hv) */
+		u64 sea;
+		u64 nowhere, nowhere_not_ones;
+		u64 sgis, sgi_undef;
+		u64 sys_accesses, sys_undef[C_NR];
+		u64 restore_failures;
+		u64 hv_bad; /* of the above, what hv must count as bad accesses */
+	);
+	/* clang-format on */
 };
 
 /* The guest's devices, from its device tree. */
@@ -454,19 +429,11 @@ static unsigned int a64f_nr_irqs;
 static u64 a64f_mpidr[A64F_MAX_CPUS];
 static unsigned int a64f_nbrps, a64f_nwrps;
 static bool a64f_has_ras;
-static unsigned long a64f_ops;
 static unsigned int a64f_conduit;
-static u8 *a64f_scratch;
-static phys_addr_t a64f_scratch_pa;
-static u64 a64f_ram_start, a64f_ram_end;
-static unsigned long a64f_start, a64f_half, a64f_deadline;
-static atomic_t a64f_left;
-static atomic_t a64f_guard_hit;
+static u64 a64f_ram_start;
 static DEFINE_MUTEX(a64f_gicc_lock);
-static DECLARE_COMPLETION(a64f_go);
-static DECLARE_COMPLETION(a64f_done);
 
-static u64 a64f_rand(struct a64f_thread *t) { return fuzz_rand(&t->rng); }
+static u64 a64f_rand(struct a64f_thread *t) { return fuzz_rand(&t->f.rng); }
 
 /* --- windows ----------------------------------------------------------------------- */
 
@@ -584,57 +551,24 @@ static void a64f_odd_access(struct a64f_thread *t, void __iomem *p)
 /* --- addresses ----------------------------------------------------------------------- */
 
 /* True when nothing (RAM, a device of this guest) is near ipa. */
-static bool a64f_unbacked(u64 ipa)
+static bool fuzz_unbacked(u64 ipa)
 {
-	if (ipa >= BIT_ULL(48) || ipa + A64F_SLACK + 64 < ipa)
+	if (ipa >= BIT_ULL(48) || ipa + FUZZ_SLACK + 64 < ipa)
 		return true;
-	if (ipa + A64F_SLACK + 64 >= 0x08000000ULL && ipa < 0x0A000000ULL)
+	if (ipa + FUZZ_SLACK + 64 >= 0x08000000ULL && ipa < 0x0A000000ULL)
 		return false; /* the device window of this VM */
-	return region_intersects(ipa & ~63ULL, 64 + A64F_SLACK, IORESOURCE_SYSTEM_RAM,
+	return region_intersects(ipa & ~63ULL, 64 + FUZZ_SLACK, IORESOURCE_SYSTEM_RAM,
 				 IORES_DESC_NONE) == REGION_DISJOINT &&
-	       (ipa + A64F_SLACK + 64 <= a64f_ram_start || ipa >= a64f_ram_end);
+	       (ipa + FUZZ_SLACK + 64 <= a64f_ram_start || ipa >= fuzz_ram_end);
 }
 
-/*
- * An IPA the hypervisor may write up to A64F_SLACK bytes at: in the scratch area, or
- * where nothing is.
- */
+/* An SMCCC X1 target (fuzz_target(), 8-byte aligned in the area); of its own kind one
+ * below the devices. */
 static u64 a64f_ipa(struct a64f_thread *t)
 {
-	u64 r = a64f_rand(t), v = r >> 8, ipa;
+	u64 r = a64f_rand(t);
 
-	switch (r & 7) {
-	case 0: /* crossing the page boundary in the area */
-		return a64f_scratch_pa + PAGE_SIZE - 1 - v % 64;
-	case 1: /* 8-byte aligned in the area */
-		return a64f_scratch_pa + ALIGN_DOWN(v % (A64F_AREA - A64F_SLACK), 8);
-	case 2: /* unaligned in the area */
-		return a64f_scratch_pa + 1 + v % (A64F_AREA - A64F_SLACK - 64);
-	case 3: /* right after the end of RAM */
-		ipa = a64f_ram_end + (v & 0xfffff);
-		break;
-	case 4: /* beyond any IPA, or wrapping around */
-		return (r & 8) ? v | BIT_ULL(52) : U64_MAX - (v & 0xfff);
-	case 5: /* below the devices */
-		ipa = v & 0x7ffffff;
-		break;
-	default:
-		ipa = v & (BIT_ULL(48) - 1);
-		break;
-	}
-	if (a64f_unbacked(ipa))
-		return ipa;
-	return a64f_scratch_pa + v % (A64F_AREA - A64F_SLACK - 64);
-}
-
-static void a64f_check_guard(void)
-{
-	u8 *bad = memchr_inv(a64f_scratch + A64F_AREA, A64F_POISON, A64F_GUARD);
-
-	if (bad && !atomic_xchg(&a64f_guard_hit, 1))
-		pr_err("a64fuzz: FAIL guard byte at area+%ld changed: the hypervisor wrote more "
-		       "than %u bytes at an SMCCC target\n",
-		       (long)(bad - a64f_scratch), A64F_SLACK);
+	return fuzz_target(r, 8, (r >> 8) & 0x7ffffff);
 }
 
 /* --- SMCCC, PSCI ------------------------------------------------------------------------ */
@@ -749,11 +683,11 @@ static u64 a64f_entry(struct a64f_thread *t)
 	case 2: /* unaligned, in RAM */
 		return a64f_ram_start + 1 + ((r >> 8) & 0xfffff);
 	case 3:
-		return a64f_ram_end + ((r >> 8) & 0xffff);
+		return fuzz_ram_end + ((r >> 8) & 0xffff);
 	case 4:
 		return U64_MAX - ((r >> 8) & 0xff);
 	case 5:
-		return a64f_scratch_pa;
+		return fuzz_scratch_pa;
 	default:
 		return a64f_rand(t);
 	}
@@ -901,7 +835,7 @@ static void a64f_smccc(struct a64f_thread *t)
 	if (w0 == HV_SMCCC_GET_STATS) {
 		t->stats_calls++;
 		len = min_t(u64, len, sizeof(struct hv_guest_stats));
-		if (ipa < a64f_ram_start || ipa >= a64f_ram_end || len > a64f_ram_end - ipa) {
+		if (ipa < a64f_ram_start || ipa >= fuzz_ram_end || len > fuzz_ram_end - ipa) {
 			t->stats_refused++;
 			t->hv_bad++;
 		}
@@ -1563,9 +1497,6 @@ static void a64f_nowhere_op(struct a64f_thread *t)
 
 /* --- the run ------------------------------------------------------------------------------- */
 
-/* With rounds: whether this is a benign half (even halves, from a64f_start on). */
-static bool a64f_benign_now(void) { return rounds && !(((jiffies - a64f_start) / a64f_half) & 1); }
-
 static bool a64f_op_available(enum a64f_op op)
 {
 	switch (op) {
@@ -1585,87 +1516,47 @@ static bool a64f_op_available(enum a64f_op op)
 	}
 }
 
-static int a64f_thread_fn(void *data)
+static void fuzz_step(struct fuzz_thread *f, unsigned int op)
 {
-	struct a64f_thread *t = data;
-	unsigned long n = 0;
-	enum a64f_op op;
+	struct a64f_thread *t = container_of(f, struct a64f_thread, f);
 	u64 r;
 
-	wait_for_completion(&a64f_go);
-	while (time_before(jiffies, a64f_deadline)) {
-		if (a64f_benign_now()) {
-			cpu_relax();
-			if (!(++n % 1024))
-				cond_resched();
-			continue;
-		}
-		do {
-			r = a64f_rand(t);
-			op = a64f_mix[r & 15];
-		} while (!(a64f_ops & BIT(op)));
-		t->ops[op]++;
-		switch (op) {
-		case OP_SMCCC:
-			a64f_smccc(t);
-			break;
-		case OP_CPUON:
-			if (r & 16)
-				a64f_affinity_info(t);
-			else
-				a64f_cpu_on(t, r & 32);
-			break;
-		case OP_GICD:
-			a64f_gic(t, false);
-			break;
-		case OP_GICR:
-			a64f_gic(t, true);
-			break;
-		case OP_GICC:
-			mutex_lock(&a64f_gicc_lock); /* its registers are restored */
-			a64f_gicc_op(t);
-			mutex_unlock(&a64f_gicc_lock);
-			break;
-		case OP_SGI:
-			a64f_sgi(t);
-			break;
-		case OP_UART:
-			a64f_uart_op(t);
-			break;
-		case OP_SYSREG:
-			a64f_sysreg(t);
-			break;
-		default:
-			a64f_nowhere_op(t);
-			break;
-		}
-		if (!(++n % 1024))
-			a64f_check_guard();
-		cond_resched();
+	t->ops[op]++;
+	switch (op) {
+	case OP_SMCCC:
+		a64f_smccc(t);
+		break;
+	case OP_CPUON:
+		r = a64f_rand(t);
+		if (r & 16)
+			a64f_affinity_info(t);
+		else
+			a64f_cpu_on(t, r & 32);
+		break;
+	case OP_GICD:
+		a64f_gic(t, false);
+		break;
+	case OP_GICR:
+		a64f_gic(t, true);
+		break;
+	case OP_GICC:
+		mutex_lock(&a64f_gicc_lock); /* its registers are restored */
+		a64f_gicc_op(t);
+		mutex_unlock(&a64f_gicc_lock);
+		break;
+	case OP_SGI:
+		a64f_sgi(t);
+		break;
+	case OP_UART:
+		a64f_uart_op(t);
+		break;
+	case OP_SYSREG:
+		a64f_sysreg(t);
+		break;
+	default:
+		a64f_nowhere_op(t);
+		break;
 	}
-	if (atomic_dec_and_test(&a64f_left))
-		complete(&a64f_done);
-	return bound_threads_wait_for_stop();
-}
-
-/*
- * Waits for the threads; with rounds, prints a line as each half begins and one at the
- * end, at KERN_ERR so that they reach the console of a `quiet` kernel as they happen.
- */
-static void a64f_wait(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < 2 * rounds; i++) {
-		long left = (long)(a64f_start + (i + 1) * a64f_half - jiffies);
-
-		pr_err("a64fuzz: phase %s round=%u\n", (i & 1) ? "attack" : "benign", i / 2 + 1);
-		if (left > 0)
-			schedule_timeout_uninterruptible(left);
-	}
-	wait_for_completion(&a64f_done);
-	if (rounds)
-		pr_err("a64fuzz: phase end\n");
 }
 
 /* --- setup: the devices, the interrupts in use -------------------------------------------- */
@@ -1833,10 +1724,10 @@ static void a64f_ram_range(void)
 	struct resource res;
 
 	a64f_ram_start = memstart_addr;
-	a64f_ram_end = __pa(high_memory - 1) + 1;
+	fuzz_ram_end = __pa(high_memory - 1) + 1;
 	if (np && !of_address_to_resource(np, 0, &res)) {
 		a64f_ram_start = res.start;
-		a64f_ram_end = res.end + 1;
+		fuzz_ram_end = res.end + 1;
 	}
 	of_node_put(np);
 }
@@ -1906,7 +1797,7 @@ static int a64f_setup(void)
 		a64f_nowhere_pa[a64f_nnowhere++] = a64f_uart_pa + 0x10000;
 	if (a64f_gicr)
 		a64f_nowhere_pa[a64f_nnowhere++] = a64f_gicr_pa + a64f_gicr_len;
-	a64f_nowhere_pa[a64f_nnowhere++] = a64f_ram_end;
+	a64f_nowhere_pa[a64f_nnowhere++] = fuzz_ram_end;
 	for (i = 0; i < a64f_nnowhere; i++) {
 		a64f_nowhere[i] = ioremap(a64f_nowhere_pa[i], PAGE_SIZE);
 		if (!a64f_nowhere[i]) {
@@ -1946,206 +1837,135 @@ static int a64f_setup(void)
 	return 0;
 }
 
+/* Sums the threads' counters into *sum (the first register of each class that UNDEFINED,
+ * the first not restored: the first thread's that has one). */
+static void a64f_sum(struct a64f_thread *sum)
+{
+	unsigned int i, c;
+
+	memset(sum, 0, sizeof(*sum));
+	FUZZ_SUM(sum, struct a64f_thread, c);
+	for (i = 0; i < fuzz_n; i++) {
+		struct a64f_thread *t = container_of(fuzz_thread(i), struct a64f_thread, f);
+
+		for (c = 0; c < C_NR; c++)
+			if (!sum->first_undef[c])
+				sum->first_undef[c] = t->first_undef[c];
+		if (t->bad_reg && !sum->bad_reg) {
+			sum->bad_reg = t->bad_reg;
+			sum->bad_want = t->bad_want;
+			sum->bad_got = t->bad_got;
+		}
+	}
+}
+
+static void a64f_report(struct a64f_thread *s, unsigned int gic_bad, bool warned)
+{
+	u64 calls = 0, nfaults = 0;
+	unsigned int i;
+
+	for (i = 0; i < OP_NR; i++)
+		calls += s->ops[i];
+	for (i = 0; i < FAULT_NR; i++)
+		nfaults += s->faults[i];
+	fuzz_len = 0;
+	fuzz_add("a64fuzz: operations:");
+	fuzz_add_counts(a64f_op_names, s->ops, OP_NR);
+	pr_info("%s\n", fuzz_line);
+	fuzz_len = 0;
+	fuzz_add("a64fuzz: smccc: results:");
+	fuzz_add_counts(a64f_result_names, s->smccc, R_NR);
+	pr_info("%s get-stats=%llu get-stats-outside-ram=%llu\n", fuzz_line, s->stats_calls,
+		s->stats_refused);
+	fuzz_len = 0;
+	fuzz_add("a64fuzz: cpuon:");
+	fuzz_add_counts(a64f_on_names, s->cpuon, ON_NR);
+	pr_info("%s affinity-info=%llu affinity-wrong=%llu\n", fuzz_line, s->affinity,
+		s->affinity_wrong);
+	pr_info("a64fuzz: mmio: reads=%llu writes=%llu gic-refused=%llu no-syndrome=%llu "
+		"external-aborts=%llu uart-refused=%llu nowhere=%llu nowhere-not-all-ones=%llu\n",
+		s->mmio_reads, s->mmio_writes, s->gic_refused, s->noisv, s->sea, s->uart_refused,
+		s->nowhere, s->nowhere_not_ones);
+	pr_info("a64fuzz: sgi: writes=%llu undefined=%llu\n", s->sgis, s->sgi_undef);
+	fuzz_len = 0;
+	fuzz_add("a64fuzz: sysreg: accesses=%llu undefined:", s->sys_accesses);
+	fuzz_add_counts(a64f_class_names, s->sys_undef, C_NR);
+	fuzz_add(" (first:");
+	for (i = 0; i < C_NR; i++)
+		if (s->first_undef[i])
+			fuzz_add(" %s", s->first_undef[i]);
+	pr_info("%s)\n", fuzz_line);
+	fuzz_len = 0;
+	fuzz_add("a64fuzz: faults:");
+	fuzz_add_counts(a64f_fault_names, s->faults, FAULT_NR);
+	pr_info("%s\n", fuzz_line);
+	pr_info("a64fuzz: hv-counted: bad=%llu impdef-undef=%llu unclaimed=%llu\n", s->hv_bad,
+		s->sys_undef[C_IMPDEF], s->nowhere);
+	if (s->restore_failures)
+		pr_err("a64fuzz: FAIL restore: %llu registers not as saved after a window (first: "
+		       "%s, saved 0x%llx, read back 0x%llx)\n",
+		       s->restore_failures, s->bad_reg, s->bad_want, s->bad_got);
+	if (!gic_bad)
+		pr_info("a64fuzz: gic state of the used interrupts kept\n");
+	if (!warned && test_taint(TAINT_WARN))
+		pr_err("a64fuzz: FAIL the kernel warned during the run (see its log)\n");
+	pr_info("a64fuzz: %llu calls, %llu faults\n", calls, nfaults);
+}
+
 static int __init a64f_init(void)
 {
-	u64 tot[OP_NR] = { 0 }, smccc[R_NR] = { 0 }, on[ON_NR] = { 0 }, faults[FAULT_NR] = { 0 };
-	u64 undef[C_NR] = { 0 }, calls = 0, nfaults = 0;
-	struct a64f_thread sum = {};
-	struct task_struct **tasks;
-	struct a64f_thread *ts;
-	struct cpumask *mask;
-	unsigned int i, n, gic_bad = 0;
+	struct a64f_thread sum;
+	unsigned int i, gic_bad = 0;
 	bool warned;
-	struct page *page;
-	char line[512];
-	int len, r, cpu;
+	int r;
 
 	a64f_conduit = arm_smccc_1_1_get_conduit();
 	if (a64f_conduit != SMCCC_CONDUIT_HVC && a64f_conduit != SMCCC_CONDUIT_SMC) {
 		pr_err("a64fuzz: no SMCCC 1.1 conduit\n");
 		return -ENODEV;
 	}
-	r = parse_name_list("a64fuzz", ops, a64f_op_names, OP_NR, &a64f_ops);
+	r = fuzz_parse_ops(a64f_op_names, a64f_weight, OP_NR);
 	if (r)
 		return r;
-	if (!seed)
-		seed = get_random_u64() ?: 1;
-	page = alloc_pages(GFP_KERNEL | __GFP_ZERO, A64F_ORDER);
-	if (!page)
-		return -ENOMEM;
-	a64f_scratch = page_address(page);
-	a64f_scratch_pa = page_to_phys(page);
-	memset(a64f_scratch + A64F_AREA, A64F_POISON, A64F_GUARD);
+	r = fuzz_scratch_alloc();
+	if (r)
+		return r;
 	a64f_ram_range();
 
 	r = a64f_setup();
 	if (r)
-		goto out_unmap;
+		goto out;
 	warned = test_taint(TAINT_WARN);
 	for (i = 0; i < OP_NR; i++)
 		if (!a64f_op_available(i))
-			a64f_ops &= ~BIT(i);
-	if (!a64f_ops) {
-		r = -EINVAL;
-		goto out_unmap;
-	}
-
-	mask = kzalloc(cpumask_size(), GFP_KERNEL);
-	ts = kcalloc(nr_cpu_ids, sizeof(*ts), GFP_KERNEL);
-	tasks = kcalloc(nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
-	if (!mask || !ts || !tasks) {
-		r = -ENOMEM;
-		goto out_free;
-	}
-	n = 0;
-	for_each_online_cpu(cpu) {
-		if (threads && n >= threads)
-			break;
-		cpumask_set_cpu(cpu, mask);
-		ts[n].cpu = cpu;
-		ts[n].rng = fuzz_seed(seed, n);
-		n++;
-	}
-	/* One thread per CPU of the mask, in CPU order, each with its own state. */
-	for (i = 0; i < n; i++) {
-		tasks[i] = kthread_create_on_cpu(a64f_thread_fn, &ts[i], ts[i].cpu, "a64fuzz/%u");
-		if (IS_ERR(tasks[i])) {
-			r = PTR_ERR(tasks[i]);
-			bound_threads_stop(tasks, i);
-			goto out_free;
-		}
-		ts[i].task = tasks[i];
-	}
+			fuzz_ops &= ~BIT(i);
+	r = fuzz_create(sizeof(struct a64f_thread),
+			threads ? min(threads, num_online_cpus()) : num_online_cpus(), true);
+	if (r)
+		goto out;
 	pr_info("a64fuzz: seed=%lu seconds=%u rounds=%u threads=%u ops=%s conduit=%s gic=v%d "
 		"gicd=%pa gicr=%pa+0x%llx gicc=%pa uart=%pa irqs=%u bps=%u wps=%u ras=%d "
 		"scratch=%pa ram=0x%llx-0x%llx\n",
-		seed, seconds, rounds, n, ops, a64f_conduit == SMCCC_CONDUIT_HVC ? "hvc" : "smc",
-		a64f_gic_version, &a64f_gicd_pa, &a64f_gicr_pa, (u64)a64f_gicr_len, &a64f_gicc_pa,
-		&a64f_uart_pa, a64f_nr_irqs, a64f_nbrps, a64f_nwrps, a64f_has_ras, &a64f_scratch_pa,
-		a64f_ram_start, a64f_ram_end);
+		seed, seconds, rounds, fuzz_n, ops,
+		a64f_conduit == SMCCC_CONDUIT_HVC ? "hvc" : "smc", a64f_gic_version, &a64f_gicd_pa,
+		&a64f_gicr_pa, (u64)a64f_gicr_len, &a64f_gicc_pa, &a64f_uart_pa, a64f_nr_irqs,
+		a64f_nbrps, a64f_nwrps, a64f_has_ras, &fuzz_scratch_pa, a64f_ram_start,
+		fuzz_ram_end);
 
-	atomic_set(&a64f_left, n);
-	a64f_start = jiffies;
-	a64f_deadline = a64f_start + (unsigned long)seconds * HZ;
-	if (rounds) {
-		a64f_half = max((unsigned long)seconds * HZ / (2 * rounds), 1UL);
-		a64f_deadline = a64f_start + 2 * rounds * a64f_half;
-	}
-	bound_threads_wake(tasks, n);
-	complete_all(&a64f_go);
-	a64f_wait();
-	bound_threads_stop(tasks, n);
-
-	for (i = 0; i < n; i++) {
-		struct a64f_thread *t = &ts[i];
-
-		for (r = 0; r < OP_NR; r++)
-			tot[r] += t->ops[r];
-		for (r = 0; r < R_NR; r++)
-			smccc[r] += t->smccc[r];
-		for (r = 0; r < ON_NR; r++)
-			on[r] += t->cpuon[r];
-		for (r = 0; r < FAULT_NR; r++)
-			faults[r] += t->faults[r];
-		for (r = 0; r < C_NR; r++) {
-			undef[r] += t->sys_undef[r];
-			if (!sum.first_undef[r])
-				sum.first_undef[r] = t->first_undef[r];
-		}
-#define A64F_ADD(f) sum.f += t->f
-		A64F_ADD(affinity);
-		A64F_ADD(affinity_wrong);
-		A64F_ADD(stats_calls);
-		A64F_ADD(stats_refused);
-		A64F_ADD(mmio_reads);
-		A64F_ADD(mmio_writes);
-		A64F_ADD(noisv);
-		A64F_ADD(gic_refused);
-		A64F_ADD(uart_refused);
-		A64F_ADD(sea);
-		A64F_ADD(nowhere);
-		A64F_ADD(nowhere_not_ones);
-		A64F_ADD(sgis);
-		A64F_ADD(sgi_undef);
-		A64F_ADD(sys_accesses);
-		A64F_ADD(restore_failures);
-		if (t->bad_reg && !sum.bad_reg) {
-			sum.bad_reg = t->bad_reg;
-			sum.bad_want = t->bad_want;
-			sum.bad_got = t->bad_got;
-		}
-		A64F_ADD(hv_bad);
-#undef A64F_ADD
-	}
-	a64f_check_guard();
+	fuzz_run();
+	a64f_sum(&sum);
+	fuzz_free();
+	fuzz_check_guard();
 	if (a64f_gicd) {
 		a64f_gic_cleanup();
 		a64f_gic_snapshot(a64f_snap1);
 		gic_bad = a64f_gic_compare();
 	}
-
-	for (r = 0; r < OP_NR; r++)
-		calls += tot[r];
-	for (r = 0; r < FAULT_NR; r++)
-		nfaults += faults[r];
-	len = scnprintf(line, sizeof(line), "a64fuzz: operations:");
-	for (r = 0; r < OP_NR; r++)
-		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", a64f_op_names[r],
-				 tot[r]);
-	pr_info("%s\n", line);
-	len = scnprintf(line, sizeof(line), "a64fuzz: smccc: results:");
-	for (r = 0; r < R_NR; r++)
-		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", a64f_result_names[r],
-				 smccc[r]);
-	pr_info("%s get-stats=%llu get-stats-outside-ram=%llu\n", line, sum.stats_calls,
-		sum.stats_refused);
-	len = scnprintf(line, sizeof(line), "a64fuzz: cpuon:");
-	for (r = 0; r < ON_NR; r++)
-		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", a64f_on_names[r],
-				 on[r]);
-	pr_info("%s affinity-info=%llu affinity-wrong=%llu\n", line, sum.affinity,
-		sum.affinity_wrong);
-	pr_info("a64fuzz: mmio: reads=%llu writes=%llu gic-refused=%llu no-syndrome=%llu "
-		"external-aborts=%llu uart-refused=%llu nowhere=%llu nowhere-not-all-ones=%llu\n",
-		sum.mmio_reads, sum.mmio_writes, sum.gic_refused, sum.noisv, sum.sea,
-		sum.uart_refused, sum.nowhere, sum.nowhere_not_ones);
-	pr_info("a64fuzz: sgi: writes=%llu undefined=%llu\n", sum.sgis, sum.sgi_undef);
-	len = scnprintf(line, sizeof(line),
-			"a64fuzz: sysreg: accesses=%llu undefined:", sum.sys_accesses);
-	for (r = 0; r < C_NR; r++)
-		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", a64f_class_names[r],
-				 undef[r]);
-	len += scnprintf(line + len, sizeof(line) - len, " (first:");
-	for (r = 0; r < C_NR; r++)
-		if (sum.first_undef[r])
-			len += scnprintf(line + len, sizeof(line) - len, " %s", sum.first_undef[r]);
-	pr_info("%s)\n", line);
-	len = scnprintf(line, sizeof(line), "a64fuzz: faults:");
-	for (r = 0; r < FAULT_NR; r++)
-		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", a64f_fault_names[r],
-				 faults[r]);
-	pr_info("%s\n", line);
-	pr_info("a64fuzz: hv-counted: bad=%llu impdef-undef=%llu unclaimed=%llu\n", sum.hv_bad,
-		undef[C_IMPDEF], sum.nowhere);
-	if (sum.restore_failures)
-		pr_err("a64fuzz: FAIL restore: %llu registers not as saved after a window (first: "
-		       "%s, saved 0x%llx, read back 0x%llx)\n",
-		       sum.restore_failures, sum.bad_reg, sum.bad_want, sum.bad_got);
-	if (!gic_bad)
-		pr_info("a64fuzz: gic state of the used interrupts kept\n");
-	if (!warned && test_taint(TAINT_WARN))
-		pr_err("a64fuzz: FAIL the kernel warned during the run (see its log)\n");
-	pr_info("a64fuzz: %llu calls, %llu faults\n", calls, nfaults);
+	a64f_report(&sum, gic_bad, warned);
 	pr_info("a64fuzz: done\n");
-	r = 0;
-out_free:
-	kfree(tasks);
-	kfree(ts);
-	kfree(mask);
-out_unmap:
+out:
 	a64f_unmap();
-	if (!atomic_read(&a64f_guard_hit))
-		__free_pages(page, A64F_ORDER);
+	fuzz_scratch_free(false);
 	return r;
 }
 

@@ -67,11 +67,12 @@
  *
  * ops= limits the run to some of these (ops=all: every one), to narrow down a failure.
  * rounds=R splits the run into R rounds, each a benign half (the threads spin in the
- * kernel: busy, but with no exit of their own) and an attack half, and prints a line at
- * each change ("hcfuzz: phase benign round=1", "... attack round=1", ... "hcfuzz: phase
- * end") at KERN_ERR, so that it reaches the serial console as it happens: a victim VM's
- * progress can be compared between the two kinds of half, interleaved so that whatever
- * else changes over the run (the load of the machine under an emulator) weighs on both.
+ * kernel: busy, but with no exit of their own) and an attack half, and prints a line as
+ * each begins ("hcfuzz: phase benign round=1", "... attack round=1", ... "hcfuzz: phase
+ * end"): a victim VM's progress can be compared between the two kinds of half,
+ * interleaved so that whatever else changes over the run (the load of the machine under
+ * an emulator) weighs on both. The threads, the rounds, the scratch area and its guard
+ * pages are the frame both fuzzers share (fuzz_frame.h).
  * undecodable=N (1..6): before the run, one MMIO instruction that hv does not emulate
  * (xchg, add, movsb, cmp, movnti, lock or: in that order) to a page where nothing
  * is; under hv that stops the VM. Not part of ops=all.
@@ -127,21 +128,10 @@
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
-#include <linux/kthread.h>
-#include <linux/completion.h>
-#include <linux/atomic.h>
-#include <linux/jiffies.h>
 #include <linux/ktime.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/gfp.h>
 #include <linux/io.h>
-#include <linux/mm.h>
 #include <linux/ioport.h>
-#include <linux/string.h>
-#include <linux/random.h>
 #include <linux/sizes.h>
-#include <linux/cpumask.h>
 #include <linux/irqflags.h>
 #include <linux/stop_machine.h>
 #include <linux/kvm_para.h>
@@ -157,17 +147,14 @@
 #include <asm/processor.h>
 #include <asm/smp.h>
 
-#include "bound_threads.h"
 #include "hv_para.h"
-#include "name_list.h"
 
-static unsigned int seconds = 5;
-module_param(seconds, uint, 0444);
-MODULE_PARM_DESC(seconds, "how long to run (default 5)");
-
-static unsigned long seed;
-module_param(seed, ulong, 0444);
-MODULE_PARM_DESC(seed, "random seed (default 0: a random one, printed)");
+#define FUZZ_NAME "hcfuzz"
+#define FUZZ_SECONDS 5
+#define FUZZ_OPS                                                                          \
+	"ipi, yield, kick, stats, numbers, msr, x2apic, storm, ioapic, mmio, cr4, xcr0, " \
+	"msrscan, kickstorm"
+#include "fuzz_frame.h"
 
 static unsigned int threads = 1;
 module_param(threads, uint, 0444);
@@ -176,16 +163,6 @@ MODULE_PARM_DESC(threads, "concurrent fuzzing threads, 1..64 (default 1)");
 static bool nmi = true;
 module_param(nmi, bool, 0444);
 MODULE_PARM_DESC(nmi, "also send NMIs, at most 4/s per thread (default 1)");
-
-static char *ops = "all";
-module_param(ops, charp, 0444);
-MODULE_PARM_DESC(ops, "all, or a comma-separated list of ipi, yield, kick, stats, numbers, msr, "
-		      "x2apic, storm, ioapic, mmio, cr4, xcr0, msrscan, kickstorm");
-
-static unsigned int rounds;
-module_param(rounds, uint, 0444);
-MODULE_PARM_DESC(rounds, "split the run into rounds of a benign half (the threads only spin) "
-			 "and an attack half, marked on the console (default 0: attack only)");
 
 static unsigned int storm_us = 10000;
 module_param(storm_us, uint, 0444);
@@ -202,11 +179,6 @@ MODULE_PARM_DESC(undecodable, "1..6: first run one MMIO instruction hv cannot em
 			      "(this stops the VM under hv; default 0: none)");
 
 #define HCF_MAX_THREADS 64
-#define HCF_ORDER 2		  /* scratch: 4 pages */
-#define HCF_AREA (2 * PAGE_SIZE)  /* targets; page boundary in the middle */
-#define HCF_GUARD (2 * PAGE_SIZE) /* after the area, must keep HCF_POISON */
-#define HCF_SLACK 1024		  /* most bytes written at one target */
-#define HCF_POISON 0xa5
 #define HCF_PHYS_LIMIT BIT_ULL(52) /* architectural physical address limit */
 #define HCF_MMIO_PAGES 8	   /* pages where nothing is, mapped for the mmio op */
 
@@ -260,45 +232,36 @@ static const char *const hcf_result_names[HCF_R_NR] = {
 };
 
 struct hcf_thread {
-	struct task_struct *task;
-	u64 rng;
+	struct fuzz_thread f;
 	unsigned long next_nmi; /* jiffies */
 	unsigned long next_storm, next_ioapic, next_kickstorm;
-	u64 hypercalls;
-	u64 results[HCF_R_NR];
-	u64 msr_ok;
-	u64 msr_fault;
-	unsigned int restore_failures;
 	u32 bad_msr; /* the last one that could not be restored */
 	u64 bad_value;
-	/* x2apic, storm */
-	u64 apic_windows, icr_writes, apic_reserved_ok;
-	u64 storms, storm_ticks, storm_ns;
-	/* ioapic, mmio */
-	u64 ioapic_windows, ioapic_accesses;
-	u64 mmio, mmio_wrong;
-	/* cr4, xcr0 */
-	u64 cr4_gp, cr4_ok, cr4_hidden; /* cr4_hidden: bits accepted without CPUID */
-	u64 cr4_unexpected_gp;		/* bits refused although CPUID offers them */
-	u64 xsetbv_gp, xsetbv_ok, xsetbv_invalid_ok, xsetbv_valid_gp;
-	/* msrscan, kickstorm */
-	u64 scan_reads, scan_writes;
-	u64 kicks, kick_ipis;
+	/* CR4 bits accepted without CPUID, and refused although CPUID offers them */
+	u64 cr4_hidden, cr4_unexpected_gp;
+	/* clang-format off */
+	struct_group(c, /* counters, summed over the threads */
+		u64 hypercalls;
+		u64 results[HCF_R_NR];
+		u64 msr_ok, msr_fault;
+		u64 restore_failures;
+		/* x2apic, storm */
+		u64 apic_windows, icr_writes, apic_reserved_ok;
+		u64 storms, storm_ticks, storm_ns;
+		/* ioapic, mmio */
+		u64 ioapic_windows, ioapic_accesses;
+		u64 mmio, mmio_wrong;
+		/* cr4, xcr0 */
+		u64 cr4_gp, cr4_ok;
+		u64 xsetbv_gp, xsetbv_ok, xsetbv_invalid_ok, xsetbv_valid_gp;
+		/* msrscan, kickstorm */
+		u64 scan_reads, scan_writes;
+		u64 kicks, kick_ipis;
+	);
+	/* clang-format on */
 };
 
-static unsigned long hcf_ops; /* BIT(enum hcf_op) */
-static u8 hcf_pick[HCF_OP_NR * 8];
-static unsigned int hcf_npick;
-static u8 *hcf_scratch;
-static phys_addr_t hcf_scratch_pa;
-static u64 hcf_ram_end;
-static unsigned long hcf_start, hcf_half, hcf_deadline; /* jiffies */
-static atomic_t hcf_left;
-static atomic_t hcf_guard_hit;
 static atomic_t hcf_wrong_seen;
-static atomic_t hcf_half_shown = ATOMIC_INIT(-1);
-static DECLARE_COMPLETION(hcf_go);
-static DECLARE_COMPLETION(hcf_done);
 
 static void __iomem *hcf_ioapic;
 static void __iomem *hcf_lapic_page;
@@ -343,24 +306,7 @@ static const u32 hcf_modes[] = {
 	APIC_DM_FIXED, APIC_DM_LOWEST, APIC_DM_REMRD, APIC_DM_EXTINT, APIC_DM_NMI,
 };
 
-static u64 hcf_rand(struct hcf_thread *t)
-{
-	u64 x = t->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	t->rng = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-static u64 hcf_splitmix(u64 x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
+static u64 hcf_rand(struct hcf_thread *t) { return fuzz_rand(&t->f.rng); }
 
 static long hcf_hypercall(u64 nr, u64 a0, u64 a1, u64 a2, u64 a3)
 {
@@ -400,46 +346,27 @@ static void hcf_count(struct hcf_thread *t, long ret)
 }
 
 /* True when nothing (RAM, firmware table, reserved range) is near gpa. */
-static bool hcf_unbacked(u64 gpa)
+static bool fuzz_unbacked(u64 gpa)
 {
 	u64 start = gpa & ~63ULL;
 
 	if (start >= HCF_PHYS_LIMIT)
 		return true;
-	return !e820__mapped_any(start, start + 64 + HCF_SLACK, 0) &&
-	       region_intersects(start, 64 + HCF_SLACK, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) ==
+	return !e820__mapped_any(start, start + 64 + FUZZ_SLACK, 0) &&
+	       region_intersects(start, 64 + FUZZ_SLACK, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) ==
 		       REGION_DISJOINT;
 }
 
-/*
- * A guest-physical address the hypervisor may write up to HCF_SLACK bytes at, even
- * after its low 6 bits are changed: in the scratch area, or where nothing is.
- */
+/* A target (fuzz_target(), 64-byte aligned in the area); of its own kind the IOAPIC or
+ * the local APIC page. */
 static u64 hcf_gpa(struct hcf_thread *t)
 {
-	u64 r = hcf_rand(t), v = r >> 8, gpa;
+	u64 r = hcf_rand(t);
 
-	switch (r & 7) {
-	case 0: /* crossing the page boundary in the area */
-		return hcf_scratch_pa + PAGE_SIZE - 1 - v % 64;
-	case 1: /* 64-byte aligned in the area */
-		return hcf_scratch_pa + ALIGN_DOWN(v % (HCF_AREA - HCF_SLACK), 64);
-	case 2: /* unaligned in the area */
-		return hcf_scratch_pa + 1 + v % (HCF_AREA - HCF_SLACK - 64);
-	case 3: /* right after the end of RAM */
-		gpa = hcf_ram_end + (v & 0xfffff);
-		break;
-	case 4: /* beyond any physical address, or wrapping around */
-		return (r & 8) ? v | HCF_PHYS_LIMIT : U64_MAX - (v & 0xfff);
-	case 5: /* the IOAPIC or the local APIC page */
-		return ((r & 8) ? IO_APIC_DEFAULT_PHYS_BASE : APIC_DEFAULT_PHYS_BASE) + (v & 0xfff);
-	default: /* anywhere below 2^48 */
-		gpa = v & (BIT_ULL(48) - 1);
-		break;
-	}
-	if (hcf_unbacked(gpa))
-		return gpa;
-	return hcf_scratch_pa + v % (HCF_AREA - HCF_SLACK - 64);
+	if ((r & 7) == 5)
+		return ((r & 8) ? IO_APIC_DEFAULT_PHYS_BASE : APIC_DEFAULT_PHYS_BASE) +
+		       ((r >> 8) & 0xfff);
+	return fuzz_target(r, 64, 0);
 }
 
 static u64 hcf_apic_id(struct hcf_thread *t)
@@ -1434,9 +1361,10 @@ static void hcf_mmio_setup(u64 rng)
 	for (tries = 0; tries < 256 && hcf_nmmio < HCF_MMIO_PAGES; tries++) {
 		phys_addr_t pa;
 
-		rng = hcf_splitmix(rng);
-		if (rng & 1 && hcf_ram_end < IO_APIC_DEFAULT_PHYS_BASE)
-			pa = hcf_ram_end + (rng >> 12) % (IO_APIC_DEFAULT_PHYS_BASE - hcf_ram_end);
+		rng = fuzz_seed(rng, 0); /* splitmix64 of the last */
+		if (rng & 1 && fuzz_ram_end < IO_APIC_DEFAULT_PHYS_BASE)
+			pa = fuzz_ram_end +
+			     (rng >> 12) % (IO_APIC_DEFAULT_PHYS_BASE - fuzz_ram_end);
 		else
 			pa = SZ_4G + (rng >> 12) % (top - SZ_4G);
 		pa &= PAGE_MASK;
@@ -1717,18 +1645,9 @@ static void hcf_kickstorm(struct hcf_thread *t)
 	put_cpu();
 }
 
-static void hcf_check_guard(void)
+static void fuzz_step(struct fuzz_thread *f, unsigned int op)
 {
-	u8 *bad = memchr_inv(hcf_scratch + HCF_AREA, HCF_POISON, HCF_GUARD);
-
-	if (bad && !atomic_xchg(&hcf_guard_hit, 1))
-		pr_err("hcfuzz: guard byte at area+%ld changed: the hypervisor wrote more than %u "
-		       "bytes at a target\n",
-		       (long)(bad - hcf_scratch), HCF_SLACK);
-}
-
-static void hcf_step(struct hcf_thread *t, enum hcf_op op)
-{
+	struct hcf_thread *t = container_of(f, struct hcf_thread, f);
 	u64 r = hcf_rand(t);
 
 	switch (op) {
@@ -1789,103 +1708,31 @@ static void hcf_step(struct hcf_thread *t, enum hcf_op op)
 	}
 }
 
-/*
- * With rounds: whether this is a benign half (the even ones from hcf_start on). The first
- * thread to see a half begin says so, at KERN_ERR so that the line reaches the console of a
- * `quiet` kernel as it happens (a test pairs it with the lines of another VM on the same
- * serial port).
- */
-static bool hcf_benign_now(void)
+/* Sums the threads' counters into *sum (the CR4 bits: their union; *bad: the last thread
+ * whose restores failed). */
+static void hcf_sum(struct hcf_thread *sum, struct hcf_thread **bad)
 {
-	int half;
-
-	if (!rounds)
-		return false;
-	half = (int)min((jiffies - hcf_start) / hcf_half, 2UL * rounds - 1);
-	if (atomic_read(&hcf_half_shown) != half && atomic_xchg(&hcf_half_shown, half) != half)
-		pr_err("hcfuzz: phase %s round=%d\n", (half & 1) ? "attack" : "benign",
-		       half / 2 + 1);
-	return !(half & 1);
-}
-
-static int hcf_thread_fn(void *data)
-{
-	struct hcf_thread *t = data;
-	unsigned long n = 0;
-
-	wait_for_completion(&hcf_go);
-	while (time_before(jiffies, hcf_deadline)) {
-		if (hcf_benign_now()) {
-			cpu_relax(); /* merely busy: no exit of its own */
-		} else {
-			hcf_step(t, hcf_pick[hcf_rand(t) % hcf_npick]);
-			if (!(++n % 1024))
-				hcf_check_guard();
-		}
-		cond_resched();
-	}
-	if (atomic_dec_and_test(&hcf_left))
-		complete(&hcf_done);
-
-	return bound_threads_wait_for_stop();
-}
-
-/* Sums the counters of n threads into *sum (restore_failures: into *bad the last one
- * that had any). */
-static void hcf_sum(struct hcf_thread *ts, unsigned int n, struct hcf_thread *sum,
-		    struct hcf_thread **bad)
-{
-	unsigned int i, r;
+	unsigned int i;
 
 	memset(sum, 0, sizeof(*sum));
-	for (i = 0; i < n; i++) {
-		struct hcf_thread *t = &ts[i];
+	FUZZ_SUM(sum, struct hcf_thread, c);
+	for (i = 0; i < fuzz_n; i++) {
+		struct hcf_thread *t = container_of(fuzz_thread(i), struct hcf_thread, f);
 
-		sum->hypercalls += t->hypercalls;
-		for (r = 0; r < HCF_R_NR; r++)
-			sum->results[r] += t->results[r];
-		sum->msr_ok += t->msr_ok;
-		sum->msr_fault += t->msr_fault;
-		sum->restore_failures += t->restore_failures;
 		if (t->restore_failures)
 			*bad = t;
-		sum->apic_windows += t->apic_windows;
-		sum->icr_writes += t->icr_writes;
-		sum->apic_reserved_ok += t->apic_reserved_ok;
-		sum->storms += t->storms;
-		sum->storm_ticks += t->storm_ticks;
-		sum->storm_ns += t->storm_ns;
-		sum->ioapic_windows += t->ioapic_windows;
-		sum->ioapic_accesses += t->ioapic_accesses;
-		sum->mmio += t->mmio;
-		sum->mmio_wrong += t->mmio_wrong;
-		sum->cr4_gp += t->cr4_gp;
-		sum->cr4_ok += t->cr4_ok;
 		sum->cr4_hidden |= t->cr4_hidden;
 		sum->cr4_unexpected_gp |= t->cr4_unexpected_gp;
-		sum->xsetbv_gp += t->xsetbv_gp;
-		sum->xsetbv_ok += t->xsetbv_ok;
-		sum->xsetbv_invalid_ok += t->xsetbv_invalid_ok;
-		sum->xsetbv_valid_gp += t->xsetbv_valid_gp;
-		sum->scan_reads += t->scan_reads;
-		sum->scan_writes += t->scan_writes;
-		sum->kicks += t->kicks;
-		sum->kick_ipis += t->kick_ipis;
 	}
 }
 
 static void hcf_report(struct hcf_thread *s, struct hcf_thread *bad)
 {
-	char line[512];
-	int len, r;
-
-	len = scnprintf(line, sizeof(line),
-			"hcfuzz: %llu hypercalls, %llu msr accesses, results:", s->hypercalls,
-			s->msr_ok + s->msr_fault);
-	for (r = 0; r < HCF_R_NR; r++)
-		len += scnprintf(line + len, sizeof(line) - len, " %s=%llu", hcf_result_names[r],
-				 s->results[r]);
-	pr_info("%s msr-ok=%llu msr-fault=%llu\n", line, s->msr_ok, s->msr_fault);
+	fuzz_len = 0;
+	fuzz_add("hcfuzz: %llu hypercalls, %llu msr accesses, results:", s->hypercalls,
+		 s->msr_ok + s->msr_fault);
+	fuzz_add_counts(hcf_result_names, s->results, HCF_R_NR);
+	pr_info("%s msr-ok=%llu msr-fault=%llu\n", fuzz_line, s->msr_ok, s->msr_fault);
 	pr_info("hcfuzz: x2apic: windows=%llu icr-writes=%llu reserved-accepted=%llu; storm: "
 		"storms=%llu ticks=%llu ms=%llu us-per-tick=%llu\n",
 		s->apic_windows, s->icr_writes, s->apic_reserved_ok, s->storms, s->storm_ticks,
@@ -1902,7 +1749,7 @@ static void hcf_report(struct hcf_thread *s, struct hcf_thread *bad)
 	pr_info("hcfuzz: msrscan: reads=%llu writes=%llu; kickstorm: kicks=%llu pv-ipis=%llu\n",
 		s->scan_reads, s->scan_writes, s->kicks, s->kick_ipis);
 	if (s->restore_failures)
-		pr_err("hcfuzz: %u restores failed (last: MSR or register 0x%x value 0x%llx); "
+		pr_err("hcfuzz: %llu restores failed (last: MSR or register 0x%x value 0x%llx); "
 		       "scratch area leaked\n",
 		       s->restore_failures, bad->bad_msr, bad->bad_value);
 	pr_info("hcfuzz: hv-counted: faults=%llu unclaimed-mmio=%llu\n", s->msr_fault, s->mmio);
@@ -1928,83 +1775,41 @@ static void hcf_run_undecodable(void)
 
 static int __init hcf_init(void)
 {
-	struct hcf_thread *ts, *bad = NULL, sum;
-	unsigned int i, n, op;
-	struct page *page;
+	struct hcf_thread *bad = NULL, sum;
 	int r;
 
 	if (!kvm_para_available()) {
 		pr_err("hcfuzz: no KVM-compatible hypervisor\n");
 		return -ENODEV;
 	}
-	r = parse_name_list("hcfuzz", ops, hcf_op_names, HCF_OP_NR, &hcf_ops);
+	r = fuzz_parse_ops(hcf_op_names, hcf_weight, HCF_OP_NR);
 	if (r)
 		return r;
-	hcf_npick = 0;
-	for (op = 0; op < HCF_OP_NR; op++)
-		for (i = 0; (hcf_ops & BIT(op)) && i < hcf_weight[op]; i++)
-			hcf_pick[hcf_npick++] = op;
-	n = clamp(threads, 1U, (unsigned int)HCF_MAX_THREADS);
-	if (!seed)
-		seed = get_random_u64() ?: 1;
-	ts = kcalloc(n, sizeof(*ts), GFP_KERNEL);
-	if (!ts)
-		return -ENOMEM;
-	page = alloc_pages(GFP_KERNEL | __GFP_ZERO, HCF_ORDER);
-	if (!page) {
-		kfree(ts);
-		return -ENOMEM;
-	}
-	hcf_scratch = page_address(page);
-	hcf_scratch_pa = __pa(hcf_scratch);
-	memset(hcf_scratch + HCF_AREA, HCF_POISON, HCF_GUARD);
-	hcf_ram_end = __pa(high_memory - 1) + 1;
+	r = fuzz_scratch_alloc();
+	if (r)
+		return r;
+	fuzz_ram_end = __pa(high_memory - 1) + 1;
 	hcf_cpuid_setup();
 	hcf_mmio_setup(seed);
-
-	for (i = 0; i < n; i++) {
-		ts[i].rng = hcf_splitmix(seed + i) ?: 1;
-		ts[i].task = kthread_create(hcf_thread_fn, &ts[i], "hcfuzz/%u", i);
-		if (IS_ERR(ts[i].task)) {
-			r = PTR_ERR(ts[i].task);
-			/* Not woken yet: kthread_stop() ends them without running them. */
-			while (i)
-				kthread_stop(ts[--i].task);
-			hcf_mmio_teardown();
-			__free_pages(page, HCF_ORDER);
-			kfree(ts);
-			return r;
-		}
+	r = fuzz_create(sizeof(struct hcf_thread), clamp(threads, 1U, HCF_MAX_THREADS), false);
+	if (r) {
+		hcf_mmio_teardown();
+		fuzz_scratch_free(false);
+		return r;
 	}
 	pr_info("hcfuzz: seed=%lu seconds=%u threads=%u nmi=%d ops=%s scratch=%pa ram-end=0x%llx "
 		"mmio-pages=%u first=0x%llx\n",
-		seed, seconds, n, nmi, ops, &hcf_scratch_pa, hcf_ram_end, hcf_nmmio,
+		seed, seconds, fuzz_n, nmi, ops, &fuzz_scratch_pa, fuzz_ram_end, hcf_nmmio,
 		hcf_nmmio ? (unsigned long long)hcf_mmio_pa[0] : 0ULL);
 	hcf_run_undecodable();
 
-	atomic_set(&hcf_left, n);
-	hcf_start = jiffies;
-	hcf_deadline = hcf_start + (unsigned long)seconds * HZ;
-	if (rounds) {
-		hcf_half = max((unsigned long)seconds * HZ / (2 * rounds), 1UL);
-		hcf_deadline = hcf_start + 2 * rounds * hcf_half;
-	}
-	for (i = 0; i < n; i++)
-		wake_up_process(ts[i].task);
-	complete_all(&hcf_go);
-	wait_for_completion(&hcf_done);
-	if (rounds)
-		pr_err("hcfuzz: phase end\n");
-
-	for (i = 0; i < n; i++)
-		kthread_stop(ts[i].task);
-	hcf_check_guard();
-	hcf_sum(ts, n, &sum, &bad);
+	fuzz_run();
+	fuzz_check_guard();
+	hcf_sum(&sum, &bad);
 	hcf_report(&sum, bad);
-	if (!sum.restore_failures)
-		__free_pages(page, HCF_ORDER);
+	fuzz_scratch_free(sum.restore_failures);
 	hcf_mmio_teardown();
-	kfree(ts);
+	fuzz_free();
 	pr_info("hcfuzz: done\n");
 	return 0;
 }
