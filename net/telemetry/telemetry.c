@@ -113,7 +113,6 @@ static u32 machine_samples(struct metric_sample *s)
 
 /* /metrics and /stats (snapshot.h): built at most once a second, into buffers sized at
  * the start for the configuration's VMs and pCPUs (metrics_*_max), so they always fit. */
-
 static int build_metrics(char *buf, size_t max)
 {
 	static struct metric_sample s[MACHINE_SAMPLES];
