@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* HTTP server (http_server.h). Each connection has a slot: the request head is read by
  * net/telemetry/http_request.c, the whole answer is made at once into the slot's buffer
- * and then handed to lwIP as the send buffer frees up (tcp_sent), without copies: the
- * buffer stays the slot's until the connection is gone. A connection that does not finish in
+ * (or is a shared page the handler points at) and then handed to lwIP as the send buffer
+ * frees up (tcp_sent), without copies: lwIP's segments point into it, so it stays as it
+ * is until every byte is acknowledged or the connection is aborted (then the slot lets a
+ * shared page go: done). A connection that does not finish in
  * IDLE_S is reset, so a slow or silent client holds a slot for that long at most. */
 #include "net/telemetry/http_server.h"
 #include "hv/lib.h"
@@ -29,8 +31,17 @@ static struct slot slots[HTTP_SERVER_CONNS];
 static void (*handler)(const struct http_req *req, struct http_answer *a);
 struct http_server_stats http_server_stats;
 
+/* The shared page the answer points at is no longer needed. */
+static void let_go(struct slot *s)
+{
+	if (s->a.done)
+		s->a.done(s->a.ref);
+	s->a.done = NULL;
+}
+
 static void release(struct slot *s)
 {
+	let_go(s);
 	if (s->pcb) {
 		tcp_arg(s->pcb, NULL);
 		tcp_recv(s->pcb, NULL);
@@ -69,7 +80,7 @@ static err_t push(struct slot *s)
 		if (!n || tcp_sndqueuelen(s->pcb) >= TCP_SND_QUEUELEN)
 			break;
 		const char *from = s->sent < s->head_len ? s->head + s->sent
-							 : s->a.body + (s->sent - s->head_len);
+							 : s->a.text + (s->sent - s->head_len);
 		if (s->sent < s->head_len)
 			n = MIN(n, s->head_len - s->sent);
 		u8 more = s->sent + n < s->total ? TCP_WRITE_FLAG_MORE : 0;
@@ -87,6 +98,8 @@ static void answer(struct slot *s)
 	a->status = 200;
 	a->type = "text/plain; charset=utf-8";
 	a->len = 0;
+	a->text = NULL;
+	a->done = NULL;
 	http_server_stats.requests++;
 	if (s->req.state == HTTP_REQ_BAD) {
 		http_server_stats.bad++;
@@ -95,9 +108,13 @@ static void answer(struct slot *s)
 	} else {
 		handler(&s->req, a);
 	}
+	if (!a->text)
+		a->text = a->body;
 	bool head_only = s->req.state == HTTP_REQ_DONE && s->req.method == HTTP_HEAD;
 	s->head_len = http_response_head(s->head, sizeof s->head, a->status, a->type, a->len);
 	s->total = s->head_len + (head_only ? 0 : a->len);
+	if (head_only)
+		let_go(s); /* the length was all it needed */
 	s->answering = true;
 }
 
@@ -144,6 +161,7 @@ static void on_err(void *arg, err_t err)
 {
 	struct slot *s = arg;
 	(void)err;
+	let_go(s);
 	s->pcb = NULL;
 }
 

@@ -12,10 +12,13 @@
 #include "net/telemetry/metrics.h"
 #include "hv/lib.h"
 
+/* widest: nothing is written, only counted (buf NULL), with every value at its widest
+ * (~0: 20 digits, or 21 characters as seconds), which gives the longest output the VMs
+ * and samples can make: the size a buffer needs (metrics_*_max). */
 struct out {
 	char *buf;
 	size_t size, len;
-	bool full;
+	bool full, widest;
 };
 
 /* Appends the formatted text, or marks the output full and leaves it as it was. */
@@ -26,8 +29,13 @@ static void put(struct out *o, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
+	int n = vsnprintf(o->widest ? NULL : o->buf + o->len, o->widest ? 0 : o->size - o->len, fmt,
+			  ap);
 	va_end(ap);
+	if (o->widest) {
+		o->len += (size_t)MAX(n, 0);
+		return;
+	}
 	if (n < 0 || (size_t)n >= o->size - o->len) {
 		o->full = true;
 		o->buf[o->len] = 0;
@@ -126,20 +134,24 @@ static const struct family families[] = {
 };
 
 /* The j-th value of family m for vCPU v. */
-static u64 vcpu_value(const struct family *m, const struct vcpu *v, u32 j)
+static u64 vcpu_value(const struct out *o, const struct family *m, const struct vcpu *v, u32 j)
 {
+	if (o->widest)
+		return ~0ull;
 	/* One load: other pCPUs update the counters while a scrape reads them. */
 	const u64 *x = (const u64 *)((const u8 *)&v->stats + m->field + j * sizeof(u64));
 	return __atomic_load_n(x, __ATOMIC_RELAXED);
 }
 
 /* The j-th value of family m for a whole VM: a counter's sum, a gauge's largest. */
-static u64 vm_value(const struct family *m, const struct vm *vm, u32 j)
+static u64 vm_value(const struct out *o, const struct family *m, const struct vm *vm, u32 j)
 {
 	bool gauge = !strcmp(m->type, "gauge");
 	u64 v = 0;
+	if (o->widest)
+		return ~0ull;
 	for (u32 c = 0; c < vm->nvcpus; c++) {
-		u64 x = vcpu_value(m, vm->vcpus[c], j);
+		u64 x = vcpu_value(o, m, vm->vcpus[c], j);
 		v = gauge ? MAX(v, x) : v + x;
 	}
 	return v;
@@ -155,36 +167,81 @@ static void put_number(struct out *o, enum unit unit, u64 v)
 		put(o, "%llu", (unsigned long long)v);
 }
 
-int metrics_prometheus(char *buf, size_t size, struct vm *const *vms, u32 nvms)
+/* A machine sample's number: a _seconds_total family's in seconds. */
+static void put_sample_number(struct out *o, const struct metric_sample *x)
 {
-	struct out o = { buf, size, 0, size == 0 };
-	if (size)
-		buf[0] = 0;
+	size_t l = strlen(x->family), suffix = strlen("_seconds_total");
+	bool seconds = l > suffix && !strcmp(x->family + l - suffix, "_seconds_total");
+	put_number(o, seconds ? SECONDS : COUNT, o->widest ? ~0ull : x->n);
+}
+
+/* The whole Prometheus document into o; false when it did not fit (o->buf then holds
+ * whole lines only). */
+static bool prometheus(struct out *o, struct vm *const *vms, u32 nvms,
+		       const struct metric_sample *s, u32 ns)
+{
 	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
 		const struct family *m = &families[f];
-		put(&o, "# HELP %s %s\n# TYPE %s %s\n", m->name, m->help, m->name, m->type);
+		put(o, "# HELP %s %s\n# TYPE %s %s\n", m->name, m->help, m->name, m->type);
 		for (u32 i = 0; i < nvms; i++) {
 			for (u32 c = 0; c < vms[i]->nvcpus; c++) {
 				for (u32 j = 0; j < m->nfields; j++) {
-					size_t line = o.len;
-					put(&o, "%s{vm=\"", m->name);
-					put_label(&o, vms[i]->name);
-					put(&o, "\",vcpu=\"%u\"", c);
+					size_t line = o->len;
+					put(o, "%s{vm=\"", m->name);
+					put_label(o, vms[i]->name);
+					put(o, "\",vcpu=\"%u\"", c);
 					if (m->label)
-						put(&o, ",%s=\"%s\"", m->label, m->label_of(j));
-					put(&o, "} ");
-					put_number(&o, m->unit, vcpu_value(m, vms[i]->vcpus[c], j));
-					put(&o, "\n");
-					if (o.full) { /* whole lines only */
-						o.len = line;
-						buf[line] = 0;
-						return -1;
+						put(o, ",%s=\"%s\"", m->label, m->label_of(j));
+					put(o, "} ");
+					put_number(o, m->unit,
+						   vcpu_value(o, m, vms[i]->vcpus[c], j));
+					put(o, "\n");
+					if (o->full) { /* whole lines only */
+						o->len = line;
+						if (o->size)
+							o->buf[line] = 0;
+						return false;
 					}
 				}
 			}
 		}
 	}
-	return o.full ? -1 : (int)o.len;
+	for (u32 i = 0; i < ns; i++) {
+		size_t line = o->len;
+		if (!i || strcmp(s[i].family, s[i - 1].family))
+			put(o, "# HELP %s %s\n# TYPE %s counter\n", s[i].family, s[i].help,
+			    s[i].family);
+		put(o, "%s", s[i].family);
+		if (s[i].label)
+			put(o, "{%s=\"%s\"}", s[i].label, s[i].value);
+		put(o, " ");
+		put_sample_number(o, &s[i]);
+		put(o, "\n");
+		if (o->full) {
+			o->len = line;
+			if (o->size)
+				o->buf[line] = 0;
+			return false;
+		}
+	}
+	return !o->full;
+}
+
+int metrics_prometheus(char *buf, size_t size, struct vm *const *vms, u32 nvms,
+		       const struct metric_sample *s, u32 ns)
+{
+	struct out o = { buf, size, 0, size == 0, false };
+	if (size)
+		buf[0] = 0;
+	return prometheus(&o, vms, nvms, s, ns) ? (int)o.len : -1;
+}
+
+size_t metrics_prometheus_max(struct vm *const *vms, u32 nvms, const struct metric_sample *s,
+			      u32 ns)
+{
+	struct out o = { .widest = true };
+	prometheus(&o, vms, nvms, s, ns);
+	return o.len + 1; /* and the NUL */
 }
 
 /* A JSON string (RFC 8259 7): quote and backslash escaped, control characters and bytes
@@ -219,7 +276,7 @@ static void put_json_counters(struct out *o, const struct vm *vm, const struct v
 				put_json_string(o, m->label_of(j));
 				put(o, ":");
 			}
-			put_number(o, m->unit, v ? vcpu_value(m, v, j) : vm_value(m, vm, j));
+			put_number(o, m->unit, v ? vcpu_value(o, m, v, j) : vm_value(o, m, vm, j));
 		}
 		if (m->label)
 			put(o, "}");
@@ -227,27 +284,64 @@ static void put_json_counters(struct out *o, const struct vm *vm, const struct v
 	put(o, "}");
 }
 
-int metrics_json(char *buf, size_t size, struct vm *const *vms, u32 nvms)
+/* ,"machine":{"hv_pcpu_switches_total":{"0":12,...},...,"hv_net_rx_dropped_total":0,...}:
+ * the machine's samples, each family an object by label value, or a number. */
+static void put_json_machine(struct out *o, const struct metric_sample *s, u32 ns)
 {
-	struct out o = { buf, size, 0, size == 0 };
-	put(&o, "{\"vms\":[");
-	for (u32 i = 0; i < nvms; i++) {
-		put(&o, "%s{\"name\":", i ? "," : "");
-		put_json_string(&o, vms[i]->name);
-		put(&o, ",");
-		put_json_counters(&o, vms[i], NULL);
-		put(&o, ",\"vcpus\":[");
-		for (u32 c = 0; c < vms[i]->nvcpus; c++) {
-			put(&o, "%s{\"id\":%u,", c ? "," : "", c);
-			put_json_counters(&o, vms[i], vms[i]->vcpus[c]);
-			put(&o, "}");
-		}
-		put(&o, "]}");
+	put(o, ",\"machine\":{");
+	for (u32 i = 0; i < ns; i++) {
+		bool first = !i || strcmp(s[i].family, s[i - 1].family);
+		bool last = i + 1 == ns || strcmp(s[i].family, s[i + 1].family);
+		if (first)
+			put(o, "%s\"%s\":%s", i ? "," : "", s[i].family, s[i].label ? "{" : "");
+		if (s[i].label)
+			put(o, "%s\"%s\":", first ? "" : ",", s[i].value);
+		put_sample_number(o, &s[i]);
+		if (s[i].label && last)
+			put(o, "}");
 	}
-	put(&o, "]}\n");
-	if (!o.full)
+	put(o, "}");
+}
+
+/* The whole JSON document into o; false when it did not fit. */
+static bool json(struct out *o, struct vm *const *vms, u32 nvms, const struct metric_sample *s,
+		 u32 ns)
+{
+	put(o, "{\"vms\":[");
+	for (u32 i = 0; i < nvms; i++) {
+		put(o, "%s{\"name\":", i ? "," : "");
+		put_json_string(o, vms[i]->name);
+		put(o, ",");
+		put_json_counters(o, vms[i], NULL);
+		put(o, ",\"vcpus\":[");
+		for (u32 c = 0; c < vms[i]->nvcpus; c++) {
+			put(o, "%s{\"id\":%u,", c ? "," : "", c);
+			put_json_counters(o, vms[i], vms[i]->vcpus[c]);
+			put(o, "}");
+		}
+		put(o, "]}");
+	}
+	put(o, "]");
+	if (ns)
+		put_json_machine(o, s, ns);
+	put(o, "}\n");
+	return !o->full;
+}
+
+int metrics_json(char *buf, size_t size, struct vm *const *vms, u32 nvms,
+		 const struct metric_sample *s, u32 ns)
+{
+	struct out o = { buf, size, 0, size == 0, false };
+	if (json(&o, vms, nvms, s, ns))
 		return (int)o.len;
 	if (size)
 		buf[0] = 0; /* no half a document */
 	return -1;
+}
+
+size_t metrics_json_max(struct vm *const *vms, u32 nvms, const struct metric_sample *s, u32 ns)
+{
+	struct out o = { .widest = true };
+	json(&o, vms, nvms, s, ns);
+	return o.len + 1;
 }

@@ -4,6 +4,7 @@
 #include "drivers/virtio_net.h"
 #include "hv/console.h"
 #include "hv/lib.h"
+#include "hv/mem.h"
 #include "hv/sched.h"
 #include "lib/lwip/half_open.h"
 #include "lib/lwip/lwip_assert.h"
@@ -17,6 +18,7 @@
 #include "net/telemetry/http_server.h"
 #include "net/telemetry/live_page.h"
 #include "net/telemetry/metrics.h"
+#include "net/telemetry/snapshot.h"
 #include "net/telemetry/time_budget.h"
 #include "net/telemetry/virtio_netif.h"
 
@@ -32,41 +34,11 @@ static u64 rx_denied; /* frames from outside the allow list */
 static struct vm *const *vms;
 static u32 nvms;
 
-/* Appends what snprintf would write to buf (max bytes, len used); false when it does not
- * fit. */
-static bool append(char *buf, size_t max, size_t *len, const char *fmt, ...) PRINTF_LIKE(4, 5);
-static bool append(char *buf, size_t max, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf + *len, max - *len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= max - *len)
-		return false;
-	*len += (size_t)n;
-	return true;
-}
+#define MACHINE_SAMPLES (2 * MAX_PCPUS + 14)
 
-/* The machine's own counters, beside the VMs' (net/telemetry/metrics.c): each pCPU's vCPU
- * switches and idle waits, the NIC's frames and the server's requests; a family's samples
- * follow each other, a label value each or none. */
-struct sample {
-	const char *family, *help, *label, *value; /* label NULL: a family of one sample */
-	u64 n; /* in a _seconds_total family: nanoseconds, written as seconds (as metrics.c) */
-};
-#define MACHINE_SAMPLES (2 * MAX_PCPUS + 12)
-
-/* A sample's value as both formats write it. */
-static const char *sample_value(const struct sample *s, char buf[32])
-{
-	size_t l = strlen(s->family), suffix = strlen("_seconds_total");
-	if (l > suffix && !strcmp(s->family + l - suffix, "_seconds_total"))
-		snprintf(buf, 32, "%llu.%09llu", (unsigned long long)(s->n / 1000000000),
-			 (unsigned long long)(s->n % 1000000000));
-	else
-		snprintf(buf, 32, "%llu", (unsigned long long)s->n);
-	return buf;
-}
+/* /metrics and /stats (snapshot.h), made at most once a second. */
+#define SNAPSHOT_MS 1000
+static struct snapshot metrics_page, stats_page;
 
 /* The network's share of pCPU 0 (time_budget.h): it polls while its credit lasts, at
  * most NET_PERCENT of the pCPU over time, NET_BURST_MS at once; its time is counted. */
@@ -75,7 +47,9 @@ static const char *sample_value(const struct sample *s, char buf[32])
 static struct time_budget net_budget = { .percent = NET_PERCENT };
 static u64 net_ns, net_throttled;
 
-static u32 machine_samples(struct sample *s)
+/* The machine's own counters, beside the VMs' (metrics.h): each pCPU's vCPU switches and
+ * idle waits, the NIC's frames, the server's requests and the snapshots built. */
+static u32 machine_samples(struct metric_sample *s)
 {
 	static char ids[MAX_PCPUS][4];
 	const struct http_server_stats *h = &http_server_stats;
@@ -84,92 +58,91 @@ static u32 machine_samples(struct sample *s)
 		for (u32 i = 0; i < npcpus; i++) {
 			snprintf(ids[i], sizeof ids[i], "%u", i);
 			const u64 *v = f ? &pcpus[i].idle_ticks : &pcpus[i].switches;
-			s[k++] = (struct sample){ f ? "hv_pcpu_idle_waits_total"
-						    : "hv_pcpu_switches_total",
-						  f ? "Times the pCPU slept with nothing to run."
-						    : "vCPU switches on the pCPU.",
-						  "pcpu", ids[i],
-						  __atomic_load_n(v, __ATOMIC_RELAXED) };
+			s[k++] = (struct metric_sample){
+				f ? "hv_pcpu_idle_waits_total" : "hv_pcpu_switches_total",
+				f ? "Times the pCPU slept with nothing to run."
+				  : "vCPU switches on the pCPU.",
+				"pcpu", ids[i], __atomic_load_n(v, __ATOMIC_RELAXED)
+			};
 		}
 	static const char frames[] = "hv_net_frames_total", requests[] = "hv_http_requests_total",
-			  resets[] = "hv_http_resets_total";
+			  resets[] = "hv_http_resets_total",
+			  builds[] = "hv_http_snapshot_builds_total";
 	static const char frames_help[] = "Frames through the hypervisor's NIC, by direction.",
 			  requests_help[] = "Telemetry requests answered, by result.",
 			  resets_help[] = "Telemetry connections reset, by reason (busy: no free "
 					  "slot; half-open: the oldest of too many unfinished "
 					  "handshakes).";
-	s[k++] = (struct sample){ frames, frames_help, "direction", "rx", nic.rx_frames };
-	s[k++] = (struct sample){ frames, frames_help, "direction", "tx", nic.tx_frames };
-	s[k++] = (struct sample){ "hv_net_nic_restarts_total",
-				  "Times the NIC stopped on its own and was started again.", NULL,
-				  NULL, nic.restarts };
-	s[k++] = (struct sample){ "hv_net_rx_dropped_total",
-				  "Received frames dropped (malformed or too long), and used-ring "
-				  "entries naming no buffer of the device's.",
-				  NULL, NULL, nic.rx_dropped + nic.bogus_ids };
-	s[k++] = (struct sample){ "hv_net_poll_seconds_total",
-				  "pCPU 0's time in the network's polls (at most 10% of it).", NULL,
-				  NULL, net_ns };
-	s[k++] = (struct sample){ "hv_net_poll_throttled_total",
-				  "Network polls skipped: its share of pCPU 0 was spent.", NULL,
-				  NULL, net_throttled };
-	s[k++] = (struct sample){ "hv_net_rx_denied_total",
-				  "Received frames dropped: their sender is not on the allow list.",
-				  NULL, NULL, rx_denied };
-	s[k++] = (struct sample){ requests, requests_help, "result", "ok", h->requests - h->bad };
-	s[k++] = (struct sample){ requests, requests_help, "result", "bad", h->bad };
-	s[k++] = (struct sample){ resets, resets_help, "reason", "busy", h->refused };
-	s[k++] = (struct sample){ resets, resets_help, "reason", "idle", h->timed_out };
-	s[k++] = (struct sample){ resets, resets_help, "reason", "half-open",
-				  tcp_half_open_evicted };
+	static const char builds_help[] = "Times /metrics or /stats was made (at most once a "
+					  "second; every request in between is answered the same).";
+	s[k++] = (struct metric_sample){ frames, frames_help, "direction", "rx", nic.rx_frames };
+	s[k++] = (struct metric_sample){ frames, frames_help, "direction", "tx", nic.tx_frames };
+	s[k++] = (struct metric_sample){ "hv_net_nic_restarts_total",
+					 "Times the NIC stopped on its own and was started again.",
+					 NULL, NULL, nic.restarts };
+	s[k++] = (struct metric_sample){
+		"hv_net_rx_dropped_total",
+		"Received frames dropped (malformed or too long), and used-ring "
+		"entries naming no buffer of the device's.",
+		NULL, NULL, nic.rx_dropped + nic.bogus_ids
+	};
+	s[k++] = (struct metric_sample){
+		"hv_net_poll_seconds_total",
+		"pCPU 0's time in the network's polls (at most 10% of it).", NULL, NULL, net_ns
+	};
+	s[k++] = (struct metric_sample){ "hv_net_poll_throttled_total",
+					 "Network polls skipped: its share of pCPU 0 was spent.",
+					 NULL, NULL, net_throttled };
+	s[k++] = (struct metric_sample){
+		"hv_net_rx_denied_total",
+		"Received frames dropped: their sender is not on the allow list.", NULL, NULL,
+		rx_denied
+	};
+	s[k++] = (struct metric_sample){ requests, requests_help, "result", "ok",
+					 h->requests - h->bad };
+	s[k++] = (struct metric_sample){ requests, requests_help, "result", "bad", h->bad };
+	s[k++] = (struct metric_sample){ resets, resets_help, "reason", "busy", h->refused };
+	s[k++] = (struct metric_sample){ resets, resets_help, "reason", "idle", h->timed_out };
+	s[k++] = (struct metric_sample){ resets, resets_help, "reason", "half-open",
+					 tcp_half_open_evicted };
+	s[k++] = (struct metric_sample){ builds, builds_help, "page", "metrics",
+					 metrics_page.builds };
+	s[k++] = (struct metric_sample){ builds, builds_help, "page", "stats", stats_page.builds };
 	return k;
 }
 
-/* The machine's samples after the VMs' Prometheus text (len bytes of buf): the new
- * length, or -1 when they do not fit. */
-static int machine_prometheus(char *buf, size_t max, size_t len)
+/* /metrics and /stats (snapshot.h): built at most once a second, into buffers sized at
+ * the start for the configuration's VMs and pCPUs (metrics_*_max), so they always fit. */
+static int build_metrics(char *buf, size_t max)
 {
-	static struct sample s[MACHINE_SAMPLES];
-	char v[32];
-	u32 n = machine_samples(s);
-	for (u32 i = 0; i < n; i++) {
-		bool first = !i || strcmp(s[i].family, s[i - 1].family);
-		if ((first && !append(buf, max, &len, "# HELP %s %s\n# TYPE %s counter\n",
-				      s[i].family, s[i].help, s[i].family)) ||
-		    !append(buf, max, &len, "%s", s[i].family) ||
-		    (s[i].label &&
-		     !append(buf, max, &len, "{%s=\"%s\"}", s[i].label, s[i].value)) ||
-		    !append(buf, max, &len, " %s\n", sample_value(&s[i], v)))
-			return -1;
-	}
-	return (int)len;
+	static struct metric_sample s[MACHINE_SAMPLES];
+	return metrics_prometheus(buf, max, vms, nvms, s, machine_samples(s));
 }
 
-/* The machine's samples into the VMs' JSON document (len bytes of buf, ending "}\n"), as
- * its "machine" member: {"hv_pcpu_switches_total":{"0":12,...},...,
- * "hv_net_rx_dropped_total":0,...}. The new length, or -1 when they do not fit. */
-static int machine_json(char *buf, size_t max, size_t len)
+static int build_stats(char *buf, size_t max)
 {
-	static struct sample s[MACHINE_SAMPLES];
-	char v[32];
-	u32 n = machine_samples(s);
-	if (len < 2 || strcmp(buf + len - 2, "}\n"))
+	static struct metric_sample s[MACHINE_SAMPLES];
+	return metrics_json(buf, max, vms, nvms, s, machine_samples(s));
+}
+
+static void snapshot_start(struct snapshot *page, int (*build)(char *buf, size_t max), size_t max)
+{
+	char *bufs[2] = { alloc_zeroed(max), alloc_zeroed(max) };
+	snapshot_init(page, build, bufs, max, SNAPSHOT_MS);
+}
+
+static void snapshot_done(void *copy) { snapshot_put(copy); }
+
+/* The page's current copy as the answer, held until the connection is done with it. */
+static int snapshot_answer(struct snapshot *page, struct http_answer *a)
+{
+	struct snapshot_copy *c = snapshot_get(page, arch_time_now() / (arch_time_hz / 1000));
+	if (!c)
 		return -1;
-	len -= 2;
-	if (!append(buf, max, &len, ",\"machine\":{"))
-		return -1;
-	for (u32 i = 0; i < n; i++) {
-		bool first = !i || strcmp(s[i].family, s[i - 1].family);
-		bool last = i + 1 == n || strcmp(s[i].family, s[i + 1].family);
-		if ((first && !append(buf, max, &len, "%s\"%s\":%s", i ? "," : "", s[i].family,
-				      s[i].label ? "{" : "")) ||
-		    (s[i].label &&
-		     !append(buf, max, &len, "%s\"%s\":", first ? "" : ",", s[i].value)) ||
-		    !append(buf, max, &len, "%s%s", sample_value(&s[i], v),
-			    s[i].label && last ? "}" : ""))
-			return -1;
-	}
-	return append(buf, max, &len, "}}\n") ? (int)len : -1;
+	a->text = c->text;
+	a->done = snapshot_done;
+	a->ref = c;
+	return (int)c->len;
 }
 
 #define CONSOLE_PREFIX "/console/"
@@ -207,14 +180,10 @@ static void route(const struct http_req *req, struct http_answer *a)
 	int n;
 	if (!strcmp(path, "/metrics")) {
 		a->type = "text/plain; version=0.0.4; charset=utf-8";
-		n = metrics_prometheus(a->body, a->max, vms, nvms);
-		if (n >= 0)
-			n = machine_prometheus(a->body, a->max, (size_t)n);
+		n = snapshot_answer(&metrics_page, a);
 	} else if (!strcmp(path, "/stats")) {
 		a->type = "application/json";
-		n = metrics_json(a->body, a->max, vms, nvms);
-		if (n >= 0)
-			n = machine_json(a->body, a->max, (size_t)n);
+		n = snapshot_answer(&stats_page, a);
 	} else if (!strcmp(path, "/")) {
 		a->type = "text/html; charset=utf-8";
 		n = (int)MIN(live_page_len, a->max);
@@ -229,7 +198,7 @@ static void route(const struct http_req *req, struct http_answer *a)
 	if (n < 0) {
 		a->status = 500;
 		a->type = "text/plain; charset=utf-8";
-		n = snprintf(a->body, a->max, "the answer is larger than %zu bytes\n", a->max);
+		n = snprintf(a->body, a->max, "the answer did not fit its buffer\n");
 	}
 	a->len = (size_t)n;
 }
@@ -274,6 +243,21 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 		printk("hv: telemetry off: lwIP could not add the interface\n");
 		return;
 	}
+	static struct metric_sample samples[MACHINE_SAMPLES];
+	u32 ns = machine_samples(samples);
+	size_t metrics_max = metrics_prometheus_max(vms, nvms, samples, ns);
+	size_t stats_max = metrics_json_max(vms, nvms, samples, ns);
+	/* The four copies take at most half of the hypervisor's free memory: the rest is
+	 * for what the VMs need of it as they run (running out stops the machine). */
+	u64 need = 2 * (u64)(metrics_max + stats_max), free = mem_free_bytes();
+	if (need > free / 2) {
+		printk("hv: telemetry off: /metrics and /stats of this configuration need %llu "
+		       "KiB (two copies each), more than half of the hypervisor's %llu KiB free\n",
+		       (unsigned long long)(need >> 10), (unsigned long long)(free >> 10));
+		return;
+	}
+	snapshot_start(&metrics_page, build_metrics, metrics_max);
+	snapshot_start(&stats_page, build_stats, stats_max);
 	if (http_server_start(port, route, &why)) {
 		printk("hv: telemetry off: %s\n", why);
 		return;
@@ -282,6 +266,8 @@ void telemetry_start(const struct net_config *cfg, const void *rsdp, struct vm *
 	printk("hv: telemetry: NIC %02x:%02x:%02x:%02x:%02x:%02x (virtio-net), %s\n", mac[0],
 	       mac[1], mac[2], mac[3], mac[4], mac[5],
 	       cfg->dhcp ? "asking DHCP for an address" : "static address");
+	printk("hv: telemetry: /metrics up to %zu KiB, /stats up to %zu KiB (two copies each)\n",
+	       (metrics_max + 1023) / 1024, (stats_max + 1023) / 1024);
 	if (rules.nallow) {
 		char list[CFG_MAX_ALLOW * 20] = "";
 		for (u32 i = 0, len = 0; i < rules.nallow; i++) {

@@ -21,6 +21,7 @@
 #include "../test.h"
 
 #include <stdlib.h>
+#include "lwip_platform.h"
 
 /* ---- what lwIP asks of its platform (lib/lwip/lwip_port.c, tcp_isn.c, lwip_assert.c) */
 static u32 now_ms;
@@ -29,16 +30,6 @@ u32 net_lwip_rand(void) { return 0x1234; }
 u32 tcp_isn(u32 local_addr, u16 local_port, u32 remote_addr, u16 remote_port)
 {
 	return local_addr ^ remote_addr ^ (u32)local_port << 16 ^ remote_port;
-}
-void netboot_dhcp_option(unsigned char msg_type, unsigned char option, unsigned char len,
-			 struct pbuf *p, unsigned short offset)
-{
-	(void)msg_type, (void)option, (void)len, (void)p, (void)offset;
-}
-void net_lwip_assert(const char *msg, const char *file, int line)
-{
-	fprintf(stderr, "lwIP assertion failed: %s (%s:%d)\n", msg, file, line);
-	abort();
 }
 
 /* ---- the wire ---- */

@@ -4,7 +4,12 @@
  * values; times in seconds; label values escaped; a buffer too small: -1 and whole lines
  * only.
  * The JSON writer: the exact document of a small machine, a VM's counters summed over its
- * vCPUs (a gauge's largest), a hostile VM name escaped, a buffer too small: -1 and "". */
+ * vCPUs (a gauge's largest), a hostile VM name escaped, a buffer too small: -1 and "".
+ * The machine's own samples after the VMs' in both formats. The largest configuration
+ * (8 VMs x 255 vCPUs, 256 pCPUs, hostile names, every counter at its widest) fits the
+ * size metrics_*_max gives, to the byte, in both formats (issue 35: it used to be 256 KiB
+ * for any machine; 1 VM x 128 vCPUs outgrew it). */
+#include <stdlib.h>
 #include "../../../net/telemetry/metrics.c"
 #include "../../../hv/stats.c"
 #include "../test.h"
@@ -42,7 +47,7 @@ static bool has_line(const char *line)
 static void test_samples(void)
 {
 	machine();
-	int n = metrics_prometheus(out, sizeof out, vms, 2);
+	int n = metrics_prometheus(out, sizeof out, vms, 2, NULL, 0);
 	CHECK(n > 0);
 	CHECK_EQ((size_t)n, strlen(out));
 	CHECK(has_line("# TYPE hv_vcpu_exits_total counter"));
@@ -90,17 +95,17 @@ static void test_samples(void)
 static void test_too_small(void)
 {
 	machine();
-	int full = metrics_prometheus(out, sizeof out, vms, 2);
+	int full = metrics_prometheus(out, sizeof out, vms, 2, NULL, 0);
 	for (size_t size = 1; size < (size_t)full; size += 97) {
 		static char small[64 * 1024];
 		memset(small, 'x', sizeof small);
-		CHECK_EQ(metrics_prometheus(small, size, vms, 2), -1);
+		CHECK_EQ(metrics_prometheus(small, size, vms, 2, NULL, 0), -1);
 		size_t len = strlen(small);
 		CHECK(len < size);
 		CHECK(len == 0 || small[len - 1] == '\n');
 		CHECK(!memcmp(small, out, len)); /* a prefix of the whole */
 	}
-	CHECK_EQ(metrics_prometheus(out, 0, vms, 2), -1);
+	CHECK_EQ(metrics_prometheus(out, 0, vms, 2, NULL, 0), -1);
 }
 
 /* The counters of the JSON fixture's one vCPU, and so of its VM. */
@@ -137,16 +142,16 @@ static void test_json(void)
 	c0.stats.boosts = 24;
 	static const char want[] = "{\"vms\":[{\"name\":\"v0\"," C0_COUNTERS
 				   ",\"vcpus\":[{\"id\":0," C0_COUNTERS "}]}]}\n";
-	CHECK_EQ(metrics_json(out, sizeof out, vm_c_only, 1), strlen(want));
+	CHECK_EQ(metrics_json(out, sizeof out, vm_c_only, 1, NULL, 0), strlen(want));
 	CHECK_STR(out, want);
-	CHECK_EQ(metrics_json(out, sizeof out, vms, 0), strlen("{\"vms\":[]}\n"));
+	CHECK_EQ(metrics_json(out, sizeof out, vms, 0, NULL, 0), strlen("{\"vms\":[]}\n"));
 	CHECK_STR(out, "{\"vms\":[]}\n");
 
 	/* Two VMs: a VM's counters add up its vCPUs', its gauge is the largest of theirs. */
 	machine();
 	a0.stats.wake_latency_max_ns = 1000000;
 	a0.stats.exits[EXIT_HALT] = 3;
-	int n = metrics_json(out, sizeof out, vms, 2);
+	int n = metrics_json(out, sizeof out, vms, 2, NULL, 0);
 	CHECK(n > 0);
 	CHECK_EQ((size_t)n, strlen(out));
 	static const char alpha[] =
@@ -169,7 +174,7 @@ static void test_json(void)
 
 	/* A hostile name: quotes, backslashes, control characters, bytes outside ASCII. */
 	strcpy(vm_c.name, "x\"\\\n\x01\x1f\x7f\xc3\xa9</");
-	n = metrics_json(out, sizeof out, vm_c_only, 1);
+	n = metrics_json(out, sizeof out, vm_c_only, 1, NULL, 0);
 	static const char name[] =
 		"{\"vms\":[{\"name\":\"x\\\"\\\\\\u000a\\u0001\\u001f\\u007f\\u00c3\\u00a9</\",";
 	CHECK(n > 0 && !strncmp(out, name, strlen(name)));
@@ -178,22 +183,148 @@ static void test_json(void)
 
 	/* A buffer too small: -1 and "", whatever its size; one byte more than the document
 	 * takes it. */
-	int full = metrics_json(out, sizeof out, vms, 2);
+	int full = metrics_json(out, sizeof out, vms, 2, NULL, 0);
 	CHECK(full > 0);
 	static char small[64 * 1024];
 	u32 wrong = 0;
 	for (size_t size = 1; size <= (size_t)full; size++) {
 		memset(small, 'x', sizeof small);
-		wrong += metrics_json(small, size, vms, 2) != -1 || small[0] != 0;
+		wrong += metrics_json(small, size, vms, 2, NULL, 0) != -1 || small[0] != 0;
 	}
 	CHECK_EQ(wrong, 0);
-	CHECK_EQ(metrics_json(small, (size_t)full + 1, vms, 2), full);
+	CHECK_EQ(metrics_json(small, (size_t)full + 1, vms, 2, NULL, 0), full);
 	CHECK_STR(small, out);
-	CHECK_EQ(metrics_json(out, 0, vms, 2), -1);
+	CHECK_EQ(metrics_json(out, 0, vms, 2, NULL, 0), -1);
+}
+
+static const struct metric_sample few[] = {
+	{ "hv_pcpu_switches_total", "Switches.", "pcpu", "0", 12 },
+	{ "hv_pcpu_switches_total", "Switches.", "pcpu", "1", 7 },
+	{ "hv_net_poll_seconds_total", "Time.", NULL, NULL, 2500000000ull },
+	{ "hv_net_rx_denied_total", "Denied.", NULL, NULL, 3 },
+};
+
+static void test_machine(void)
+{
+	machine();
+	int n = metrics_prometheus(out, sizeof out, vms, 2, few, ARRAY_SIZE(few));
+	CHECK(n > 0);
+	static const char tail[] = "# HELP hv_pcpu_switches_total Switches.\n"
+				   "# TYPE hv_pcpu_switches_total counter\n"
+				   "hv_pcpu_switches_total{pcpu=\"0\"} 12\n"
+				   "hv_pcpu_switches_total{pcpu=\"1\"} 7\n"
+				   "# HELP hv_net_poll_seconds_total Time.\n"
+				   "# TYPE hv_net_poll_seconds_total counter\n"
+				   "hv_net_poll_seconds_total 2.500000000\n"
+				   "# HELP hv_net_rx_denied_total Denied.\n"
+				   "# TYPE hv_net_rx_denied_total counter\n"
+				   "hv_net_rx_denied_total 3\n";
+	CHECK(n > (int)strlen(tail) && !strcmp(out + n - strlen(tail), tail));
+	/* Too small by a byte: -1, whole lines. */
+	static char small[64 * 1024];
+	CHECK_EQ(metrics_prometheus(small, (size_t)n, vms, 2, few, ARRAY_SIZE(few)), -1);
+	size_t len = strlen(small);
+	CHECK(len > 0 && small[len - 1] == '\n' && !memcmp(small, out, len));
+	static const char doc[] = "{\"vms\":[],\"machine\":{\"hv_pcpu_switches_total\":"
+				  "{\"0\":12,\"1\":7},\"hv_net_poll_seconds_total\":2.500000000,"
+				  "\"hv_net_rx_denied_total\":3}}\n";
+	CHECK_EQ(metrics_json(out, sizeof out, vms, 0, few, ARRAY_SIZE(few)), strlen(doc));
+	CHECK_STR(out, doc);
+	/* The bound of a small machine: its output with the values it has is shorter. */
+	CHECK(metrics_prometheus_max(vms, 2, few, ARRAY_SIZE(few)) > (size_t)n);
+}
+
+/* The largest configuration: MAX_VMS VMs of MAX_VCPUS vCPUs, names of 31 bytes that each
+ * escape to the longest (a quote: 2 bytes in Prometheus; a control byte: 6 in JSON),
+ * MAX_PCPUS pCPUs' samples and a dozen more with long help texts. */
+static struct vm big[MAX_VMS];
+static struct vm *big_vms[MAX_VMS];
+static struct metric_sample big_samples[2 * MAX_PCPUS + 14];
+static char ids[MAX_PCPUS][4];
+
+static u32 largest(void)
+{
+	static struct vcpu vcpus[MAX_VMS][MAX_VCPUS];
+	for (u32 i = 0; i < MAX_VMS; i++) {
+		memset(big[i].name, i & 1 ? '"' : '\x01', sizeof big[i].name - 1);
+		big[i].nvcpus = MAX_VCPUS;
+		for (u32 c = 0; c < MAX_VCPUS; c++)
+			big[i].vcpus[c] = &vcpus[i][c];
+		big_vms[i] = &big[i];
+	}
+	u32 k = 0;
+	for (u32 f = 0; f < 2; f++)
+		for (u32 i = 0; i < MAX_PCPUS; i++) {
+			snprintf(ids[i], sizeof ids[i], "%u", i);
+			big_samples[k++] = (struct metric_sample){
+				f ? "hv_pcpu_idle_waits_total" : "hv_pcpu_switches_total",
+				"A help text of some length, as the machine's have.", "pcpu",
+				ids[i], 0
+			};
+		}
+	while (k < ARRAY_SIZE(big_samples))
+		big_samples[k++] = (struct metric_sample){ k & 1 ? "hv_net_poll_seconds_total"
+								 : "hv_http_requests_total",
+							   "Another help text.", NULL, NULL, 0 };
+	return k;
+}
+
+/* Every counter of every vCPU and sample set to v (~0: the widest). */
+static void fill(u64 v)
+{
+	for (u32 i = 0; i < MAX_VMS; i++)
+		for (u32 c = 0; c < MAX_VCPUS; c++) {
+			u64 *x = (u64 *)&big[i].vcpus[c]->stats;
+			for (size_t j = 0; j < sizeof(struct vcpu_stats) / sizeof(u64); j++)
+				x[j] = v == ~0ull ? v : v * (j + 1) + c;
+		}
+	for (u32 k = 0; k < ARRAY_SIZE(big_samples); k++)
+		big_samples[k].n = v == ~0ull ? v : v + k;
+}
+
+static void test_largest(void)
+{
+	u32 ns = largest();
+	size_t pmax = metrics_prometheus_max(big_vms, MAX_VMS, big_samples, ns);
+	size_t jmax = metrics_json_max(big_vms, MAX_VMS, big_samples, ns);
+	printf("largest configuration: /metrics up to %zu bytes, /stats up to %zu\n", pmax, jmax);
+	char *buf = malloc(MAX(pmax, jmax) + 1);
+	/* A JSON VM sums its vCPUs' counters: ~0 each would wrap, so the widest are tried
+	 * alone (the bound takes every value at ~0, whatever the sum), then values that make
+	 * real sums. */
+	for (u32 round = 0; round < 2; round++) {
+		fill(round ? 123456789 : ~0ull);
+		int p = metrics_prometheus(buf, pmax, big_vms, MAX_VMS, big_samples, ns);
+		CHECK(p > 0 && (size_t)p < pmax);
+		CHECK(p > 0 && buf[p - 1] == '\n');
+		int j = metrics_json(buf, jmax, big_vms, MAX_VMS, big_samples, ns);
+		CHECK(j > 0 && (size_t)j < jmax);
+		CHECK(j > 0 && !strcmp(buf + j - 3, "}}\n"));
+		if (!round) { /* at the widest, the bound is exact */
+			CHECK_EQ((size_t)p, pmax - 1);
+			CHECK_EQ((size_t)j, jmax - 1);
+			CHECK_EQ(metrics_prometheus(buf, pmax - 1, big_vms, MAX_VMS, big_samples,
+						    ns),
+				 -1);
+			CHECK_EQ(metrics_json(buf, jmax - 1, big_vms, MAX_VMS, big_samples, ns),
+				 -1);
+		}
+	}
+	/* What issue 35 found: 1 VM x 128 vCPUs outgrew the old 256 KiB. */
+	big[0].name[6] = 0;
+	fill(1000);
+	big[0].nvcpus = 128;
+	int p = metrics_prometheus(buf, pmax, big_vms, 1, big_samples, ns);
+	CHECK(p > 256 * 1024);
+	CHECK((size_t)p < metrics_prometheus_max(big_vms, 1, big_samples, ns));
+	big[0].nvcpus = MAX_VCPUS;
+	free(buf);
 }
 
 int main(void)
 {
+	test_machine();
+	test_largest();
 	test_samples();
 	test_too_small();
 	test_json();
