@@ -10,8 +10,9 @@
 enum on_exit { ON_EXIT_POWEROFF, ON_EXIT_REBOOT, ON_EXIT_HALT };
 
 void on_exit_set(enum on_exit what);
-/* A report to print first (the self-test's table), registered by what keeps it. */
-void on_exit_set_report(void (*report)(void));
+/* A report to print first (the self-test's table, the telemetry's counters), registered
+ * by what keeps it; up to 4, printed in the order they came. */
+void on_exit_add_report(void (*report)(void));
 /* Prints the reports, then powers off, reboots or halts the machine, as on_exit says. */
 NORETURN void hv_exit(void);
 

@@ -118,5 +118,5 @@ void selftest_start(struct vm *const *vms, u32 n)
 	deadline = arch_time_now() + SELFTEST_TIMEOUT_S * arch_time_hz;
 	__atomic_store_n(&running, true, __ATOMIC_RELEASE);
 	sched_add_housekeeping(watch);
-	on_exit_set_report(report);
+	on_exit_add_report(report);
 }

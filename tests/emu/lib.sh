@@ -188,6 +188,18 @@ expect_counter() {
 	fi
 }
 
+# expect_net_counter DESCRIPTION NAME MIN: a counter of the telemetry's line at the end of
+# the run ("hv: telemetry: frames rx=N ... denied=N; requests ok=N ..."), at least MIN
+expect_net_counter() {
+	n=$(sed -n "s/^hv: telemetry: frames .*[ ;]$2=\([0-9]*\).*/\1/p" "$LOG" | head -n1)
+	if [ "${n:-0}" -ge "$3" ]; then
+		echo "ok:   $1 ($2=$n)"
+	else
+		echo "FAIL: $1 ($2=${n:-missing}, expected at least $3)"
+		failed=1
+	fi
+}
+
 # expect_counter_zero DESCRIPTION VM NAME
 expect_counter_zero() {
 	n=$(counter "$2" "$3")
@@ -469,6 +481,7 @@ poweroff -f' boot_image "$img" 300
 		expect "the flood did not build /metrics per request (at most once a second)" "flood: builds ok"
 	fi
 	expect "machine powered off when the last VM stopped" "hv: powering off ("
+	expect_net_counter "the power-off line counts the requests answered" ok 5
 	mv "$LOG" "$LOG.1"
 	MTOOLS_SKIP_CHECK=1 mdel -i "$img@@1M" "::/hv-$a.cfg"
 	STOP_AT="returning to the firmware" boot_image "$img" 120

@@ -2,8 +2,9 @@
 # x86: the telemetry with an allow list that leaves QEMU's user network out
 # (allow = 192.0.2.0/24; its connections come from 10.0.2.2): the console says what the
 # list is, and a request through the port forward gets no answer at all (its frames are
-# dropped before lwIP: no SYN-ACK, no HTTP), while the guest runs on. The passing side is
-# in telemetry.sh (allow = 10.0.2.2/32). About a minute.
+# dropped before lwIP: no SYN-ACK, no HTTP, and the power-off line counts them as denied),
+# while the guest runs on. The passing side is in telemetry.sh (allow = 10.0.2.2/32).
+# About a minute.
 . "$(dirname "$0")/lib.sh"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 QEMU_ARGS="-netdev user,id=tn,hostfwd=tcp:127.0.0.1:$port-:80 -device virtio-net-pci,netdev=tn,romfile="
@@ -47,6 +48,9 @@ expect "the console says who may reach it" \
 	"hv: telemetry: only IPv4 frames from 192.0.2.0/24 reach it (allow)"
 expect "the address (static)" "hv: telemetry: http://10.0.2.15:80/metrics (static)"
 expect "a request from outside the list got no answer" "denied: no answer in 20 s"
+# ...because the list dropped its frames, not because the network was dead.
+expect_net_counter "its frames reached the NIC and the list dropped them" denied 1
+expect "nothing answered" "requests ok=0 bad=0;"
 expect "the guest ran on" "hv: VM 'linux0' powered off"
 unset QEMU_ARGS
 finish
