@@ -66,6 +66,14 @@ void *spec_cpu_init(u32 id)
 	}
 	struct spec_cpu *c = &cpus[id];
 	spec_decide_cpu(&in, c);
+	/* The hypervisor's own exceptions start with PSTATE.SSBS = SCTLR_EL2.DSSBS (bit 44),
+	 * which firmware may leave set (store bypass allowed at EL2): cleared where the CPU
+	 * has SSBS, as Linux's and KVM's SCTLR_EL2 have it. */
+	u64 sctlr = read_sysreg(sctlr_el2);
+	if (c->ssbs && (sctlr & BIT(44))) {
+		write_sysreg(sctlr_el2, sctlr & ~BIT(44));
+		isb();
+	}
 	if (c->ssb_fw_enable)
 		smc_call(SMCCC_FN_ARCH_WORKAROUND_2, 1, 0, 0); /* on for good */
 	u64 k = __atomic_load_n(&spec_bhb_loop_k, __ATOMIC_RELAXED);
@@ -83,11 +91,14 @@ const struct spec_sys *spec_sys(void) { return &machine; }
 void spec_print(void)
 {
 	char line[400];
+	struct spec_sys m = { 0 };
 
-	memset(&machine, 0, sizeof machine);
+	/* Folded aside and then published whole: the guests (not started yet) never see a
+	 * machine of fewer CPUs. */
 	for (u32 i = 0; i < MAX_PCPUS; i++)
 		if (__atomic_load_n(&cpu_known[i], __ATOMIC_ACQUIRE))
-			spec_sys_add(&machine, &cpus[i]);
+			spec_sys_add(&m, &cpus[i]);
+	machine = m;
 	spec_describe(&machine, line, sizeof line);
 	if (smccc11)
 		printk("hv: speculation (arm64): %s (firmware: PSCI %u.%u, SMCCC %u.%u)\n", line,

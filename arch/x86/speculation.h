@@ -14,10 +14,14 @@
 #define MSR_IA32_ARCH_CAPABILITIES 0x10A
 #define ARCH_CAP_RDCL_NO BIT(0)		   /* not affected by Meltdown or L1TF */
 #define ARCH_CAP_IBRS_ALL BIT(1)	   /* enhanced IBRS */
+#define ARCH_CAP_RSBA BIT(2)		   /* RET may be predicted from the BTB */
 #define ARCH_CAP_SKIP_L1DFL_VMENTRY BIT(3) /* no L1D flush needed before VM entry */
 #define ARCH_CAP_MDS_NO BIT(5)
+#define ARCH_CAP_TSX_CTRL BIT(7)
 #define ARCH_CAP_TAA_NO BIT(8)
 #define ARCH_CAP_BHI_NO BIT(20)
+#define ARCH_CAP_RFDS_NO BIT(27)
+#define ARCH_CAP_RFDS_CLEAR BIT(28)
 
 struct x86_speculation {
 	bool ibpb;	    /* IBPB when a pCPU switches VMs (Spectre v2 between VMs) */
@@ -27,7 +31,7 @@ struct x86_speculation {
 	bool flush_cmd;	    /* ... by IA32_FLUSH_CMD, else by reading 64 KiB */
 	u64 host_spec_ctrl; /* IA32_SPEC_CTRL while the hypervisor runs: IBRS with enhanced
 			     * IBRS, BHI_DIS_S where the CPU has it */
-	char text[320];	    /* the set, as the console says it */
+	char text[400];	    /* the set, as the console says it */
 };
 
 /* Decides for the CPU whose CPUID is `host`; read_msr reads IA32_ARCH_CAPABILITIES where

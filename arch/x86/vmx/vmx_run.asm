@@ -20,6 +20,24 @@ section .text
 ; the VMCS: the guest's is in the CPU's register while it runs (*cr2 in and out; the host
 ; keeps none). Returns 0 after a VM exit, 1 when the entry itself failed (VMfailInvalid
 ; or VMfailValid: the guest did not run; VM_INSTRUCTION_ERROR says why).
+; The entry, once the VMCS is ready and RAX holds gpr; %1 = 1: VERW right before it (MDS,
+; TAA, RFDS: the CPU's buffers cleared, speculation.c), after the last load, as KVM's
+; vmenter.S. CF carries `launched` past the loads and VERW, which leave it alone.
+%macro ENTER 1
+	bt esi, 0               ; CF: launched
+	GUEST_GPRS_LOAD
+	mov rax, [rax + 0*8]
+%if %1
+	verw [verw_selector]
+%endif
+	jc %%resume
+	vmlaunch
+	jmp .failed
+%%resume:
+	vmresume
+	jmp .failed
+%endmacro
+
 global vmx_run
 vmx_run:
 	push rbx
@@ -35,19 +53,12 @@ vmx_run:
 	mov rax, HOST_RSP
 	vmwrite rax, rsp
 	jbe .failed             ; CF or ZF: VMfail
-	cmp byte [x86_verw_before_entry], 0
-	je .buffers_kept
-	verw [verw_selector]    ; MDS, TAA: the CPU's buffers cleared (speculation.c); after
-.buffers_kept:                  ; it only the guest's own registers are loaded
-	test esi, esi           ; launched
 	mov rax, rdi
-	GUEST_GPRS_LOAD
-	mov rax, [rax + 0*8]
-	jnz .resume
-	vmlaunch
-	jmp .failed
-.resume:
-	vmresume
+	cmp byte [x86_verw_before_entry], 0
+	jne .verw
+	ENTER 0
+.verw:
+	ENTER 1
 .failed:
 	add rsp, 16
 	mov eax, 1

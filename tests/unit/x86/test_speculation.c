@@ -39,17 +39,27 @@ static void set_leaf7_edx(u32 edx)
 
 static void test_amd(void)
 {
-	/* Zen 2 and Zen 4: none of the Intel-only issues; IBPB from 8000_0008h EBX. */
-	const char *cpus[] = { "epyc-7742-zen2", "epyc-9654-zen4" };
+	/* Zen 2 and Zen 4: none of the Intel-only issues; IBPB from 8000_0008h EBX; Zen 2
+	 * (family 17h) has Retbleed and SRSO, Zen 4 (19h) SRSO, neither mitigated here. */
+	static const struct {
+		const char *cpu, *text;
+	} cpus[] = {
+		{ "epyc-7742-zen2",
+		  "Spectre v2: retpolines; IBPB between VMs; RSB filled after exits; Retbleed: "
+		  "EXPOSED (AMD: no untrained-return thunks); SRSO: EXPOSED; L1TF: not affected; "
+		  "MDS/TAA/RFDS: not affected" },
+		{ "epyc-9654-zen4",
+		  "Spectre v2: retpolines; IBPB between VMs; RSB filled after exits; SRSO: "
+		  "EXPOSED; L1TF: not affected; MDS/TAA/RFDS: not affected" },
+	};
 	for (u32 i = 0; i < ARRAY_SIZE(cpus); i++) {
-		struct x86_speculation s = decide(cpus[i], ~0ull);
+		struct x86_speculation s = decide(cpus[i].cpu, ~0ull);
 		CHECK(s.ibpb);
 		CHECK(!s.verw);
 		CHECK(!s.l1d_flush);
 		CHECK_EQ(s.host_spec_ctrl, 0);
 		CHECK_EQ(arch_caps_reads, 0); /* the CPU has no such MSR */
-		CHECK_STR(s.text, "Spectre v2: retpolines; IBPB between VMs; RSB filled after "
-				  "exits; L1TF: not affected; MDS/TAA: not affected");
+		CHECK_STR(s.text, cpus[i].text);
 	}
 }
 
@@ -65,12 +75,14 @@ static void test_skylake_sp(void)
 	CHECK_EQ(s.host_spec_ctrl, 0);
 	CHECK_EQ(arch_caps_reads, 0);
 	CHECK_STR(s.text, "Spectre v2: retpolines; no IBPB (the CPU lacks it); RSB filled after "
-			  "exits; L1TF: L1D flushed before entries (by reading 64 KiB); MDS/TAA: "
-			  "EXPOSED (the microcode lacks MD_CLEAR: update it)");
+			  "exits; Retbleed: EXPOSED (no IBRS: update the microcode); L1TF: L1D "
+			  "flushed before entries (by reading 64 KiB); MDS/TAA/RFDS: EXPOSED (the "
+			  "microcode lacks MD_CLEAR: update it)");
 
 	/* With current microcode: IBRS/IBPB, STIBP, SSBD, MD_CLEAR, L1D_FLUSH, and
 	 * ARCH_CAPABILITIES with none of the "not affected" bits (Skylake-SP is affected by
-	 * L1TF, MDS and TAA; it has no enhanced IBRS). */
+	 * L1TF, MDS, TAA and Retbleed; it has no enhanced IBRS, so IBRS stays on in the
+	 * hypervisor, as Linux's spectre_v2=ibrs). */
 	load_dump("xeon-gold-6154-skylake-sp");
 	u32 edx = BIT(10) | BIT(26) | BIT(27) | BIT(28) | BIT(29) | BIT(31);
 	set_leaf7_edx(edx);
@@ -81,11 +93,11 @@ static void test_skylake_sp(void)
 	CHECK(s.verw);
 	CHECK(s.l1d_flush);
 	CHECK(s.flush_cmd);
-	CHECK_EQ(s.host_spec_ctrl, 0);
+	CHECK_EQ(s.host_spec_ctrl, SPEC_CTRL_IBRS);
 	CHECK_EQ(arch_caps_reads, 1);
 	CHECK_STR(s.text, "Spectre v2: retpolines; IBPB between VMs; RSB filled after exits; "
-			  "L1TF: L1D flushed before entries (IA32_FLUSH_CMD); MDS/TAA: VERW "
-			  "before entries");
+			  "Retbleed: IBRS kept on in the hypervisor; L1TF: L1D flushed before "
+			  "entries (IA32_FLUSH_CMD); MDS/TAA/RFDS: VERW before entries");
 
 	/* The same without TSX and with MDS_NO (no such CPU, but the rules): TAA needs RTM. */
 	for (int i = 0; i < nleaves; i++)
@@ -94,6 +106,10 @@ static void test_skylake_sp(void)
 	arch_caps = ARCH_CAP_MDS_NO;
 	x86_speculation_decide(dump_cpuid, read_msr, &s);
 	CHECK(!s.verw);
+	/* ...but TSX_CTRL (the microcode turned RTM off) still counts as TSX for TAA. */
+	arch_caps = ARCH_CAP_MDS_NO | ARCH_CAP_TSX_CTRL;
+	x86_speculation_decide(dump_cpuid, read_msr, &s);
+	CHECK(s.verw);
 }
 
 static void test_sapphire_rapids(void)
@@ -109,7 +125,7 @@ static void test_sapphire_rapids(void)
 	CHECK_EQ(s.host_spec_ctrl, SPEC_CTRL_IBRS | SPEC_CTRL_BHI_DIS_S);
 	CHECK_EQ(arch_caps_reads, 1);
 	CHECK_STR(s.text, "Spectre v2: retpolines, enhanced IBRS; IBPB between VMs; RSB filled "
-			  "after exits; BHI_DIS_S; L1TF: not affected; MDS/TAA: not affected");
+			  "after exits; BHI_DIS_S; L1TF: not affected; MDS/TAA/RFDS: not affected");
 
 	/* BHI_NO: no BHI_DIS_S. SKIP_L1DFL_VMENTRY alone (RDCL_NO clear): no flush. */
 	s = decide("xeon-w7-2475x-sapphire-rapids",
@@ -118,6 +134,23 @@ static void test_sapphire_rapids(void)
 	CHECK(!s.l1d_flush);
 	CHECK(strstr(s.text, "L1TF: no flush needed (SKIP_L1DFL_VMENTRY)"));
 	CHECK(s.verw); /* MDS_NO clear, and MD_CLEAR in CPUID */
+
+	/* RFDS: a part that enumerates RFDS_CLEAR (and not RFDS_NO) gets VERW, MDS_NO or not. */
+	s = decide("xeon-w7-2475x-sapphire-rapids", caps | ARCH_CAP_RFDS_CLEAR);
+	CHECK(s.verw);
+	s = decide("xeon-w7-2475x-sapphire-rapids", caps | ARCH_CAP_RFDS_CLEAR | ARCH_CAP_RFDS_NO);
+	CHECK(!s.verw);
+
+	/* A virtual CPU that claims enhanced IBRS and BHI_CTRL but hides IA32_SPEC_CTRL
+	 * (CPUID 7.0:EDX bit 26): the hypervisor never writes the MSR. */
+	load_dump("xeon-w7-2475x-sapphire-rapids");
+	for (int i = 0; i < nleaves; i++)
+		if (leaves[i].leaf == 7 && leaves[i].sub == 0)
+			leaves[i].r[3] &= ~BIT(26);
+	arch_caps = caps;
+	x86_speculation_decide(dump_cpuid, read_msr, &s);
+	CHECK_EQ(s.host_spec_ctrl, 0);
+	CHECK(strstr(s.text, "Spectre v2: retpolines;"));
 
 	/* The same CPU's CPUID with ARCH_CAPABILITIES all clear: every Intel mitigation. */
 	s = decide("xeon-w7-2475x-sapphire-rapids", 0);
