@@ -19,9 +19,10 @@ expect_selftest "posted interrupts" absent
 expect "self-test: what replaces posted interrupts" "an interrupt for a running vCPU is a kick (an exit)"
 expect_selftest_costs emulated
 expect_selftest_costs apicv
-# Bochs's Intel CPU: no ARCH_CAPABILITIES, IA32_FLUSH_CMD or MD_CLEAR, so affected by
-# L1TF (the L1D flushed by reading, before entries) and MDS, unmitigated (speculation.c).
-expect "self-test: speculation" "hv: self-test: speculation: Spectre v2: retpolines; no IBPB (the CPU lacks it); RSB filled after exits; L1TF: L1D flushed before entries (by reading 64 KiB); MDS/TAA: EXPOSED (the microcode lacks MD_CLEAR: update it)"
+# Bochs's Intel CPU (a Skylake-X): no ARCH_CAPABILITIES, IBRS, IA32_FLUSH_CMD or MD_CLEAR,
+# so affected by Retbleed and MDS, unmitigated, and by L1TF (the L1D flushed by reading,
+# before entries) (speculation.c).
+expect "self-test: speculation" "hv: self-test: speculation: Spectre v2: retpolines; no IBPB (the CPU lacks it); RSB filled after exits; Retbleed: EXPOSED (no IBRS: update the microcode); L1TF: L1D flushed before entries (by reading 64 KiB); MDS/TAA/RFDS: EXPOSED (the microcode lacks MD_CLEAR: update it)"
 expect "the verdict" "hv: self-test: PASS (2 of 2 VMs passed)"
 grep -a "^hv: self-test" "$LOG" | sed 's/^/      /'
 grep "^bochs stopped" "$LOG" | sed 's/^/      /'

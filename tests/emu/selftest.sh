@@ -18,7 +18,7 @@ expect_selftest x2AVIC absent
 expect "self-test: what replaces AVIC" "interrupts injected by the hypervisor, EOIs exit"
 expect_selftest_costs emulated
 # QEMU's AMD CPU: the mitigations every CPU gets, none of Intel's (speculation.c).
-expect "self-test: speculation" "hv: self-test: speculation: Spectre v2: retpolines; no IBPB (the CPU lacks it); RSB filled after exits; L1TF: not affected; MDS/TAA: not affected"
+expect "self-test: speculation" "hv: self-test: speculation: Spectre v2: retpolines; no IBPB (the CPU lacks it); RSB filled after exits; L1TF: not affected; MDS/TAA/RFDS: not affected"
 expect "the verdict" "hv: self-test: PASS (1 of 1 VMs passed)"
 expect "powered off after the table" "hv: no VM left"
 grep -a "^hv: self-test" "$LOG" | sed 's/^/      /'
