@@ -842,9 +842,36 @@ static void apicv_enter(struct vcpu *v, u32 *proc2)
 	 * (RFLAGS.IF = 0, a shadow), the interrupt window exits first, as without APICv:
 	 * Bochs 2.7 delivers a recognized virtual interrupt even with IF = 0 when a host
 	 * interrupt comes (event.cc, InterruptAcknowledge). */
-	if ((a->intr_status & 0xF0) > (vlapic_ppr(&v->arch.lapic) & 0xF0) &&
-	    !x86_vendor->interruptible(v))
+	bool above = (a->intr_status & 0xF0) > (vlapic_ppr(&v->arch.lapic) & 0xF0);
+	bool interruptible = x86_vendor->interruptible(v);
+	if (above && !interruptible)
 		x->proc |= PROC_INTR_WINDOW_EXITING;
+	/* Bochs 2.7 also delivers with IF = 0 a vector that becomes deliverable in the middle
+	 * of a run: a guest EOI virtualized without an exit that lowers VPPR below a vector
+	 * waiting in the VIRR ends with the evaluation of pending virtual interrupts
+	 * (30.1.4; Bochs's VMX_EOI_Virtualization), and Bochs delivers what that recognized
+	 * at the next host interrupt, whatever IF is (InterruptAcknowledge looks at it before
+	 * the external-interrupt exit). Linux EOIs first in its handlers and runs them with
+	 * IF = 0: the waiting vector (the timer's, behind an IPI taken at the entry) then
+	 * runs nested in the handler, and one that takes a lock the handler holds (the
+	 * runqueue's) spins on it for good; as the lock's PV waiter it halts with IF = 0, and
+	 * no kick comes, since the holder is itself (issue 31, item 4: pv-kicks=0 for the
+	 * halted vCPU). So while the VIRR holds a vector that this entry does not deliver,
+	 * the run's EOIs exit (the EOI-exit bitmap: the EOI's virtualization ends with the
+	 * exit instead of the evaluation), and the next entry decides again; not while the
+	 * window is asked for, which holds every virtual interrupt back (30.2.1, Bochs too).
+	 * Without posted interrupts nothing else reaches the VIRR in a run (SELF IPI writes
+	 * exit); with them (not Bochs's CPU here) the CPU's own evaluation waits for IF. */
+	u32 waiting = 0;
+	for (u32 i = 0; i < 8; i++)
+		waiting += (u32)__builtin_popcount(a->run.irr[i]);
+	if (waiting && above && interruptible && !x->entry_event)
+		waiting--; /* RVI's vector, delivered at the entry */
+	if (waiting && !(x->proc & PROC_INTR_WINDOW_EXITING))
+		for (u32 i = 0; i < 4; i++)
+			a->eoi_exit[i] |= ((u64)(a->run.irr[2 * i + 1] | a->run.isr[2 * i + 1])
+					   << 32) |
+					  a->run.irr[2 * i] | a->run.isr[2 * i];
 	for (u32 i = 0; i < 4; i++)
 		if (a->eoi_exit[i] != x->eoi_exit[i])
 			vmcs_write(EOI_EXIT_BITMAP0 + 2 * i, x->eoi_exit[i] = a->eoi_exit[i]);

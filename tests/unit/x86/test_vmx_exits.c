@@ -122,6 +122,11 @@ struct exit { /* what it then reports; 0: that state stays */
 	/* After those `takes`, another CPU posts this vector (vlapic_accept, vmx_notify);
 	 * the notification's processing, and the guest takes it (EOIs it unless no_eoi). */
 	u8 posted;
+	/* The handler of what the guest takes runs with RFLAGS.IF = 0 (an interrupt gate)
+	 * and EOIs first, as Linux's do; this exit comes while it still runs. */
+	bool handler_if0;
+	/* This exit is a host interrupt under Bochs 2.7 (bochs_host_interrupt). */
+	bool bochs;
 };
 #define MAX_EXITS 16
 static struct entry entries[MAX_EXITS];
@@ -183,6 +188,27 @@ static bool eoi_virtualization(u8 vector)
 	return vmcs[EOI_EXIT_BITMAP0 + 2 * (vector / 64)] & 1ull << vector % 64;
 }
 
+/* Bochs 2.7 at a host interrupt in VMX non-root operation (cpu/event.cc: handleAsyncEvent,
+ * InterruptAcknowledge): a virtual interrupt that its last evaluation recognized (RVI's
+ * class above VPPR's, no interrupt-window exiting: vapic.cc,
+ * VMX_Evaluate_Pending_Virtual_Interrupts, at the entry and after each virtualized EOI
+ * or TPR write) is delivered before the exit, whatever RFLAGS.IF; a CPU exits and leaves
+ * it pending until IF is set (30.2.1). Those delivered with IF = 0, counted: the guest
+ * takes them nested in a handler that runs with interrupts off. */
+static int delivered_with_if0;
+static void bochs_host_interrupt(void)
+{
+	u8 rvi = (u8)vmcs[GUEST_INTERRUPT_STATUS];
+	if ((rvi & 0xF0) <= (*vreg(APIC_REG_PPR) & 0xF0) ||
+	    (vmcs[CPU_BASED_VM_EXEC_CONTROL] & PROC_INTR_WINDOW_EXITING))
+		return;
+	delivered_with_if0 += !(vmcs[GUEST_RFLAGS] & X86_RFLAGS_IF);
+	vset(APIC_REG_IRR, rvi, false);
+	vset(APIC_REG_ISR, rvi, true);
+	*vreg(APIC_REG_PPR) = rvi & 0xF0;
+	vmcs[GUEST_INTERRUPT_STATUS] = vhighest(APIC_REG_IRR) | (u64)rvi << 8;
+}
+
 /* The run of a guest under virtual-interrupt delivery, as x says; an EOI that exits ends
  * it (*x becomes that exit). */
 static void run_with_apicv(struct exit *x)
@@ -197,6 +223,8 @@ static void run_with_apicv(struct exit *x)
 	}
 	for (int i = 0; i < x->takes; i++) {
 		u8 v = deliver_virtual();
+		if (v && x->handler_if0)
+			vmcs[GUEST_RFLAGS] &= ~(u64)X86_RFLAGS_IF;
 		if (!v || x->no_eoi)
 			continue;
 		if (eoi_virtualization(v)) {
@@ -204,6 +232,8 @@ static void run_with_apicv(struct exit *x)
 			return;
 		}
 	}
+	if (x->bochs)
+		bochs_host_interrupt();
 }
 
 #define EXT_INTR(vec) ((u32)(vec) | INTR_TYPE_EXT_INTR | INTR_INFO_VALID)
@@ -939,15 +969,18 @@ static void test_apicv_delivery(void)
 	vlapic_accept(l, 0x71, false);
 	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 2));
 	CHECK_EQ(entries[0].intr_status, 0x6171);
-	/* 0x71 taken and EOIed; 0x61 in service holds 0x41 back */
+	/* 0x71 taken and EOIed; 0x61 in service holds 0x41 back. 0x41 waits in the IRR:
+	 * the EOIs of the run exit (test_apicv_bochs_eoi). */
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 2);
-	CHECK_EQ(vcpu.stats.virtual_eois, 1);
+	CHECK_EQ(vcpu.stats.virtual_eois, 0);
 	CHECK_EQ(entries[1].intr_status, 0x6141);
-	/* 0x61's EOI lets 0x41 in */
-	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .eois_first = 1, .takes = 1));
+	/* 0x61's EOI (it exits) lets 0x41 in, at the next entry; its EOI does not exit */
+	run(2, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .eois_first = 1),
+	    EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 1));
+	CHECK_EQ(entries[1].intr_status, 0x41);
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 3);
-	CHECK_EQ(vcpu.stats.virtual_eois, 3);
-	CHECK_EQ(entries[1].intr_status, 0);
+	CHECK_EQ(vcpu.stats.virtual_eois, 1);
+	CHECK_EQ(entries[2].intr_status, 0);
 
 	/* A SELF IPI write exits: posted like any request, delivered by the CPU at the next
 	 * entry. */
@@ -979,7 +1012,7 @@ static void test_apicv_requeue(void)
 	CHECK_EQ(entries[1].event, GP_EVENT);
 	CHECK_EQ(entries[1].intr_status, 0x43); /* back in the IRR, out of the ISR */
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 1);
-	CHECK_EQ(vcpu.stats.virtual_eois, 1);
+	CHECK_EQ(vcpu.stats.virtual_eois, 0); /* it waited behind the #GP: its EOI exited */
 }
 
 /* A level-triggered vector's EOI exits (the EOI-exit bitmap from the TMR), after the CPU
@@ -990,16 +1023,77 @@ static void test_apicv_level_eoi(void)
 	struct vlapic *l = &vcpu.arch.lapic;
 	vlapic_accept(l, 0x52, true);
 	vlapic_accept(l, 0x93, false);
-	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 2));
+	/* 0x93 first, with 0x52 waiting behind it: its EOI exits too (test_apicv_bochs_eoi),
+	 * and 0x52 is taken at the next entry. */
+	run(2, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 1),
+	    EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 1));
+	CHECK_EQ(entries[0].intr_status, 0x93);
 	CHECK_EQ(vmcs[EOI_EXIT_BITMAP0 + 2], 1ull << (0x52 - 64));
 	CHECK_EQ(vmcs[EOI_EXIT_BITMAP0 + 4], 0);
 	CHECK_EQ(level_eois, 1);
 	CHECK_EQ(level_eoi_vector, 0x52);
 	CHECK(!vlapic_test_vec(l, APIC_REG_ISR, 0x52));
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 2);
-	CHECK_EQ(vcpu.stats.virtual_eois, 1);	   /* 0x52's EOI exited */
-	CHECK_EQ(vcpu.stats.exits[EXIT_OTHER], 1); /* the EOI exit; then the host interrupt */
+	CHECK_EQ(vcpu.stats.virtual_eois, 0);	   /* both EOIs exited */
+	CHECK_EQ(vcpu.stats.exits[EXIT_OTHER], 2); /* the EOI exits; then the host interrupt */
 	CHECK_EQ(entries[1].rip, entries[0].rip);  /* trap-like: nothing to skip */
+	CHECK_EQ(entries[2].rip, entries[0].rip);
+}
+
+/* Issue 31, item 4, on Bochs 2.7: the guest takes 0xFB (an IPI) at the entry with 0xEC
+ * (its timer) waiting behind it, and EOIs it first in its handler, which runs with IF = 0;
+ * then a host interrupt comes. Bochs would deliver 0xEC there, nested in the handler (in
+ * Linux the tick then takes the runqueue lock that the IPI's wakeup holds: the vCPU spins
+ * on itself, halts as the lock's PV waiter with IF = 0, and no kick comes). While a vector
+ * waits behind the one the entry delivers, that EOI exits instead; the next entry, with
+ * IF = 0, asks for the window, and 0xEC is taken when IF is set again. The same with 0xEC
+ * held back by 0xFB in service at the entry. */
+static void test_apicv_bochs_eoi(void)
+{
+	machine_apicv();
+	struct vlapic *l = &vcpu.arch.lapic;
+	vlapic_accept(l, 0xEC, false);
+	vlapic_accept(l, 0xFB, false);
+	delivered_with_if0 = 0;
+	run(2,
+	    EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .takes = 1, .handler_if0 = true,
+		 .bochs = true),
+	    EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .bochs = true));
+	CHECK_EQ(delivered_with_if0, 0);
+	CHECK_EQ(entries[0].intr_status, 0xFB);
+	CHECK_EQ(nentries, 2); /* the EOI's exit, then the host interrupt's */
+	CHECK(entries[1].proc & PROC_INTR_WINDOW_EXITING);
+	CHECK_EQ(entries[1].intr_status, 0xEC);
+	CHECK(vlapic_test_vec(l, APIC_REG_IRR, 0xEC));
+	CHECK(!vlapic_test_vec(l, APIC_REG_ISR, 0xFB));
+	/* IF set again (the handler's IRET): the window's exit, then the CPU delivers 0xEC
+	 * at the entry; nothing waits behind it, so its EOI does not exit. */
+	run(2, EXIT(.reason = EXIT_REASON_INTERRUPT_WINDOW, .rflags = 0x202),
+	    EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 1));
+	CHECK(!(entries[1].proc & PROC_INTR_WINDOW_EXITING));
+	CHECK_EQ(entries[1].intr_status, 0xEC);
+	CHECK_EQ(vmcs[EOI_EXIT_BITMAP0 + 6], 0);
+	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0xEC) && !vlapic_test_vec(l, APIC_REG_ISR, 0xEC));
+	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 2);
+	CHECK_EQ(delivered_with_if0, 0);
+
+	/* 0xFB in service at the entry (the run ended in its handler, IF = 0), 0xEC held
+	 * back by it: no window (nothing above PPR), but 0xFB's EOI exits. */
+	machine_apicv();
+	delivered_with_if0 = 0;
+	vlapic_accept(l, 0xFB, false);
+	vlapic_accept(l, 0xEC, false);
+	run(1,
+	    EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 1, .no_eoi = true, .rflags = 0x2));
+	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0xFB));
+	vcpu.arch.vmx.regs.rflags = vmcs[GUEST_RFLAGS] = 0x2;
+	run(2, EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .eois_first = 1, .bochs = true),
+	    EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .bochs = true));
+	CHECK_EQ(entries[0].intr_status, 0xFBEC);
+	CHECK(!(entries[0].proc & PROC_INTR_WINDOW_EXITING));
+	CHECK_EQ(delivered_with_if0, 0);
+	CHECK(entries[1].proc & PROC_INTR_WINDOW_EXITING);
+	CHECK(vlapic_test_vec(l, APIC_REG_IRR, 0xEC));
 }
 
 /* The VMX-preemption timer, where the CPU has it, ends a run at the pCPU's next decision
@@ -1059,12 +1153,15 @@ static void test_posted_interrupts(void)
 	CHECK(vmx_notify(&vcpu, 0)); /* ON still set: no second notification */
 	CHECK_EQ(notifications, 1);
 	CHECK_EQ(l->posted.control & VLAPIC_POSTED_ON, VLAPIC_POSTED_ON);
-	/* The entry moves them into the IRR (ON cleared); the guest takes both. */
-	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 2));
+	/* The entry moves them into the IRR (ON cleared); the guest takes both, 0x61 at the
+	 * next entry: 0x72's EOI exits, as 0x61 waited behind it (test_apicv_bochs_eoi). */
+	run(2, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 2),
+	    EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .takes = 1));
 	CHECK_EQ(entries[0].intr_status, 0x72);
+	CHECK_EQ(entries[1].intr_status, 0x61);
 	CHECK_EQ(l->posted.control, 0);
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 2);
-	CHECK_EQ(vcpu.stats.virtual_eois, 2);
+	CHECK_EQ(vcpu.stats.virtual_eois, 1);
 
 	/* Posted while the guest runs: the notification's processing puts it into the IRR
 	 * and RVI, the CPU delivers it, and the run goes on to its next exit. */
@@ -1076,14 +1173,14 @@ static void test_posted_interrupts(void)
 	CHECK(!vlapic_test_vec(l, APIC_REG_IRR, 0x83) && !vlapic_test_vec(l, APIC_REG_ISR, 0x83));
 	CHECK_EQ(host_interrupts, 0);
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 2); /* taken and EOIed in the run: not seen */
-	CHECK_EQ(vcpu.stats.virtual_eois, 2);
+	CHECK_EQ(vcpu.stats.virtual_eois, 1);
 	/* Posted in a run and still in service at its exit: delivered, no EOI (the counts
 	 * do not wrap below 0). */
 	run(1, EXIT(.reason = EXIT_REASON_CPUID, .len = 2, .posted = 0x94, .takes = 1,
 		    .no_eoi = true));
 	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x94));
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 3);
-	CHECK_EQ(vcpu.stats.virtual_eois, 2);
+	CHECK_EQ(vcpu.stats.virtual_eois, 1);
 	VLAPIC_VEC_WORD(l, APIC_REG_ISR, 4) = 0;
 	run(1, EXIT(.reason = EXIT_REASON_EXTERNAL_INTERRUPT, .intr_info = EXT_INTR(VEC_TIMER)));
 	/* Requested at the entry, taken and still in service, posted again in the run (it
@@ -1093,7 +1190,7 @@ static void test_posted_interrupts(void)
 		    .posted = 0x61));
 	CHECK(vlapic_test_vec(l, APIC_REG_ISR, 0x61) && vlapic_test_vec(l, APIC_REG_IRR, 0x61));
 	CHECK_EQ(vcpu.stats.irqs_cpu_delivered, 4);
-	CHECK_EQ(vcpu.stats.virtual_eois, 2);
+	CHECK_EQ(vcpu.stats.virtual_eois, 1);
 	VLAPIC_VEC_WORD(l, APIC_REG_ISR, 3) = 0;
 	VLAPIC_VEC_WORD(l, APIC_REG_IRR, 3) = 0;
 
@@ -1144,6 +1241,7 @@ int main(void)
 	test_review_findings();
 	test_apicv_controls();
 	test_apicv_delivery();
+	test_apicv_bochs_eoi();
 	test_apicv_level_eoi();
 	test_apicv_requeue();
 	test_preemption_timer();
