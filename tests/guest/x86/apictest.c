@@ -14,6 +14,11 @@
  *             the PV hypercall KVM_HC_SEND_IPI where the VM offers it: unicast waiting
  *             for the target's handler, unicast without waiting, and to all others
  *             waiting (the shape of the seeds' ipi_bench; informational);
+ *   nested    no interrupt taken with RFLAGS.IF = 0: vCPU 0 takes VEC_PROBE_HIGH with
+ *             VEC_PROBE_LOW waiting behind it, EOIs it first in its handler (interrupts
+ *             off, as Linux's handlers) and runs on there while vCPU 1 sends it an IPI
+ *             (a host interrupt, a kick, for its pCPU); VEC_PROBE_LOW must wait for the
+ *             handler's IRET (Bochs 2.7 delivered it there: issue 31, item 4);
  *   dr6       DR6 as vCPU 0 wrote it before the first step: a pattern in its writable
  *             bits, different in each VM, kept while vCPUs of other VMs ran on its pCPU
  *             (VMX has no DR6 in the VMCS: the hypervisor switches it);
@@ -28,6 +33,10 @@
 #define VEC_TIMER 0x42
 #define VEC_TO_BSP 0x43
 #define VEC_COST 0x44
+#define VEC_PROBE_LOW 0x45  /* class 4: held back while VEC_PROBE_HIGH is in service */
+#define VEC_PROBE_KICK 0x46 /* vCPU 1's IPI to vCPU 0 in its handler */
+#define VEC_PROBE_HIGH 0x55
+#define PROBE_ROUNDS 20
 #define COST_ROUNDS 200
 #define ICR_ALL_BUT_SELF (3u << 18)
 #define IOAPIC 0xfec00000u
@@ -40,6 +49,9 @@ extern const u8 trampoline[], trampoline_end[];
 u32 ap_stack;
 static u8 ap_stack_area[8192] __attribute__((aligned(16)));
 static volatile u32 counts[256], ap_up, ap_go;
+/* The nested step: its round while vCPU 0 is in VEC_PROBE_HIGH's handler; vCPU 1's
+ * kick for it sent; rounds in which VEC_PROBE_LOW came in the handler. */
+static volatile u32 probe_in_handler, probe_kicked, probe_nested, probe_round;
 
 static void count(struct frame *f)
 {
@@ -170,8 +182,12 @@ void ap_main(void)
 	check(got == ROUNDS, "ipi ap->bsp", got, ROUNDS);
 	print("X86TEST ap %u done\n", id);
 	ap_up = 2;
-	for (;;) /* taking interrupts (ipicost) */
-		sti_hlt();
+	sti();				  /* taking interrupts (ipicost) */
+	for (u32 round = 0;; cpu_relax()) /* the nested step's kicks */
+		if (probe_in_handler == round + 1) {
+			wrmsr(X2APIC_ICR, VEC_PROBE_KICK); /* to APIC ID 0, vCPU 0 */
+			probe_kicked = ++round;
+		}
 }
 
 /* One IPI of VEC_COST to `to` (all other vCPUs with `all`), through the ICR or the PV
@@ -204,6 +220,43 @@ static u32 cost(bool pv, u32 to, bool all, bool wait)
 	return cycles;
 }
 
+/* VEC_PROBE_HIGH's handler, interrupts off: EOI first, then on until vCPU 1's kick has
+ * been sent and a while after it (no exit of its own: a loop without PAUSE). */
+static void probe_high(struct frame *f)
+{
+	(void)f;
+	wrmsr(X2APIC_EOI, 0);
+	u32 low = counts[VEC_PROBE_LOW];
+	probe_in_handler = probe_round;
+	for (volatile u32 k = 0; k < SPIN_BOUND / 10 && probe_kicked != probe_round; k++)
+		;
+	for (volatile u32 k = 0; k < 200000; k++)
+		;
+	probe_in_handler = 0;
+	probe_nested += counts[VEC_PROBE_LOW] != low;
+	counts[VEC_PROBE_HIGH]++;
+}
+
+static bool test_nested(void)
+{
+	for (u32 i = 1; i <= PROBE_ROUNDS; i++) {
+		probe_round = i;
+		wrmsr(X2APIC_SELF_IPI, VEC_PROBE_LOW);
+		wrmsr(X2APIC_SELF_IPI, VEC_PROBE_HIGH);
+		sti(); /* HIGH, then LOW after its handler's IRET, then the kick */
+		bool taken = wait_for(&counts[VEC_PROBE_LOW], i) &&
+			     wait_for(&counts[VEC_PROBE_KICK], i);
+		cli();
+		if (!taken)
+			break;
+	}
+	bool ok = counts[VEC_PROBE_LOW] == PROBE_ROUNDS && !probe_nested;
+	print("X86TEST %s nested: %u of %u rounds took the waiting vector in the handler "
+	      "(interrupts off); %u kicks sent, %u taken\n",
+	      ok ? "ok" : "FAIL", probe_nested, PROBE_ROUNDS, probe_kicked, counts[VEC_PROBE_KICK]);
+	return ok;
+}
+
 static void test_ipi_cost(u32 to)
 {
 	u32 r[4];
@@ -227,8 +280,9 @@ void main(const struct start_info *si);
 void main(const struct start_info *si)
 {
 	idt_init();
-	for (u32 v = 0x40; v <= VEC_COST; v++)
+	for (u32 v = 0x40; v <= VEC_PROBE_KICK; v++)
 		set_handler((u8)v, count);
+	set_handler(VEC_PROBE_HIGH, probe_high);
 	u32 id = x2apic_enable();
 	print("X86TEST start: APIC ID %u\n", id);
 	dr6_write();
@@ -241,6 +295,7 @@ void main(const struct start_info *si)
 		ok &= wait_for(&ap_up, 2) && counts[VEC_TO_BSP] == ROUNDS;
 		cli();
 		test_ipi_cost(id + 1);
+		ok &= test_nested();
 	} else {
 		ok = false;
 	}
